@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tavolo",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tavolo", targets: ["tavolo"]),
+        .executable(name: "tavolod", targets: ["tavolod"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDNSSD",
+            pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]
+        ),
+        .target(name: "TavoloCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "TavoloGames", dependencies: ["TavoloCore"]),
+        .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
+        .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
+        .target(
+            name: "TavoloMesh",
+            dependencies: [
+                "TavoloProtocol", "TavoloDiscovery",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "tavolo",
+            dependencies: [
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "tavolod",
+            dependencies: [
+                "TavoloCore", "TavoloGames", "TavoloMesh",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
+        .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+    ]
+)

@@ -1,0 +1,53 @@
+/// A registered game, with its types erased so commands and tables can look it up by name.
+public struct GameEntry: Sendable {
+    public let name: String
+    public let summary: String
+    public let playerCounts: [Int]
+    public let scoreName: String
+    public let lowerScoreIsBetter: Bool
+    /// Bot kinds with a one-line summary each, in the order they were registered.
+    public let bots: [(kind: String, summary: String)]
+    /// The bot kind used when none is named (the strongest).
+    public let defaultBot: String
+
+    private let runPlayout: @Sendable (PlayoutRequest, ((Int) -> Void)?) throws(PlayoutError) -> PlayoutReport
+    private let runTranscript: @Sendable (Int, UInt64, [String]) throws(PlayoutError) -> [String]
+
+    public init<State: GameState>(_ type: State.Type, bots factories: [BotFactory<State>], defaultBot: String) {
+        name = State.gameName
+        summary = State.summary
+        playerCounts = State.playerCounts
+        scoreName = State.scoreName
+        lowerScoreIsBetter = State.lowerScoreIsBetter
+        bots = factories.map { ($0.kind, $0.summary) }
+        self.defaultBot = defaultBot
+        let runner = PlayoutRunner<State>(factories: factories)
+        runPlayout = { (request, progress) throws(PlayoutError) in try runner.run(request, progress: progress) }
+        runTranscript = { (players, seed, bots) throws(PlayoutError) in
+            try runner.transcriptLines(players: players, seed: seed, bots: bots)
+        }
+    }
+
+    /// Plays a batch of games with bots and no network.
+    public func playout(_ request: PlayoutRequest, progress: ((Int) -> Void)? = nil) throws(PlayoutError)
+        -> PlayoutReport
+    {
+        try runPlayout(request, progress)
+    }
+
+    /// One game, move by move, as lines for a person.
+    public func transcript(players: Int, seed: UInt64, bots: [String]) throws(PlayoutError) -> [String] {
+        try runTranscript(players, seed, bots)
+    }
+}
+
+/// The games a node offers, by name.
+public struct GameCatalog: Sendable {
+    public let entries: [GameEntry]
+
+    public init(_ entries: [GameEntry]) { self.entries = entries.sorted { $0.name < $1.name } }
+
+    public subscript(name: String) -> GameEntry? { entries.first { $0.name == name } }
+
+    public var names: [String] { entries.map(\.name) }
+}
