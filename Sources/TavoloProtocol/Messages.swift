@@ -1,0 +1,165 @@
+import Foundation
+
+/// A node's identity: 128 random bits, written as 32 lower-case hex digits (PROTOCOL.md §3.3).
+public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The 16 bytes, most significant first; ids compare as unsigned big-endian numbers.
+    public let bytes: [UInt8]
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    public init?(hex: String) {
+        guard hex.utf8.count == 32, let b = [UInt8](hexDigits: hex) else { return nil }
+        self.bytes = b
+    }
+
+    /// A fresh random id from the system's secure generator.
+    public static func random() -> NodeID {
+        var g = SystemRandomNumberGenerator()
+        return NodeID(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) })
+    }
+
+    private init(unchecked: [UInt8]) { bytes = unchecked }
+
+    public var hex: String { bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+    public var description: String { hex }
+    /// The first 8 hex digits, for logs.
+    public var short: String { String(hex.prefix(8)) }
+
+    public static func < (a: NodeID, b: NodeID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+
+    public init(from decoder: Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let id = NodeID(hex: s) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "node id must be 32 hex digits"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(hex)
+    }
+}
+
+extension Array where Element == UInt8 {
+    init?(hexDigits s: String) {
+        let c = Array(s.utf8)
+        guard c.count % 2 == 0 else { return nil }
+        func n(_ x: UInt8) -> UInt8? {
+            switch x {
+            case 48...57: x - 48
+            case 97...102: x - 87
+            case 65...70: x - 55
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        var i = 0
+        while i < c.count {
+            guard let h = n(c[i]), let l = n(c[i + 1]) else { return nil }
+            out.append(h << 4 | l)
+            i += 2
+        }
+        self = out
+    }
+}
+
+/// First frame each side sends on a new TCP connection (PROTOCOL.md §4.1).
+public struct Handshake: Codable, Equatable, Sendable {
+    /// The protocol version the sender speaks.
+    public var version: Int
+    public var nodeId: NodeID
+    /// The sender's node name (its DNS-SD instance name).
+    public var name: String
+    /// The UDP port on which the sender receives datagrams.
+    public var udpPort: Int
+    /// Features the sender supports, sorted; unknown ones are ignored.
+    public var capabilities: [String]
+
+    public init(version: Int = Int(ProtocolVersion.current), nodeId: NodeID, name: String, udpPort: Int, capabilities: [String]) {
+        self.version = version
+        self.nodeId = nodeId
+        self.name = name
+        self.udpPort = udpPort
+        self.capabilities = capabilities
+    }
+}
+
+/// Sent every heartbeat interval; the receiver answers with a `HeartbeatAck` echoing both fields.
+public struct Heartbeat: Codable, Equatable, Sendable {
+    /// Per-connection counter from 1.
+    public var seq: UInt64
+    /// Sender's monotonic clock in nanoseconds; only the sender interprets it (round-trip time).
+    public var sentAt: UInt64
+
+    public init(seq: UInt64, sentAt: UInt64) {
+        self.seq = seq
+        self.sentAt = sentAt
+    }
+}
+
+/// Why a connection is being closed; sent before every deliberate close (PROTOCOL.md §4.4).
+public enum GoodbyeCode: String, Codable, Sendable, CaseIterable {
+    /// The node is shutting down.
+    case shutdown
+    /// A connection between these two nodes already exists.
+    case duplicateConnection = "duplicate-connection"
+    /// The peer's dialing breaks the rule that the smaller node id dials.
+    case wrongDialer = "wrong-dialer"
+    /// The peer speaks another protocol version.
+    case versionMismatch = "version-mismatch"
+    /// Bytes that are not a valid frame.
+    case badFrame = "bad-frame"
+    /// A frame longer than the channel's limit.
+    case frameTooLarge = "frame-too-large"
+    /// Something other than a handshake arrived first, or a second handshake arrived.
+    case handshakeRequired = "handshake-required"
+    /// No handshake arrived in time.
+    case handshakeTimeout = "handshake-timeout"
+    /// The peer is this node itself.
+    case selfConnection = "self-connection"
+    /// The peer stopped reading and its outgoing queue is full.
+    case slowReader = "slow-reader"
+    /// Nothing heard from the peer within the heartbeat timeout.
+    case timeout
+    /// Any other breach of this protocol.
+    case protocolError = "protocol-error"
+}
+
+/// The last frame before a deliberate close.
+public struct Goodbye: Codable, Equatable, Sendable {
+    public var code: GoodbyeCode
+    /// A sentence for people and logs.
+    public var reason: String
+
+    public init(code: GoodbyeCode, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+extension GoodbyeCode {
+    /// Unknown codes from a newer peer read as `protocolError` rather than failing the goodbye.
+    public init(from decoder: Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        self = GoodbyeCode(rawValue: raw) ?? .protocolError
+    }
+}
+
+/// An unreliable message (PROTOCOL.md §4.6): the sender's id and sequence number in binary, then the body.
+public struct Datagram: Equatable, Sendable {
+    public var sender: NodeID
+    /// Per-sender counter, increasing; a receiver drops any datagram not newer than the last it accepted.
+    public var seq: UInt64
+    /// The application's message, JSON.
+    public var body: [UInt8]
+
+    public init(sender: NodeID, seq: UInt64, body: [UInt8]) {
+        self.sender = sender
+        self.seq = seq
+        self.body = body
+    }
+}
