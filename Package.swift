@@ -52,7 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
-        .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol"]),
+        .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [

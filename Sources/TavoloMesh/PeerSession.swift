@@ -58,9 +58,11 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         remoteAddress = context.channel.remoteAddress
         lastHeard = .now()
         send(.handshake(node.localHandshake))
-        handshakeTimer = context.eventLoop.scheduleTask(in: node.config.handshakeTimeout.timeAmount) { [weak self] in
-            guard let self, self.phase == .awaitingHandshake else { return }
-            self.goodbye(.handshakeTimeout, "no handshake within \(self.node.config.handshakeTimeout)")
+        let me = NIOLoopBound(self, eventLoop: context.eventLoop)
+        handshakeTimer = context.eventLoop.scheduleTask(in: node.config.handshakeTimeout.timeAmount) {
+            let session = me.value
+            guard session.phase == .awaitingHandshake else { return }
+            session.goodbye(.handshakeTimeout, "no handshake within \(session.node.config.handshakeTimeout)")
         }
     }
 
@@ -147,7 +149,8 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         node.stats.sent(type, bytes: bytes.count)
         let promise = context.eventLoop.makePromise(of: Void.self)
         let n = bytes.count
-        promise.futureResult.whenComplete { [weak self] _ in self?.queuedBytes -= n }
+        let me = NIOLoopBound(self, eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { _ in me.value.queuedBytes -= n }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
         return true
     }
@@ -169,11 +172,12 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         node.stats.sent(.goodbye, bytes: bytes.count)
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
-            context.close(promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+            channel.close(promise: nil)
         }
         // Do not wait forever on a peer that does not read.
-        context.eventLoop.scheduleTask(in: .seconds(1)) { context.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
     }
 }
 

@@ -1,3 +1,5 @@
+import TavoloCore
+
 /// The protocol version this build speaks (PROTOCOL.md §3.6).
 public enum ProtocolVersion {
     public static let current: UInt8 = 1
@@ -104,7 +106,7 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .badMagic(let a, let b): "bad magic 0x\([a, b].hexPairs) (expected 0x5456, \"TV\")"
+        case .badMagic(let a, let b): "bad magic 0x\([a, b].hexString) (expected 0x5456, \"TV\")"
         case .unsupportedVersion(let v): "protocol version \(v) is not supported (this node speaks \(ProtocolVersion.current))"
         case .unknownType(let t): "unknown message type \(t)"
         case .tooLarge(let l, let limit): "frame of \(l) bytes exceeds the limit of \(limit)"
@@ -112,8 +114,4 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badPayload(let type, let detail): "bad \(type) payload: \(detail)"
         }
     }
-}
-
-extension Array where Element == UInt8 {
-    var hexPairs: String { map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
 }

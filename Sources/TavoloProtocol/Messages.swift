@@ -1,4 +1,5 @@
 import Foundation
+import TavoloCore
 
 /// A node's identity: 128 random bits, written as 32 lower-case hex digits (PROTOCOL.md §3.3).
 public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
@@ -11,7 +12,7 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     }
 
     public init?(hex: String) {
-        guard hex.utf8.count == 32, let b = [UInt8](hexDigits: hex) else { return nil }
+        guard hex.utf8.count == 32, let b = [UInt8](hexString: hex) else { return nil }
         self.bytes = b
     }
 
@@ -23,7 +24,7 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
     private init(unchecked: [UInt8]) { bytes = unchecked }
 
-    public var hex: String { bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+    public var hex: String { bytes.hexString }
     public var description: String { hex }
     /// The first 8 hex digits, for logs.
     public var short: String { String(hex.prefix(8)) }
@@ -41,29 +42,6 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(hex)
-    }
-}
-
-extension Array where Element == UInt8 {
-    init?(hexDigits s: String) {
-        let c = Array(s.utf8)
-        guard c.count % 2 == 0 else { return nil }
-        func n(_ x: UInt8) -> UInt8? {
-            switch x {
-            case 48...57: x - 48
-            case 97...102: x - 87
-            case 65...70: x - 55
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        var i = 0
-        while i < c.count {
-            guard let h = n(c[i]), let l = n(c[i + 1]) else { return nil }
-            out.append(h << 4 | l)
-            i += 2
-        }
-        self = out
     }
 }
 

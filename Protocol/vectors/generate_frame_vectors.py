@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Independent encoder for PROTOCOL.md sections 3-4: writes frames.json, the wire test vectors.
+Each valid case gives the frame bytes (hex) and the decoded value; each invalid case gives bytes and
+the error a receiver must report. The Swift tests decode every case and re-encode the valid ones."""
+import json, os, struct
+
+def header(version, mtype, length, flags=0, magic=b"TV"):
+    return magic + bytes([version, mtype, flags, 0]) + struct.pack(">I", length)
+
+def js(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+def frame(mtype, payload, version=1):
+    return header(version, mtype, len(payload)) + payload
+
+NODE_A = "00112233445566778899aabbccddeeff"
+hs = {"capabilities": ["datagrams", "tables"], "name": "alpha", "nodeId": NODE_A, "udpPort": 40000, "version": 1}
+hb = {"sentAt": 123456789, "seq": 7}
+bye = {"code": "duplicate-connection", "reason": "already connected to 00112233"}
+app = {"kind": "hello", "n": 1}
+dg_body = js({"x": 1})
+dg_payload = bytes.fromhex(NODE_A) + struct.pack(">Q", 42) + dg_body
+
+valid = [
+    {"name": "handshake", "type": "handshake", "value": hs, "hex": frame(1, js(hs)).hex()},
+    {"name": "heartbeat", "type": "heartbeat", "value": hb, "hex": frame(2, js(hb)).hex()},
+    {"name": "heartbeat-ack", "type": "heartbeat-ack", "value": hb, "hex": frame(3, js(hb)).hex()},
+    {"name": "goodbye", "type": "goodbye", "value": bye, "hex": frame(4, js(bye)).hex()},
+    {"name": "application", "type": "application", "value": app, "hex": frame(5, js(app)).hex()},
+    {"name": "datagram", "type": "datagram",
+     "value": {"sender": NODE_A, "seq": 42, "body": {"x": 1}}, "hex": frame(6, dg_payload).hex()},
+]
+invalid = [
+    {"name": "bad magic", "error": "badMagic", "hex": (b"XX" + frame(2, js(hb))[2:]).hex()},
+    {"name": "version 2", "error": "unsupportedVersion", "hex": frame(2, js(hb), version=2).hex()},
+    {"name": "unknown type", "error": "unknownType", "hex": frame(9, b"{}").hex()},
+    {"name": "length over 1 MiB", "error": "tooLarge", "hex": header(1, 5, (1 << 20) + 1).hex()},
+    {"name": "truncated payload", "error": "truncated", "hex": frame(2, js(hb)).hex()[:-4]},
+    {"name": "payload not JSON", "error": "badPayload", "hex": frame(2, b"{nope").hex()},
+    {"name": "handshake missing field", "error": "badPayload",
+     "hex": frame(1, js({"name": "x", "nodeId": NODE_A, "version": 1})).hex()},
+    {"name": "short datagram", "error": "badPayload", "hex": frame(6, b"\x00" * 10).hex()},
+]
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "frames.json"), "w") as f:
+    json.dump({"description": "wire frames of protocol version 1: hex bytes and decoded values (PROTOCOL.md 3-4)",
+               "valid": valid, "invalid": invalid}, f, indent=1, ensure_ascii=False)

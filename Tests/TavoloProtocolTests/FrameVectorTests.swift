@@ -1,0 +1,89 @@
+import Foundation
+import TavoloCore
+import TavoloProtocol
+import XCTest
+
+final class FrameVectorTests: XCTestCase {
+    func loadFrames() throws -> [String: Any] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/frames.json"))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func expectedFrame(type: String, value: Any) throws -> Frame {
+        let json = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        let d = JSONDecoder()
+        switch type {
+        case "handshake": return .handshake(try d.decode(Handshake.self, from: json))
+        case "heartbeat": return .heartbeat(try d.decode(Heartbeat.self, from: json))
+        case "heartbeat-ack": return .heartbeatAck(try d.decode(Heartbeat.self, from: json))
+        case "goodbye": return .goodbye(try d.decode(Goodbye.self, from: json))
+        case "application": return .application(Array(json))
+        case "datagram":
+            let v = try XCTUnwrap(value as? [String: Any])
+            let body = try JSONSerialization.data(withJSONObject: try XCTUnwrap(v["body"]), options: [.sortedKeys])
+            return .datagram(
+                Datagram(
+                    sender: try XCTUnwrap(NodeID(hex: try XCTUnwrap(v["sender"] as? String))),
+                    seq: try XCTUnwrap((v["seq"] as? NSNumber)?.uint64Value), body: Array(body)))
+        default: throw CocoaError(.coderInvalidValue)
+        }
+    }
+
+    func testValidVectorsDecodeAndReencode() throws {
+        let cases = try XCTUnwrap(try loadFrames()["valid"] as? [[String: Any]])
+        XCTAssertEqual(Set(cases.compactMap { $0["type"] as? String }), Set(MessageType.allCases.map(\.description)))
+        for c in cases {
+            let name = c["name"] as? String ?? "?"
+            let bytes = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
+            let decoded = try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload)
+            let expected = try expectedFrame(type: try XCTUnwrap(c["type"] as? String), value: try XCTUnwrap(c["value"]))
+            XCTAssertEqual(decoded, expected, name)
+            XCTAssertEqual(decoded.type.description, c["type"] as? String, name)
+            XCTAssertEqual(try expected.encoded(), bytes, "re-encoding \(name)")
+        }
+    }
+
+    func testInvalidVectorsAreRejectedWithTheRightError() throws {
+        let cases = try XCTUnwrap(try loadFrames()["invalid"] as? [[String: Any]])
+        for c in cases {
+            let name = c["name"] as? String ?? "?"
+            let bytes = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
+            XCTAssertThrowsError(try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload), name) { error in
+                let fe = error as? FrameError
+                let label = fe.map { "\($0)" } ?? "\(error)"
+                let expected = c["error"] as? String ?? ""
+                switch (expected, fe) {
+                case ("badMagic", .badMagic?), ("unsupportedVersion", .unsupportedVersion?),
+                    ("unknownType", .unknownType?), ("tooLarge", .tooLarge?), ("truncated", .truncated?),
+                    ("badPayload", .badPayload?):
+                    break
+                default: XCTFail("\(name): expected \(expected), got \(label)")
+                }
+            }
+        }
+    }
+
+    func testHeaderLayout() throws {
+        var out: [UInt8] = []
+        FrameHeader(type: .goodbye, flags: 3, length: 0x0102_0304).encode(into: &out)
+        XCTAssertEqual(out, [0x54, 0x56, 1, 4, 3, 0, 1, 2, 3, 4])
+        XCTAssertEqual(try FrameHeader.parse(out, maxPayload: 1 << 30).length, 0x0102_0304)
+    }
+
+    func testUnknownGoodbyeCodeReadsAsProtocolError() throws {
+        let g = try WireJSON.decode(Goodbye.self, Array(#"{"code":"from-the-future","reason":"r"}"#.utf8))
+        XCTAssertEqual(g.code, .protocolError)
+    }
+
+    func testNodeIDOrderAndHex() throws {
+        let a = try XCTUnwrap(NodeID(hex: "00112233445566778899aabbccddeeff"))
+        let b = try XCTUnwrap(NodeID(hex: "01000000000000000000000000000000"))
+        XCTAssertLessThan(a, b)
+        XCTAssertEqual(a.hex, "00112233445566778899aabbccddeeff")
+        XCTAssertNil(NodeID(hex: "0011"))
+        XCTAssertNil(NodeID(hex: String(repeating: "z", count: 32)))
+        XCTAssertNotEqual(NodeID.random(), NodeID.random())
+    }
+}
