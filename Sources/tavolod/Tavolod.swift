@@ -1,9 +1,127 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import TavoloDaemon
 
 @main
 struct Tavolod: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tavolod", abstract: "The Tavolo node daemon.")
-    func run() async throws {
-        throw ValidationError("the daemon is not built yet")
+    static let configuration = CommandConfiguration(
+        commandName: "tavolod",
+        abstract: "The Tavolo node daemon: finds nearby nodes with DNS-SD and keeps a mesh with all of them.",
+        discussion: """
+            Runs until SIGINT or SIGTERM, then says goodbye to its peers and withdraws its service.
+            Needs a running avahi-daemon (scripts/setup starts one). Local clients such as `tavolo peers` \
+            talk to it on a Unix-domain control socket (JSON lines, see Protocol/PROTOCOL.md).
+            """
+    )
+
+    @Option(help: "Node name, unique on this host (the DNS-SD instance name).")
+    var name: String
+
+    @Option(help: "TCP and UDP port (0 = any free port).")
+    var port: Int = 0
+
+    @Option(help: "State directory (node id, game logs). Default: ${XDG_STATE_HOME:-~/.local/state}/tavolo/NAME.")
+    var stateDir: String?
+
+    @Option(help: "Control socket path. Default: ${XDG_RUNTIME_DIR:-/tmp}/tavolo/NAME.sock.")
+    var control: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    @Option(help: "Seconds between heartbeats.")
+    var heartbeatInterval: Double = 1
+
+    @Option(help: "Seconds of silence after which a peer is lost.")
+    var heartbeatTimeout: Double = 5
+
+    @Option(help: .hidden)
+    var testProtocolVersion: UInt8?
+
+    func validate() throws {
+        guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/") else {
+            throw ValidationError("--name must be 1 to 63 bytes without '/'")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
+            throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
+        }
     }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let nodeName = name
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "tavolod")
+        logger[metadataKey: "node"] = .string(nodeName)
+
+        let env = ProcessInfo.processInfo.environment
+        let stateBase = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
+        var options = NodeService.Options(
+            name: name,
+            stateDirectory: stateDir ?? "\(stateBase)/tavolo/\(name)",
+            controlPath: control ?? ControlProtocol.defaultSocketPath(node: name))
+        options.port = port
+        options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
+        options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))
+        if let v = testProtocolVersion { options.wireVersion = v }
+
+        let service: NodeService
+        do {
+            service = try await NodeService.start(options, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        await waitForTerminationSignal()
+        logger.info("signal received; shutting down")
+        await service.shutdown()
+    }
+}
+
+/// Suspends until SIGINT or SIGTERM.
+func waitForTerminationSignal() async {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let queue = DispatchQueue(label: "signals")
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let once = OnceFlag()
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                if once.claim() { continuation.resume() }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        SignalSources.keep(sources)
+    }
+}
+
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    func claim() -> Bool {
+        lock.withLock {
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+enum SignalSources {
+    nonisolated(unsafe) static var all: [DispatchSourceSignal] = []
+    static func keep(_ s: [DispatchSourceSignal]) { all.append(contentsOf: s) }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import TavoloProtocol
+
+/// A blocking client of a node's control socket, for the `tavolo` command and tests.
+public final class ControlClient {
+    public enum ClientError: Error, CustomStringConvertible {
+        case cannotConnect(path: String, detail: String)
+        case closed(path: String)
+        case badResponse(String)
+
+        public var description: String {
+            switch self {
+            case .cannotConnect(let p, let d):
+                "cannot reach the node at \(p): \(d) — is tavolod running? (start it with: tavolod --name NAME)"
+            case .closed(let p): "the node at \(p) closed the connection"
+            case .badResponse(let d): "unexpected answer from the node: \(d)"
+            }
+        }
+    }
+
+    public let path: String
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private var nextID = 1
+
+    public init(path: String) throws {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.cannotConnect(path: path, detail: String(cString: strerror(errno))) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            close(fd)
+            throw ClientError.cannotConnect(path: path, detail: "path too long")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            let detail = String(cString: strerror(errno))
+            close(fd)
+            throw ClientError.cannotConnect(path: path, detail: detail)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request object (its `id` is set here) and returns the raw response line.
+    public func requestLine(_ object: [String: Any]) throws -> [UInt8] {
+        var object = object
+        object["id"] = nextID
+        nextID += 1
+        var line = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        line.append(10)
+        try line.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, base + off, raw.count - off)
+                guard n > 0 else { throw ClientError.closed(path: path) }
+                off += n
+            }
+        }
+        return try readLine()
+    }
+
+    /// Reads the next line the node sends.
+    public func readLine() throws -> [UInt8] {
+        while true {
+            if let nl = pending.firstIndex(of: 10) {
+                let line = Array(pending[..<nl])
+                pending.removeFirst(nl + 1)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw ClientError.closed(path: path) }
+            pending.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Sends a request and decodes the `result`, turning a failure into a thrown `ControlFailure`.
+    public func call<R: Codable & Sendable>(_ op: String, _ params: [String: Any] = [:], as: R.Type) throws -> R {
+        var object = params
+        object["op"] = op
+        let line = try requestLine(object)
+        let response: ControlResponse<R>
+        do { response = try WireJSON.decode(ControlResponse<R>.self, line) } catch {
+            throw ClientError.badResponse(WireJSON.describe(error))
+        }
+        if let e = response.error { throw e }
+        guard let r = response.result else { throw ClientError.badResponse("no result") }
+        return r
+    }
+}

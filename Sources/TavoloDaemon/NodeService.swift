@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import TavoloDiscovery
+import TavoloMesh
+import TavoloProtocol
+
+/// Everything `tavolod` runs: identity, mesh, DNS-SD advertising and browsing, and the control socket.
+public final class NodeService: Sendable {
+    public struct Options: Sendable {
+        public var name: String
+        public var port: Int = 0
+        public var stateDirectory: String
+        public var controlPath: String
+        public var heartbeatInterval: Duration = .seconds(1)
+        public var heartbeatTimeout: Duration = .seconds(5)
+        /// Only for tests of version mismatch: the protocol version this node claims.
+        public var wireVersion: UInt8 = ProtocolVersion.current
+
+        public init(name: String, stateDirectory: String, controlPath: String) {
+            self.name = name
+            self.stateDirectory = stateDirectory
+            self.controlPath = controlPath
+        }
+    }
+
+    /// A start-up failure, reported in one line.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ d: String) { description = d }
+    }
+
+    public let options: Options
+    public let mesh: MeshNode
+    let logger: Logger
+    private let advertiser: ServiceAdvertiser
+    private let control: ControlServer
+    private let controlGroup: MultiThreadedEventLoopGroup
+    private let tasks: [Task<Void, Never>]
+
+    private init(
+        options: Options, mesh: MeshNode, logger: Logger, advertiser: ServiceAdvertiser, control: ControlServer,
+        controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
+    ) {
+        self.options = options
+        self.mesh = mesh
+        self.logger = logger
+        self.advertiser = advertiser
+        self.control = control
+        self.controlGroup = controlGroup
+        self.tasks = tasks
+    }
+
+    /// Starts the node; throws `StartError` with a line for the user when something is missing.
+    public static func start(_ options: Options, logger: Logger) async throws -> NodeService {
+        do { try checkDaemon() } catch {
+            throw StartError("\(error)")
+        }
+        let id: NodeID
+        do { id = try NodeIdentity.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
+            throw StartError("\(error)")
+        }
+        var config = MeshConfiguration(name: options.name)
+        config.port = options.port
+        config.heartbeatInterval = options.heartbeatInterval
+        config.heartbeatTimeout = options.heartbeatTimeout
+        config.wireVersion = options.wireVersion
+        let mesh: MeshNode
+        do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
+            throw StartError("cannot listen on port \(options.port): \(error)")
+        }
+        let advertiser: ServiceAdvertiser
+        do {
+            advertiser = try ServiceAdvertiser(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord)
+            _ = try await advertiser.start()
+        } catch {
+            await mesh.shutdown()
+            throw StartError("cannot advertise \(options.name): \(error)")
+        }
+        let controlGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let box = DispatcherBox()
+        let control: ControlServer
+        do {
+            control = try await ControlServer.start(path: options.controlPath, group: controlGroup, logger: logger) {
+                request, line in await box.dispatch(request, line)
+            }
+        } catch {
+            advertiser.cancel()
+            await mesh.shutdown()
+            try? await controlGroup.shutdownGracefully()
+            throw StartError("cannot open control socket \(options.controlPath): \(error)")
+        }
+        let browseTask = Task {
+            await Self.browseLoop(mesh: mesh, logger: logger)
+        }
+        let eventTask = Task {
+            for await event in mesh.events {
+                Self.log(event, logger: logger)
+            }
+        }
+        let service = NodeService(
+            options: options, mesh: mesh, logger: logger, advertiser: advertiser, control: control,
+            controlGroup: controlGroup, tasks: [browseTask, eventTask])
+        box.service = service
+        logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
+        return service
+    }
+
+    private static func browseLoop(mesh: MeshNode, logger: Logger) async {
+        var delay = Duration.milliseconds(500)
+        while !Task.isCancelled {
+            do {
+                for try await event in browse(type: "_tavolo._tcp") {
+                    switch event {
+                    case .found(let r), .updated(let r):
+                        guard let address = r.addresses.first else { continue }
+                        mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
+                    case .removed(let name):
+                        mesh.removed(name: name)
+                    }
+                }
+            } catch {
+                logger.warning("DNS-SD browse failed: \(error); retrying")
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    private static func log(_ event: MeshEvent, logger: Logger) {
+        switch event {
+        case .peerDiscovered(let p): logger.debug("discovered \(p.name) (\(p.id.short))")
+        case .peerConnecting(let p): logger.debug("connecting to \(p.name) at \(p.address)")
+        case .peerConnected(let p): logger.notice("peer \(p.name) connected at \(p.address)")
+        case .peerLost(let p, let reason): logger.notice("peer \(p.name) lost: \(reason)")
+        case .peerIncompatible(let p, let reason): logger.notice("peer \(p.name) incompatible: \(reason)")
+        case .message(let m): logger.trace("message from \(m.from.short) on \(m.channel.rawValue): \(m.body.count) bytes")
+        }
+    }
+
+    /// Answers one control request.
+    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
+        func encode<R: Codable & Sendable>(_ r: R) -> [UInt8] {
+            (try? WireJSON.encode(ControlResponse(id: request.id, result: r))) ?? []
+        }
+        switch request.op {
+        case "peers":
+            return encode(await mesh.peerList())
+        case "status":
+            let peers = await mesh.peerList()
+            return encode(
+                NodeStatus(
+                    name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
+                    protocolVersion: Int(options.wireVersion),
+                    connectedPeers: peers.filter { $0.state == .connected }.count, stats: await mesh.statistics()))
+        default:
+            let failure = ControlFailure(
+                code: "control/unknown-op", message: "unknown op '\(request.op)'; ops: peers, status")
+            return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: failure))) ?? []
+        }
+    }
+
+    /// Says goodbye to every peer, withdraws the DNS-SD service and closes the control socket.
+    public func shutdown() async {
+        advertiser.cancel()
+        for t in tasks { t.cancel() }
+        await mesh.shutdown()
+        await control.close()
+        try? await controlGroup.shutdownGracefully()
+        logger.info("node \(options.name) stopped")
+    }
+}
+
+/// Lets the control server be started before the service object exists (it answers only once set).
+final class DispatcherBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var _service: NodeService?
+    var service: NodeService? {
+        get { lock.withLock { _service } }
+        set { lock.withLock { _service = newValue } }
+    }
+
+    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
+        guard let service else {
+            let f = ControlFailure(code: "control/starting", message: "the node is still starting")
+            return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: f))) ?? []
+        }
+        return await service.dispatch(request, line)
+    }
+}

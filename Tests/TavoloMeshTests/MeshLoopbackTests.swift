@@ -1,0 +1,255 @@
+import Foundation
+import Logging
+import TavoloMesh
+import TavoloProtocol
+import XCTest
+
+/// Real TCP and UDP on 127.0.0.1 between in-process nodes; discovery is fed by hand (the DNS-SD path is
+/// covered by the daemon integration tests).
+final class MeshLoopbackTests: XCTestCase {
+    var nodes: [MeshNode] = []
+
+    override func tearDown() async throws {
+        for n in nodes { await n.shutdown() }
+        nodes = []
+    }
+
+    func makeNode(_ name: String, id: NodeID? = nil, configure: (inout MeshConfiguration) -> Void = { _ in }) async throws
+        -> MeshNode
+    {
+        var config = MeshConfiguration(name: name)
+        config.host = "127.0.0.1"
+        config.heartbeatInterval = .milliseconds(200)
+        config.heartbeatTimeout = .seconds(1)
+        configure(&config)
+        var logger = Logger(label: "test.\(name)")
+        logger.logLevel = .warning
+        let node = try await MeshNode.start(id: id ?? NodeID.random(), config: config, logger: logger)
+        nodes.append(node)
+        return node
+    }
+
+    func introduce(_ nodes: [MeshNode]) {
+        for a in nodes {
+            for b in nodes where a !== b {
+                a.discovered(DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+            }
+        }
+    }
+
+    /// Polls until `condition` holds or `seconds` pass.
+    func eventually(_ what: String, seconds: Double = 5, _ condition: () async -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTFail("timed out waiting for: \(what)")
+    }
+
+    func connectedCount(_ n: MeshNode) async -> Int { await n.peerList().filter { $0.state == .connected }.count }
+
+    func testFullMeshOfFourAndOrderedReliableMessages() async throws {
+        var made: [MeshNode] = []
+        for i in 0..<4 { made.append(try await makeNode("n\(i)")) }
+        introduce(made)
+        for n in made { try await eventually("\(n.config.name) has 3 peers") { await connectedCount(n) == 3 } }
+        let (a, b) = (made[0], made[1])
+        let inbox = Inbox(b)
+        for i in 0..<100 { try await a.send(["n": i], to: b.id) }
+        try await eventually("100 messages") { inbox.messages.count == 100 }
+        let messages = inbox.messages
+        XCTAssertEqual(try messages.map { try $0.decode([String: Int].self)["n"] ?? -1 }, Array(0..<100))
+        XCTAssertTrue(messages.allSatisfy { $0.from == a.id && $0.channel == .reliable })
+        let sentTo = try await a.broadcast(["all": 1])
+        XCTAssertEqual(sentTo, 3)
+    }
+
+    func testDatagramsArriveAndStaleOnesAreDropped() async throws {
+        let a = try await makeNode("a")
+        let b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connectedCount(b) == 1 }
+        let inbox = Inbox(b)
+        func datagram(_ seq: UInt64, _ v: Int) throws -> [UInt8] {
+            try Frame.datagram(Datagram(sender: a.id, seq: seq, body: Array("{\"v\":\(v)}".utf8))).encoded()
+        }
+        sendUDP(try datagram(100, 1), port: b.udpPort)
+        try await Task.sleep(for: .milliseconds(100))
+        sendUDP(try datagram(50, 2), port: b.udpPort)  // stale
+        sendUDP(try datagram(100, 3), port: b.udpPort)  // duplicate: stale too
+        try await Task.sleep(for: .milliseconds(100))
+        sendUDP(try datagram(101, 4), port: b.udpPort)
+        try await eventually("two datagrams") { inbox.messages.count == 2 }
+        let messages = inbox.messages
+        XCTAssertEqual(try messages.map { try $0.decode([String: Int].self)["v"] }, [1, 4])
+        XCTAssertTrue(messages.allSatisfy { $0.channel == .unreliable })
+        let stats = await b.statistics()
+        XCTAssertEqual(stats.datagramsStale, 2)
+
+        // Through the API as well, and oversize is refused before sending.
+        try await a.send(["x": 1], to: b.id, on: .unreliable)
+        try await eventually("API datagram") { inbox.messages.count == 3 }
+        XCTAssertEqual(inbox.messages.last?.channel, .unreliable)
+        do {
+            try await a.send(String(repeating: "x", count: 2_000), to: b.id, on: .unreliable)
+            XCTFail("oversized datagram was sent")
+        } catch let e as MeshError {
+            guard case .datagramTooLarge = e else { return XCTFail("\(e)") }
+        }
+    }
+
+    func testDatagramFromUnknownSenderIsRejected() async throws {
+        let b = try await makeNode("b")
+        let stranger = NodeID.random()
+        sendUDP(try Frame.datagram(Datagram(sender: stranger, seq: 1, body: [])).encoded(), port: b.udpPort)
+        sendUDP(Array("garbage".utf8), port: b.udpPort)
+        try await eventually("both rejected") { await b.statistics().datagramsRejected == 2 }
+    }
+
+    /// Garbage, a wrong version and an oversized length each get a goodbye with a reason and a close,
+    /// while the link between the two real nodes stays up.
+    func testBadPeersAreCutOffAndTheMeshStaysWhole() async throws {
+        let a = try await makeNode("a")
+        let b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connectedCount(a) == 1 }
+
+        let garbage = try RawPeer(tcpPort: a.tcpPort)
+        garbage.send(Array("hello, is this HTTP?\r\n\r\n".utf8))
+        XCTAssertEqual(try garbage.readGoodbye().code, .badFrame)
+        XCTAssertTrue(garbage.isClosedByPeer())
+
+        let wrongVersion = try RawPeer(tcpPort: a.tcpPort)
+        var header: [UInt8] = []
+        FrameHeader(version: 9, type: .handshake, length: 0).encode(into: &header)
+        wrongVersion.send(header)
+        XCTAssertEqual(try wrongVersion.readGoodbye().code, .versionMismatch)
+        XCTAssertTrue(wrongVersion.isClosedByPeer())
+
+        let huge = try RawPeer(tcpPort: a.tcpPort)
+        var big: [UInt8] = []
+        FrameHeader(type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1)).encode(into: &big)
+        huge.send(big)
+        XCTAssertEqual(try huge.readGoodbye().code, .frameTooLarge)
+
+        let noHandshake = try RawPeer(tcpPort: a.tcpPort)
+        try noHandshake.send(.application(Array("{}".utf8)))
+        XCTAssertEqual(try noHandshake.readGoodbye().code, .handshakeRequired)
+
+        let aPeers = await connectedCount(a)
+        let bPeers = await connectedCount(b)
+        XCTAssertEqual(aPeers, 1)
+        XCTAssertEqual(bPeers, 1)
+        let inbox = Inbox(b)
+        try await a.send(["still": 1], to: b.id)
+        try await eventually("message after the attacks") { inbox.messages.count == 1 }
+    }
+
+    func testHandshakeRulesWrongDialerSelfAndDuplicate() async throws {
+        let mid = try XCTUnwrap(NodeID(hex: "80000000000000000000000000000000"))
+        let a = try await makeNode("a", id: mid)
+
+        let larger = try RawPeer(tcpPort: a.tcpPort)
+        try larger.send(.handshake(Handshake(nodeId: NodeID(hex: "ff000000000000000000000000000000")!, name: "big", udpPort: 1, capabilities: [])))
+        XCTAssertEqual(try larger.readGoodbye().code, .wrongDialer)
+
+        let me = try RawPeer(tcpPort: a.tcpPort)
+        try me.send(.handshake(Handshake(nodeId: mid, name: "me", udpPort: 1, capabilities: [])))
+        XCTAssertEqual(try me.readGoodbye().code, .selfConnection)
+
+        let smallID = NodeID(hex: "01000000000000000000000000000000")!
+        let first = try RawPeer(tcpPort: a.tcpPort)
+        try first.send(.handshake(Handshake(nodeId: smallID, name: "small", udpPort: 1, capabilities: [])))
+        try await eventually("small connected") { await connectedCount(a) == 1 }
+        let second = try RawPeer(tcpPort: a.tcpPort)
+        try second.send(.handshake(Handshake(nodeId: smallID, name: "small", udpPort: 1, capabilities: [])))
+        // The newer connection wins; the older one is told why it is closed.
+        XCTAssertEqual(try first.readGoodbye().code, .duplicateConnection)
+        try await eventually("still one peer, connected") {
+            let peers = await a.peerList()
+            return peers.count == 1 && peers[0].state == .connected
+        }
+        _ = second
+    }
+
+    func testSilentPeerIsLostAfterTimeoutAndRedialed() async throws {
+        let a = try await makeNode("a")
+        let silent = try RawPeer(tcpPort: a.tcpPort)
+        let smallID = NodeID(hex: "00000000000000000000000000000001")!
+        try silent.send(.handshake(Handshake(nodeId: smallID, name: "silent", udpPort: 1, capabilities: [])))
+        try await eventually("silent connected") { await connectedCount(a) == 1 }
+        let start = Date()
+        try await eventually("silent lost", seconds: 4) { await a.peerList().first?.state == .lost }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 0.5, "lost before the 1 s timeout could have passed")
+        XCTAssertEqual(try silent.readGoodbye().code, .timeout)
+        let reason = await a.peerList().first?.reason ?? ""
+        XCTAssertTrue(reason.contains("timeout"), reason)
+    }
+
+    func testShutdownSaysGoodbyeAndPeersSeeItLost() async throws {
+        let a = try await makeNode("a")
+        let b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connectedCount(a) == 1 }
+        await b.shutdown()
+        try await eventually("a sees b lost") { await a.peerList().first?.state == .lost }
+        let reason = await a.peerList().first?.reason ?? ""
+        XCTAssertTrue(reason.contains("shutdown"), reason)
+    }
+
+    func testReconnectsWhenThePeerComesBack() async throws {
+        let a = try await makeNode("a")
+        var b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connectedCount(a) == 1 }
+        let bID = b.id
+        await b.shutdown()
+        try await eventually("lost") { await a.peerList().first?.state == .lost }
+        b = try await makeNode("b", id: bID)
+        introduce([a, b])
+        try await eventually("reconnected") {
+            let ca = await connectedCount(a)
+            let cb = await connectedCount(b)
+            return ca == 1 && cb == 1
+        }
+    }
+
+    func testSlowReaderIsDroppedInsteadOfGrowingMemory() async throws {
+        let a = try await makeNode("a") { $0.maxQueuedBytes = 256 << 10 }
+        let reader = try RawPeer(tcpPort: a.tcpPort)
+        let smallID = NodeID(hex: "00000000000000000000000000000002")!
+        try reader.send(.handshake(Handshake(nodeId: smallID, name: "slow", udpPort: 1, capabilities: [])))
+        try await eventually("slow connected") { await connectedCount(a) == 1 }
+        let chunk = String(repeating: "x", count: 60_000)
+        var dropped = false
+        for _ in 0..<2_000 {
+            do { try await a.send(chunk, to: smallID) } catch {
+                dropped = true
+                break
+            }
+        }
+        XCTAssertTrue(dropped, "a peer that never reads was never dropped")
+        let reason = await a.peerList().first?.reason ?? ""
+        XCTAssertTrue(reason.contains("slow"), reason)
+    }
+}
+
+/// Collects a node's messages for the whole test (an AsyncStream has one consumer and ends when it is cancelled).
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [MeshMessage] = []
+    private var task: Task<Void, Never>?
+
+    init(_ node: MeshNode) {
+        task = Task { [weak self] in
+            for await e in node.events {
+                if case .message(let m) = e { self?.append(m) }
+            }
+        }
+    }
+
+    private func append(_ m: MeshMessage) { lock.withLock { received.append(m) } }
+    var messages: [MeshMessage] { lock.withLock { received } }
+}
