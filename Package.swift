@@ -50,5 +50,6 @@ let package = Package(
         ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+        .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
     ]
 )
