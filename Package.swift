@@ -71,5 +71,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
     ]
 )

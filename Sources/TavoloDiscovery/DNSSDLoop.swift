@@ -1,0 +1,129 @@
+import Foundation
+
+/// A dedicated thread that drives dns_sd refs: it blocks in `poll()` on every ref's socket plus a wake-up pipe,
+/// and calls `DNSServiceProcessResult` for each readable ref, so callbacks run on this thread. No busy loop:
+/// the thread sleeps in `poll()` until the daemon sends something or another thread posts a job.
+///
+/// Other threads never touch refs directly: they post jobs with `perform(_:)`, which run on the loop thread between
+/// `poll()` calls. `stop()` may be called from any thread, including from a callback; the thread then deallocates
+/// every ref it still owns (releasing their contexts) and exits.
+///
+/// `@unchecked Sendable`: the job queue, the stop flag and the wake-up pipe are guarded by `lock`; `refs` and
+/// `processing` are only touched on the loop thread.
+final class DNSSDLoop: @unchecked Sendable {
+    private let lock = NSLock()
+    private var jobs: [() -> Void] = []
+    private var stopRequested = false
+    private var pipeOpen = true
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    private var refs: [ServiceRef] = []
+    private var processing: ServiceRef?
+    private var retiredWhileProcessing: [ServiceRef] = []
+
+    init(name: String) throws(DiscoveryError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw .serviceError(operation: "pipe", code: Int32(errno))
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `job` on the loop thread. Returns false (and drops the job) if the loop is stopping.
+    @discardableResult
+    func perform(_ job: @escaping @Sendable () -> Void) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopRequested else { return false }
+        jobs.append(job)
+        wakeLocked()
+        return true
+    }
+
+    /// Asks the loop to deallocate its refs and exit. Non-blocking, idempotent, callable from any thread.
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopRequested else { return }
+        stopRequested = true
+        wakeLocked()
+    }
+
+    private func wakeLocked() {
+        guard pipeOpen else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // EAGAIN (pipe full) is fine: the loop is awake anyway
+    }
+
+    // MARK: loop thread only
+
+    /// Starts polling `ref`. Loop thread only.
+    func add(_ ref: ServiceRef) {
+        refs.append(ref)
+    }
+
+    /// Stops polling `ref` and deallocates it; deferred until `DNSServiceProcessResult` returns if called from a
+    /// callback. Loop thread only.
+    func retire(_ ref: ServiceRef) {
+        refs.removeAll { $0 === ref }
+        if processing != nil {
+            retiredWhileProcessing.append(ref)
+        } else {
+            ref.deallocate()
+        }
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            lock.lock()
+            let pending = jobs
+            jobs.removeAll()
+            let stopping = stopRequested
+            lock.unlock()
+            for job in pending { job() }
+            if stopping { break }
+
+            let polled = refs
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            fds += polled.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
+            let count = poll(&fds, nfds_t(fds.count), -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                break  // poll itself failing means a programming error (bad fd); leave rather than spin
+            }
+            if fds[0].revents != 0 {
+                while read(wakeRead, &buffer, buffer.count) > 0 {}
+            }
+            for (ref, fd) in zip(polled, fds.dropFirst()) where fd.revents != 0 && !ref.isDeallocated {
+                processing = ref
+                let error = ref.processResult()
+                processing = nil
+                for retired in retiredWhileProcessing { retired.deallocate() }
+                retiredWhileProcessing.removeAll()
+                if error != 0, !ref.isDeallocated {
+                    let handler = ref.onProcessError
+                    retire(ref)  // a failing ref would stay readable and make the loop spin
+                    handler?(error)
+                }
+            }
+        }
+        for ref in refs { ref.deallocate() }
+        refs.removeAll()
+        lock.lock()
+        pipeOpen = false
+        jobs.removeAll()
+        close(wakeRead)
+        close(wakeWrite)
+        lock.unlock()
+    }
+}
