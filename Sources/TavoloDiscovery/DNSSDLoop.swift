@@ -22,7 +22,12 @@ final class DNSSDLoop: @unchecked Sendable {
     private var processing: ServiceRef?
     private var retiredWhileProcessing: [ServiceRef] = []
 
-    init(name: String) throws(DiscoveryError) {
+    /// Called on the loop thread as it exits: nil after `stop()`, an error if `poll()` failed.
+    private var onExit: (@Sendable (DiscoveryError?) -> Void)?
+    private var exitError: DiscoveryError?
+
+    init(name: String, onExit: (@Sendable (DiscoveryError?) -> Void)? = nil) throws(DiscoveryError) {
+        self.onExit = onExit
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             throw .serviceError(operation: "pipe", code: Int32(errno))
@@ -33,6 +38,7 @@ final class DNSSDLoop: @unchecked Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
+        Self.liveThreads.increment()
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
@@ -99,7 +105,9 @@ final class DNSSDLoop: @unchecked Sendable {
             let count = poll(&fds, nfds_t(fds.count), -1)
             if count < 0 {
                 if errno == EINTR { continue }
-                break  // poll itself failing means a programming error (bad fd); leave rather than spin
+                // poll itself failing (ENOMEM, or a bug such as a bad fd): leave rather than spin.
+                exitError = .serviceError(operation: "poll", code: errno)
+                break
             }
             if fds[0].revents != 0 {
                 while read(wakeRead, &buffer, buffer.count) > 0 {}
@@ -111,19 +119,43 @@ final class DNSSDLoop: @unchecked Sendable {
                 for retired in retiredWhileProcessing { retired.deallocate() }
                 retiredWhileProcessing.removeAll()
                 if error != 0, !ref.isDeallocated {
-                    let handler = ref.onProcessError
-                    retire(ref)  // a failing ref would stay readable and make the loop spin
-                    handler?(error)
+                    // Report first (the handler's owner may live only as long as the ref's context), then retire:
+                    // a failing ref would stay readable and make the loop spin.
+                    ref.onProcessError?(error)
+                    retire(ref)
                 }
             }
         }
+        // After stop() no job is pending here; after a poll() failure, run the jobs already accepted (each resumes
+        // its caller) before the refs go.
+        lock.lock()
+        stopRequested = true
+        let late = jobs
+        jobs.removeAll()
+        lock.unlock()
+        for job in late { job() }
+
         for ref in refs { ref.deallocate() }
         refs.removeAll()
         lock.lock()
         pipeOpen = false
-        jobs.removeAll()
         close(wakeRead)
         close(wakeWrite)
         lock.unlock()
+        onExit?(exitError)
+        onExit = nil
+        Self.liveThreads.decrement()
     }
+
+    /// Number of loop threads currently running; tests use it to check that cancelling ends the thread.
+    static let liveThreads = Counter()
+}
+
+/// A thread-safe counter (`@unchecked Sendable`: `value` is guarded by `lock`).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+    func decrement() { lock.withLock { count -= 1 } }
 }

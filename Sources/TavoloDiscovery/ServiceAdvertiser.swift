@@ -85,7 +85,7 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     public func start(timeout: Duration = .seconds(10)) async throws -> String {
         let loop: DNSSDLoop = try lock.withLock {
             guard phase == .idle else {
-                throw DiscoveryError.invalidArgument("start() was already called on this advertiser")
+                throw DiscoveryError.invalidArgument("start() can be called once per advertiser; create a new one")
             }
             let loop = try DNSSDLoop(name: "tavolo-advertise")
             self.loop = loop
@@ -180,6 +180,7 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     private func register(on loop: DNSSDLoop) {
         let flags: DNSServiceFlags = 0
         let context = AdvertiserContext(self)
+        let txtBytes = lock.withLock { self.txtBytes }
         do {
             let ref = try ServiceRef.create(operation: "DNSServiceRegister", name: attemptName, context: context) {
                 out, contextPointer in

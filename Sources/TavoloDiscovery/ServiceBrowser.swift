@@ -12,7 +12,10 @@ public func browse(type: String = "_tavolo._tcp", domain: String? = nil) -> Asyn
     let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, Error>.makeStream()
     do {
         try validateServiceType(type)
-        let loop = try DNSSDLoop(name: "tavolo-browse")
+        // The stream always ends when the loop does; after a normal finish this is a no-op.
+        let loop = try DNSSDLoop(name: "tavolo-browse") { error in
+            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        }
         let session = BrowseSession(type: type, domain: domain, loop: loop, continuation: continuation)
         continuation.onTermination = { _ in loop.stop() }
         loop.perform { session.start() }
@@ -47,14 +50,16 @@ final class BrowseSession: @unchecked Sendable {
     func start() {
         do {
             let ref = try ServiceRef.create(operation: "DNSServiceBrowse", context: self) { out, contextPointer in
-                DNSServiceBrowse(out, 0, 0, type, domain, { _, flags, interface, error, name, type, domain, pointer in
-                    guard let session = ServiceRef.context(pointer, as: BrowseSession.self) else { return }
-                    session.browseReply(
-                        flags: flags, interface: interface, error: error, name: name.map { String(cString: $0) },
-                        type: type.map { String(cString: $0) }, domain: domain.map { String(cString: $0) })
-                }, contextPointer)
+                DNSServiceBrowse(
+                    out, 0, 0, type, domain,
+                    { _, flags, interface, error, name, type, domain, pointer in
+                        guard let session = ServiceRef.context(pointer, as: BrowseSession.self) else { return }
+                        session.browseReply(
+                            flags: flags, interface: interface, error: error, name: name.map { String(cString: $0) },
+                            type: type.map { String(cString: $0) }, domain: domain.map { String(cString: $0) })
+                    }, contextPointer)
             }
-            ref.onProcessError = { [unowned self] error in fail(error, operation: "DNSServiceBrowse") }
+            ref.onProcessError = { [weak self] error in self?.fail(error, operation: "DNSServiceBrowse") }
             browseRef = ref
             loop.add(ref)
         } catch {
@@ -102,14 +107,16 @@ final class BrowseSession: @unchecked Sendable {
     private func startResolve(_ instance: BrowsedInstance) {
         // Interface "any": Avahi resolves on whichever interface the service is on.
         let ref = try? ServiceRef.create(operation: "DNSServiceResolve", context: instance) { out, pointer in
-            DNSServiceResolve(out, 0, 0, instance.name, instance.type, instance.domain, {
-                _, _, _, error, _, host, port, txtLength, txt, pointer in
-                guard let instance = ServiceRef.context(pointer, as: BrowsedInstance.self) else { return }
-                let txt = txt.map { TXTRecord.decode(UnsafeBufferPointer(start: $0, count: Int(txtLength))) } ?? [:]
-                instance.session?.resolveReply(
-                    instance, error: error, host: host.map { String(cString: $0) }, port: UInt16(bigEndian: port),
-                    txt: txt)
-            }, pointer)
+            DNSServiceResolve(
+                out, 0, 0, instance.name, instance.type, instance.domain,
+                {
+                    _, _, _, error, _, host, port, txtLength, txt, pointer in
+                    guard let instance = ServiceRef.context(pointer, as: BrowsedInstance.self) else { return }
+                    let txt = txt.map { TXTRecord.decode(UnsafeBufferPointer(start: $0, count: Int(txtLength))) } ?? [:]
+                    instance.session?.resolveReply(
+                        instance, error: error, host: host.map { String(cString: $0) }, port: UInt16(bigEndian: port),
+                        txt: txt)
+                }, pointer)
         }
         // A resolve that cannot start leaves the instance unreported; a dead daemon also ends the browse itself.
         guard let ref else { return }
@@ -118,8 +125,10 @@ final class BrowseSession: @unchecked Sendable {
         loop.add(ref)
     }
 
-    private func resolveReply(_ instance: BrowsedInstance, error: DNSServiceErrorType, host: String?, port: UInt16,
-                              txt: [String: String]) {
+    private func resolveReply(
+        _ instance: BrowsedInstance, error: DNSServiceErrorType, host: String?, port: UInt16,
+        txt: [String: String]
+    ) {
         guard error == kDNSServiceErr_NoError, let host else {
             if let ref = instance.resolveRef { loop.retire(ref) }
             instance.resolveRef = nil
@@ -149,7 +158,8 @@ final class BrowseSession: @unchecked Sendable {
                     {
                         var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
                         if inet_ntop(AF_INET, data, &text, socklen_t(text.count)) != nil {
-                            address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                            address = String(
+                                decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                         }
                     }
                     let added = flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0

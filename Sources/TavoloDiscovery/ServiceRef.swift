@@ -42,8 +42,12 @@ final class ServiceRef {
             unmanaged.release()
             throw DiscoveryError.from(code: error, operation: operation, name: name)
         }
+        liveRefs.increment()
         return ServiceRef(raw: ref, context: unmanaged)
     }
+
+    /// Number of refs created and not yet deallocated (each holds one retain on its context); for tests.
+    static let liveRefs = Counter()
 
     var isDeallocated: Bool { context == nil }
 
@@ -64,6 +68,7 @@ final class ServiceRef {
         self.context = nil
         onProcessError = nil
         context.release()
+        Self.liveRefs.decrement()
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import Foundation
-import TavoloDiscovery
 import XCTest
+
+@testable import TavoloDiscovery
 
 /// Against the real avahi-daemon (scripts/setup starts it on lo).
 final class DiscoveryIntegrationTests: XCTestCase {
@@ -112,6 +113,42 @@ final class DiscoveryIntegrationTests: XCTestCase {
         let started = ContinuousClock.now
         _ = await consumer.result
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
+    }
+
+    /// Every ref is deallocated (its context released) and every loop thread ends once things are cancelled.
+    func testCancellationReleasesRefsAndThreads() async throws {
+        try requireAvahi()
+        let refsBefore = ServiceRef.liveRefs.value
+        let threadsBefore = DNSSDLoop.liveThreads.value
+        let type = uniqueServiceType()
+        let names = (1...3).map { "life-\($0)-\(uniqueSuffix())" }
+        var advertisers: [ServiceAdvertiser] = []
+        for (index, name) in names.enumerated() {
+            let advertiser = try ServiceAdvertiser(name: name, type: type, port: 40300 + index, txt: ["i": "\(index)"])
+            _ = try await advertiser.start()
+            advertisers.append(advertiser)
+        }
+        let log = EventLog()
+        await log.start(browse(type: type))
+        for name in names { _ = try await log.waitFor("\(name) found", found(name)) }
+        // 3 registrations + 1 browse + 3 × (resolve + address query).
+        XCTAssertGreaterThanOrEqual(ServiceRef.liveRefs.value - refsBefore, 10)
+        XCTAssertGreaterThanOrEqual(DNSSDLoop.liveThreads.value - threadsBefore, 4)
+
+        for advertiser in advertisers { advertiser.cancel() }
+        for name in names {
+            _ = try await log.waitFor("\(name) removed") { $0 == .removed(name: name) ? true : nil }
+        }
+        await log.stop()
+        try await log.waitUntilFinished()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline,
+            ServiceRef.liveRefs.value > refsBefore || DNSSDLoop.liveThreads.value > threadsBefore
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertLessThanOrEqual(ServiceRef.liveRefs.value, refsBefore, "refs left allocated")
+        XCTAssertLessThanOrEqual(DNSSDLoop.liveThreads.value, threadsBefore, "loop threads still running")
     }
 
     func testUpdateBeforeStartAndInvalidArguments() async throws {
