@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "TavoloProtocol", "TavoloDiscovery",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

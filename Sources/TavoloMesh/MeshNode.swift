@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import TavoloProtocol
@@ -392,8 +393,15 @@ public final class MeshNode: @unchecked Sendable {
         return PeerInfo(id: p.id, name: p.name, address: address, state: p.state, rttMs: p.rttMs, reason: p.reason)
     }
 
-    /// Says goodbye to every peer, closes the sockets and stops the event loop.
+    private let shutdownOnce = NIOLockedValueBox(false)
+
+    /// Says goodbye to every peer, closes the sockets and stops the event loop. Idempotent.
     public func shutdown() async {
+        let first = shutdownOnce.withLockedValue { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
         let closing: [EventLoopFuture<Void>] =
             (try? await loop.submit { () -> [EventLoopFuture<Void>] in
                 guard !self.isShutDown else { return [] }
