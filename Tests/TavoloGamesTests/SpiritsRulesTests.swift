@@ -277,3 +277,19 @@ final class SpiritsRulesTests: XCTestCase {
             "a card too many")
     }
 }
+
+final class SpiritsShuffleTests: XCTestCase {
+    /// The engine's written-out Fisher–Yates gives exactly `TavoloRNG.shuffle` (PROTOCOL.md §1.4).
+    func testDealShuffleIsTavoloShuffle() {
+        for seed in UInt64(0)..<50 {
+            var a = TavoloRNG(seed: seed)
+            var b = a
+            var deck = SpiritsCard.orderedDeck
+            a.shuffle(&deck)
+            var mine = [SpiritsCard](repeating: SpiritsCard(.red, 1), count: 54)
+            SpiritsState.shuffledDeck(into: &mine, rng: &b)
+            XCTAssertEqual(mine, deck)
+            XCTAssertEqual(a, b)
+        }
+    }
+}

@@ -16,44 +16,63 @@ public struct SpiritsRandomBot: Bot {
 
 /// The heuristic bot (rule 10 leaves the design to us). It looks only at the seat's observation.
 ///
-/// For every candidate card it estimates the chance that the next player to act (after a mirror, the player
-/// before us) holds no legal card and must flee: that player's hand is taken as a random draw, without
-/// replacement, of the cards we cannot see (other hands and the draw pile). It prefers the move that most
-/// likely makes the next player flee, less a cost for giving up a flexible card (low values, lone colours)
-/// that would keep us safe later. Integer arithmetic only, no allocation.
+/// For every candidate card it scores, in 1/65536 of a probability:
+/// - the chance that the next player to act (after a mirror, the player before us) holds no legal card and
+///   must flee: its hand is taken as a random draw, without replacement, of the cards we cannot see (other
+///   hands and the draw pile);
+/// - our own safety: a large penalty if none of the cards we keep could answer the pile we leave should it
+///   come straight back (a mirror keeps its colour and Fear), a bonus for the first two that could;
+/// - a small cost for spending low cards, which stay playable at high Fear.
+/// Self-safety matters most: making neighbours flee alone helps the far seats as much as us.
+/// Integer arithmetic only, no allocation.
 public struct SpiritsHeuristicBot: Bot {
     public var rng: TavoloRNG
-    public var weights: Weights
+    /// nil: `Weights.standard(players:)` for the game's player count.
+    public var weights: Weights?
 
     /// Tuning knobs, in 1/65536 of a probability.
     public struct Weights: Sendable, Hashable {
         /// Cost of spending a card, by value 1, 2, 3.
         public var valueCost: (Int, Int, Int)
-        /// Extra cost of spending the last card of a colour in hand.
-        public var lastOfColour: Int
         /// Weight of our own risk: the chance that we could not answer the pile we leave.
         public var selfRisk: Int
 
-        public init(valueCost: (Int, Int, Int) = (6000, 3000, 0), lastOfColour: Int = 2000, selfRisk: Int = 0) {
+        /// Weight of the next player's chance to flee, in 1/16.
+        public var nextFlees: Int
+        /// Bonus per card (up to two) we keep that could answer the pile we leave.
+        public var mineBonus: Int
+
+        public init(valueCost: (Int, Int, Int), selfRisk: Int, nextFlees: Int, mineBonus: Int) {
             self.valueCost = valueCost
-            self.lastOfColour = lastOfColour
             self.selfRisk = selfRisk
+            self.nextFlees = nextFlees
+            self.mineBonus = mineBonus
+        }
+
+        /// The tuned weights (2,000–20,000-game batches against random seats, seed 7): with few players the
+        /// next player is also the one after next, so pushing it to flee and keeping answers count for more.
+        public static func standard(players: Int) -> Weights {
+            players <= 3
+                ? Weights(valueCost: (3000, 1500, 0), selfRisk: 60000, nextFlees: 16, mineBonus: 15000)
+                : Weights(valueCost: (3000, 1500, 0), selfRisk: 60000, nextFlees: 12, mineBonus: 10000)
         }
 
         public static func == (a: Weights, b: Weights) -> Bool {
-            a.valueCost == b.valueCost && a.lastOfColour == b.lastOfColour && a.selfRisk == b.selfRisk
+            a.valueCost == b.valueCost && a.selfRisk == b.selfRisk
+                && a.nextFlees == b.nextFlees && a.mineBonus == b.mineBonus
         }
 
         public func hash(into h: inout Hasher) {
             h.combine(valueCost.0)
             h.combine(valueCost.1)
             h.combine(valueCost.2)
-            h.combine(lastOfColour)
             h.combine(selfRisk)
+            h.combine(nextFlees)
+            h.combine(mineBonus)
         }
     }
 
-    public init(rng: TavoloRNG, weights: Weights = Weights()) {
+    public init(rng: TavoloRNG, weights: Weights? = nil) {
         self.rng = rng
         self.weights = weights
     }
@@ -75,8 +94,9 @@ public struct SpiritsHeuristicBot: Bot {
             let unseen = obs.unseen
             let n = unseen.total
             var bestScore = Int.min
+            let w = weights ?? .standard(players: obs.players)
             for card in candidates {
-                let s = score(card, opening: opening, obs: obs, unseen: unseen, unseenTotal: n)
+                let s = score(card, opening: opening, obs: obs, unseen: unseen, unseenTotal: n, weights: w)
                 if s > bestScore {
                     bestScore = s
                     best = card
@@ -87,8 +107,10 @@ public struct SpiritsHeuristicBot: Bot {
     }
 
     @inline(__always)
-    func score(_ card: SpiritsCard, opening: Bool, obs: SpiritsObservation, unseen: SpiritsCardCounts, unseenTotal n: Int)
-        -> Int
+    func score(
+        _ card: SpiritsCard, opening: Bool, obs: SpiritsObservation, unseen: SpiritsCardCounts, unseenTotal n: Int,
+        weights: Weights
+    ) -> Int
     {
         var fear = card.value
         var cw = obs.clockwise
@@ -98,7 +120,7 @@ public struct SpiritsHeuristicBot: Bot {
         let next = obs.seat(after: obs.seat, clockwise: cw)
         let allowed = SpiritsKindMask.colour(card.colourIndex) | SpiritsKindMask.valuesUpTo(SpiritsState.maxFear - fear)
         let k = unseen.count(in: allowed)
-        var s = Self.chanceNone(total: n, good: k, drawn: obs.handSizes[next])
+        var s = Self.chanceNone(total: n, good: k, drawn: obs.handSizes[next]) &* weights.nextFlees &>> 4
         switch card.value {
         case 1: s -= weights.valueCost.0
         case 2: s -= weights.valueCost.1
@@ -106,12 +128,10 @@ public struct SpiritsHeuristicBot: Bot {
         }
         var rest = obs.hand
         rest.remove(card)
-        if rest.count(in: SpiritsKindMask.colour(card.colourIndex)) == 0 { s -= weights.lastOfColour }
-        if weights.selfRisk != 0 {
-            // Could we answer this pile ourselves with what we keep (a rough look one turn ahead)?
-            let mine = rest.count(in: allowed)
-            if mine == 0 { s -= weights.selfRisk }
-        }
+        // Could we answer this pile ourselves with what we keep, if it comes straight back (a mirror)?
+        let mine = rest.count(in: allowed)
+        if mine == 0 { s -= weights.selfRisk }
+        s += weights.mineBonus &* Swift.min(mine, 2)
         return s
     }
 

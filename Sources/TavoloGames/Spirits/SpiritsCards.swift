@@ -40,7 +40,7 @@ public struct SpiritsCard: Hashable, Comparable, Sendable, Codable, CustomString
     public static let deckSize = kinds * copies
 
     /// A card from its kind index; nil outside 0…17.
-    @inlinable
+    @inlinable @inline(__always)
     public init?(rawValue: UInt8) {
         guard rawValue < 18 else { return nil }
         self.rawValue = rawValue
@@ -64,10 +64,10 @@ public struct SpiritsCard: Hashable, Comparable, Sendable, Codable, CustomString
         self.init(colour, v)
     }
 
-    @inlinable public var colourIndex: Int { Int(rawValue) / 3 }
+    @inlinable @inline(__always) public var colourIndex: Int { Int(rawValue / 3) }
     public var colour: SpiritsColour { SpiritsColour(rawValue: rawValue / 3) ?? .red }
     /// The card's Fear value, 1…3.
-    @inlinable public var value: Int { Int(rawValue) % 3 + 1 }
+    @inlinable @inline(__always) public var value: Int { Int(rawValue % 3) &+ 1 }
 
     /// `R3`, `B1`, …
     public var description: String { "\(colour.letter)\(value)" }
@@ -101,15 +101,15 @@ public struct SpiritsCard: Hashable, Comparable, Sendable, Codable, CustomString
 public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
     public var bits: UInt64
 
-    @inlinable public init(bits: UInt64) { self.bits = bits }
+    @inlinable @inline(__always) public init(bits: UInt64) { self.bits = bits }
 
-    @inlinable public var isEmpty: Bool { bits == 0 }
+    @inlinable @inline(__always) public var isEmpty: Bool { bits == 0 }
     /// Number of kinds in the set.
-    @inlinable public var count: Int { bits.nonzeroBitCount }
-    @inlinable public func contains(_ card: SpiritsCard) -> Bool { bits >> (2 * UInt64(card.rawValue)) & 1 != 0 }
+    @inlinable @inline(__always) public var count: Int { bits.nonzeroBitCount }
+    @inlinable @inline(__always) public func contains(_ card: SpiritsCard) -> Bool { bits &>> (2 &* UInt64(card.rawValue)) & 1 != 0 }
 
     /// Removes and returns the lowest kind.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() -> SpiritsCard? {
         guard bits != 0 else { return nil }
         let k = bits.trailingZeroBitCount >> 1
@@ -118,7 +118,7 @@ public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
     }
 
     /// The `n`th kind (from 0) in kind order; `n` must be below `count`.
-    @inlinable
+    @inlinable @inline(__always)
     public func element(at n: Int) -> SpiritsCard {
         var b = bits
         for _ in 0..<n { b &= b &- 1 }
@@ -126,18 +126,18 @@ public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
     }
 
     /// Kind k at bit 2k for every kind of one colour.
-    @inlinable
-    public static func colour(_ colourIndex: Int) -> SpiritsKindMask { SpiritsKindMask(bits: 0x15 << (6 * UInt64(colourIndex))) }
+    @inlinable @inline(__always)
+    public static func colour(_ colourIndex: Int) -> SpiritsKindMask { SpiritsKindMask(bits: 0x15 &<< (6 &* UInt64(colourIndex))) }
 
     /// Every kind whose value is at most `maxValue` (0…3; a value above 3 means every kind).
-    @inlinable
+    @inlinable @inline(__always)
     public static func valuesUpTo(_ maxValue: Int) -> SpiritsKindMask {
         let m = UInt64(Swift.min(Swift.max(maxValue, 0), 3))
-        return SpiritsKindMask(bits: 0x4104_1041 &* (0x15 & ((1 << (2 * m)) &- 1)))
+        return SpiritsKindMask(bits: 0x4104_1041 &* (0x15 & ((1 &<< (2 &* m)) &- 1)))
     }
 
-    @inlinable public static func | (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits | b.bits) }
-    @inlinable public static func & (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits & b.bits) }
+    @inlinable @inline(__always) public static func | (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits | b.bits) }
+    @inlinable @inline(__always) public static func & (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits & b.bits) }
 }
 
 /// A multiset of cards (at most 3 of each kind): 18 two-bit counts and a total in one UInt64.
@@ -149,8 +149,8 @@ public struct SpiritsCardCounts: Hashable, Sendable {
     @usableFromInline static let lowBits: UInt64 = 0x5_5555_5555
     @usableFromInline static let totalOne: UInt64 = 1 << 40
 
-    @inlinable public init() { bits = 0 }
-    @inlinable public init(bits: UInt64) { self.bits = bits }
+    @inlinable @inline(__always) public init() { bits = 0 }
+    @inlinable @inline(__always) public init(bits: UInt64) { self.bits = bits }
 
     /// Every card of the deck: three of each kind.
     public static let fullDeck = SpiritsCardCounts(bits: countBits | UInt64(SpiritsCard.deckSize) << 40)
@@ -161,46 +161,46 @@ public struct SpiritsCardCounts: Hashable, Sendable {
     }
 
     /// Number of cards.
-    @inlinable public var total: Int { Int(truncatingIfNeeded: bits >> 40) }
-    @inlinable public var isEmpty: Bool { bits == 0 }
+    @inlinable @inline(__always) public var total: Int { Int(truncatingIfNeeded: bits &>> 40) }
+    @inlinable @inline(__always) public var isEmpty: Bool { bits == 0 }
 
-    @inlinable
-    public func count(of card: SpiritsCard) -> Int { Int(truncatingIfNeeded: bits >> (2 * UInt64(card.rawValue)) & 3) }
+    @inlinable @inline(__always)
+    public func count(of card: SpiritsCard) -> Int { Int(truncatingIfNeeded: bits &>> (2 &* UInt64(card.rawValue)) & 3) }
 
     /// Adds a copy; the caller guarantees fewer than 3 are present.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func insert(_ card: SpiritsCard) {
         assert(count(of: card) < 3, "more than three \(card)")
-        bits &+= (1 << (2 * UInt64(card.rawValue))) | Self.totalOne
+        bits &+= (1 &<< (2 &* UInt64(card.rawValue))) | Self.totalOne
     }
 
     /// Removes a copy; the caller guarantees one is present.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func remove(_ card: SpiritsCard) {
         assert(count(of: card) > 0, "no \(card) to remove")
-        bits &-= (1 << (2 * UInt64(card.rawValue))) | Self.totalOne
+        bits &-= (1 &<< (2 &* UInt64(card.rawValue))) | Self.totalOne
     }
 
     /// Adds every card of `other`; the caller guarantees no kind exceeds 3.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func formUnion(_ other: SpiritsCardCounts) { bits &+= other.bits }
 
     /// This multiset less `other`; the caller guarantees `other` is contained in it.
-    @inlinable
+    @inlinable @inline(__always)
     public func subtracting(_ other: SpiritsCardCounts) -> SpiritsCardCounts { .init(bits: bits &- other.bits) }
 
     /// The kinds present at least once.
-    @inlinable
+    @inlinable @inline(__always)
     public var kinds: SpiritsKindMask {
         let c = bits & Self.countBits
-        return SpiritsKindMask(bits: (c | c >> 1) & Self.lowBits)
+        return SpiritsKindMask(bits: (c | c &>> 1) & Self.lowBits)
     }
 
     /// Number of cards whose kind is in `mask`.
-    @inlinable
+    @inlinable @inline(__always)
     public func count(in mask: SpiritsKindMask) -> Int {
         let m = mask.bits
-        return (bits & m).nonzeroBitCount + 2 * (bits >> 1 & m).nonzeroBitCount
+        return (bits & m).nonzeroBitCount &+ 2 &* (bits &>> 1 & m).nonzeroBitCount
     }
 
     /// The cards in kind order, copies repeated.
@@ -222,19 +222,19 @@ public struct SpiritsCardCounts: Hashable, Sendable {
 public struct SpiritsSeatBytes: Hashable, Sendable {
     public var bits: UInt64 = 0
 
-    @inlinable public init() {}
+    @inlinable @inline(__always) public init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(seat: Int) -> Int {
-        get { Int(truncatingIfNeeded: bits >> (8 * UInt64(seat)) & 0xFF) }
+        get { Int(truncatingIfNeeded: bits &>> (8 &* UInt64(seat)) & 0xFF) }
         set {
-            let shift = 8 * UInt64(seat)
-            bits = bits & ~(0xFF << shift) | (UInt64(truncatingIfNeeded: newValue) & 0xFF) << shift
+            let shift = 8 &* UInt64(seat)
+            bits = bits & ~(0xFF &<< shift) | (UInt64(truncatingIfNeeded: newValue) & 0xFF) &<< shift
         }
     }
 
-    @inlinable
-    public mutating func increment(_ seat: Int) { bits &+= 1 << (8 * UInt64(seat)) }
+    @inlinable @inline(__always)
+    public mutating func increment(_ seat: Int) { bits &+= 1 &<< (8 &* UInt64(seat)) }
 
     /// The first `count` values.
     public func prefix(_ count: Int) -> [Int] { (0..<count).map { self[$0] } }
@@ -250,9 +250,9 @@ public struct SpiritsHands: Hashable, Sendable {
     @usableFromInline var h0 = SpiritsCardCounts(), h1 = SpiritsCardCounts(), h2 = SpiritsCardCounts()
     @usableFromInline var h3 = SpiritsCardCounts(), h4 = SpiritsCardCounts(), h5 = SpiritsCardCounts()
 
-    @inlinable public init() {}
+    @inlinable @inline(__always) public init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(seat: Int) -> SpiritsCardCounts {
         get {
             switch seat {

@@ -23,12 +23,14 @@ public struct SpiritsObservation: Codable, Sendable, Hashable {
     public var removed: SpiritsCardCounts
 
     /// The kinds this seat could play now if it is its turn (empty: it must flee, or it is not its turn).
+    @inline(__always)
     public var playableKinds: SpiritsKindMask {
         guard turn == seat else { return SpiritsKindMask(bits: 0) }
         return SpiritsState.playableKinds(hand: hand, phase: phase, top: top, fear: fear)
     }
 
     /// Cards this seat cannot see: other hands and the draw pile.
+    @inline(__always)
     public var unseen: SpiritsCardCounts {
         var known = hand
         known.formUnion(pile)
@@ -37,7 +39,7 @@ public struct SpiritsObservation: Codable, Sendable, Hashable {
     }
 
     /// The seat after `seat` going `clockwise` or not.
-    @inlinable
+    @inlinable @inline(__always)
     public func seat(after s: Int, clockwise cw: Bool) -> Int {
         if cw { return s + 1 == players ? 0 : s + 1 }
         return s == 0 ? players - 1 : s - 1

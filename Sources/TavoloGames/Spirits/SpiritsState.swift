@@ -129,12 +129,27 @@ public struct SpiritsState: GameState {
         pile = SpiritsCardCounts()
         removed = SpiritsCardCounts()
         roundGhosts = SpiritsSeatBytes()
-        for i in 0..<SpiritsCard.deckSize { dealtDeck[i] = SpiritsCard(unchecked: UInt8(i / SpiritsCard.copies)) }
-        rng.shuffle(&dealtDeck)
+        Self.shuffledDeck(into: &dealtDeck, rng: &rng)
         hands = SpiritsHands()
         let dealt = Self.handSize * playerCount
         for i in 0..<dealt { hands[i % playerCount].insert(dealtDeck[i]) }
         drawIndex = dealt
+    }
+
+    /// Refills `deck` with the 54 cards in canonical order and shuffles it exactly as `TavoloRNG.shuffle`
+    /// (Fisher–Yates from the last index down, `j = below(i + 1)`). Written out here because the generic
+    /// `shuffle` is not specialised across modules and cost a tenth of a playout; a test checks both agree.
+    static func shuffledDeck(into deck: inout [SpiritsCard], rng: inout TavoloRNG) {
+        deck.withUnsafeMutableBufferPointer { d in
+            precondition(d.count == SpiritsCard.deckSize)
+            for i in 0..<SpiritsCard.deckSize { d[i] = SpiritsCard(unchecked: UInt8(i / SpiritsCard.copies)) }
+            var i = SpiritsCard.deckSize - 1
+            while i > 0 {
+                let j = rng.below(i + 1)
+                d.swapAt(i, j)
+                i -= 1
+            }
+        }
     }
 
     // MARK: Queries
@@ -148,7 +163,7 @@ public struct SpiritsState: GameState {
     public var drawPile: ArraySlice<SpiritsCard> { dealtDeck[drawIndex...] }
 
     /// The kinds `hand` may play onto the current pile (rules 3–4): empty means flee (rule 6) in `.follow`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func playableKinds(
         hand: SpiritsCardCounts, phase: Phase, top: SpiritsCard?, fear: Int
     ) -> SpiritsKindMask {
@@ -158,12 +173,14 @@ public struct SpiritsState: GameState {
     }
 
     /// The kinds the seat to play may play; empty when it must flee or the game is over.
+    @inline(__always)
     public var playableKinds: SpiritsKindMask {
         Self.playableKinds(hand: hands[turnSeat], phase: phase, top: top, fear: fear)
     }
 
     /// The legal moves as kinds, with whether they are flees: the allocation-free form of `legalMoves()`.
     /// `legalMoves()` is `kinds` in order, each wrapped as `.flee(open:)` if `flee`, else `.play`.
+    @inline(__always)
     public var legalKinds: (kinds: SpiritsKindMask, flee: Bool) {
         guard phase != .over else { return (SpiritsKindMask(bits: 0), false) }
         let playable = playableKinds
@@ -214,7 +231,7 @@ public struct SpiritsState: GameState {
     }
 
     /// The seat after `seat` in the current direction.
-    @inlinable
+    @inlinable @inline(__always)
     public func seat(after seat: Int, clockwise cw: Bool) -> Int {
         if cw { return seat + 1 == playerCount ? 0 : seat + 1 }
         return seat == 0 ? playerCount - 1 : seat - 1
@@ -249,6 +266,7 @@ public struct SpiritsState: GameState {
     }
 
     /// Rule 3.
+    @inline(__always)
     private mutating func open(_ card: SpiritsCard) {
         hands[turnSeat].remove(card)
         pile.insert(card)
@@ -258,6 +276,7 @@ public struct SpiritsState: GameState {
     }
 
     /// Rule 4.
+    @inline(__always)
     private mutating func follow(_ card: SpiritsCard) {
         if let top, top.colourIndex == card.colourIndex {
             clockwise.toggle()
@@ -270,6 +289,7 @@ public struct SpiritsState: GameState {
     }
 
     /// Rule 6.
+    @inline(__always)
     private mutating func flee(opening card: SpiritsCard) {
         ghosts.increment(turnSeat)
         roundGhosts.increment(turnSeat)
@@ -279,6 +299,7 @@ public struct SpiritsState: GameState {
     }
 
     /// Rules 5 and 7.
+    @inline(__always)
     private mutating func drawAndPass() {
         if drawIndex < SpiritsCard.deckSize {
             hands[turnSeat].insert(dealtDeck[drawIndex])
