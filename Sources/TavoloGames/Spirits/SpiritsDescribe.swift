@@ -1,0 +1,74 @@
+import TavoloCore
+
+// Moves described for people: the transcript of `tavolo playout spirits --transcript`. The transcript is the
+// omniscient view (it shows deals and draws); it is a tool for checking games, not something shown to a player.
+
+extension SpiritsState {
+    public func describe(_ move: SpiritsMove) -> String {
+        var after = self
+        do { try after.apply(move) } catch { return "\(move) (rejected: \(error))" }
+        var lines: [String] = []
+        if moveNumber == 0 { lines += roundStartLines(reason: "chosen at random") }
+        var text = ""
+        switch move {
+        case .play(let card) where phase == .open:
+            text = "opens a challenge with \(card): Fear \(card.value)"
+        case .play(let card):
+            if let top, top.colourIndex == card.colourIndex {
+                text = "plays \(card), a mirror of \(top): Fear stays \(fear); direction reverses to \(Self.directionName(!clockwise))"
+            } else {
+                text = "plays \(card), a new spirit: Fear \(fear) + \(card.value) = \(fear + card.value)"
+            }
+        case .flee(let card):
+            let topName = top.map(\.description) ?? "-"
+            text = "has no legal card (top \(topName), Fear \(fear), hand \(hands[turnSeat].listing)): flees, "
+                + "takes a ghost (\(roundGhosts[turnSeat] + 1) this round, \(ghosts[turnSeat] + 1) held), "
+                + "pile cleared, opens a new challenge with \(card): Fear \(card.value)"
+        }
+        if drawIndex < SpiritsCard.deckSize {
+            text += "; draws \(dealtDeck[drawIndex]) (draw pile \(drawPileSize - 1))"
+        } else {
+            text += "; draw pile empty, no draw"
+        }
+        let cwAfter = move.isFlee || phase == .open ? clockwise : (top?.colourIndex == move.card.colourIndex) != clockwise
+        let next = seat(after: turnSeat, clockwise: cwAfter)
+        let roundEnded = after.phase == .over || after.round != round
+        if !roundEnded {
+            text += "; next seat \(next)"
+            lines.append(text)
+        } else {
+            text += "; seat \(next) has no cards: round \(round) ends"
+            lines.append(text)
+            lines += roundEndLines(after: after, move: move)
+            if after.phase != .over { lines += after.roundStartLines(reason: "most ghosts") }
+        }
+        return lines.joined(separator: "\n     ")
+    }
+
+    static func directionName(_ cw: Bool) -> String { cw ? "clockwise" : "counter-clockwise" }
+
+    func roundStartLines(reason: String) -> [String] {
+        let deal = (0..<playerCount).map { "seat \($0) \(hands[$0].listing)" }.joined(separator: " | ")
+        return [
+            "round \(round) begins: seat \(roundStarter) starts (\(reason)), clockwise",
+            "deal: \(deal); draw pile \(drawPileSize)",
+        ]
+    }
+
+    private func roundEndLines(after: SpiritsState, move: SpiritsMove) -> [String] {
+        var taken = roundGhosts
+        if move.isFlee { taken.increment(turnSeat) }
+        var returns: [String] = []
+        for s in 0..<playerCount {
+            let held = ghosts[s] + (move.isFlee && s == turnSeat ? 1 : 0)
+            let back = held - after.ghosts[s]
+            if taken[s] == 0 { returns.append("seat \(s) lost no challenge and returns \(back) (\(held) → \(after.ghosts[s]))") }
+        }
+        let takenText = (0..<playerCount).map { "seat \($0) \(taken[$0])" }.joined(separator: ", ")
+        let heldText = (0..<playerCount).map { "seat \($0) \(after.ghosts[$0])" }.joined(separator: ", ")
+        var lines = ["remaining cards discarded; ghosts taken this round: \(takenText)"]
+        if !returns.isEmpty { lines.append(returns.joined(separator: "; ")) }
+        lines.append("ghosts held: \(heldText)")
+        return lines
+    }
+}
