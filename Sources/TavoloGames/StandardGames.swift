@@ -3,5 +3,7 @@ import TavoloCore
 extension GameCatalog {
     /// Every game this build of Tavolo offers.
     public static let standard = GameCatalog([
+        GameEntry(BriscolaState.self, bots: BotFactory.briscolaBots, defaultBot: "strong"),
+        GameEntry(OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta"),
     ])
 }
