@@ -105,12 +105,36 @@ final class OthelloRulesTests: XCTestCase {
         XCTAssertEqual(bot.chooseMove(in: t, seat: 0), move("e1"))
     }
 
-    func testAlphaBetaTakesAnOfferedCornerAndIsDeterministic() throws {
-        var bot = OthelloAlphaBetaBot(depth: 3)
-        let s = OthelloState(black: squares("c3 d4 e5"), white: squares("b2 e4 d5 f6"), toMove: 0)
-        XCTAssertTrue(s.legalMoves().contains(move("a1")))
-        XCTAssertEqual(bot.chooseMove(in: s, seat: 0), move("a1"))
-        let start = try OthelloState(players: 2, seed: 0)
-        XCTAssertEqual(bot.chooseMove(in: start, seat: 0), bot.chooseMove(in: start, seat: 0))
+    /// Final disc difference for `seat` with perfect play from `s`, by plain minimax over the engine.
+    func bruteForce(_ s: OthelloState, seat: Int) throws -> Int {
+        guard case .seat(let p) = s.turn else { return s.discs[seat] - s.discs[1 - seat] }
+        var values: [Int] = []
+        for m in s.legalMoves() {
+            var child = s
+            try child.apply(m)
+            values.append(try bruteForce(child, seat: seat))
+        }
+        return (p == seat ? values.max() : values.min()) ?? 0
+    }
+
+    func testAlphaBetaSolvesEndgamesExactlyAndIsDeterministic() throws {
+        var bot = OthelloAlphaBetaBot(depth: 3, exactEmpties: 7)
+        var greedy = OthelloGreedyBot()
+        for seed: UInt64 in 1...6 {
+            var state = try OthelloState(players: 2, seed: seed)
+            var random = RandomBot<OthelloState>(rng: botRNG(gameSeed: seed, seat: 0))
+            while case .seat(let seat) = state.turn {
+                let empties = 64 - state.discs.reduce(0, +)
+                if empties == 7 && state.placements != 0 {
+                    let m = bot.chooseMove(in: state, seat: seat)
+                    XCTAssertEqual(m, bot.chooseMove(in: state, seat: seat))
+                    var after = state
+                    try after.apply(m)
+                    XCTAssertEqual(try bruteForce(after, seat: seat), try bruteForce(state, seat: seat), "seed \(seed)")
+                }
+                let m = empties > 20 ? random.chooseMove(in: state, seat: seat) : greedy.chooseMove(in: state, seat: seat)
+                try state.apply(m)
+            }
+        }
     }
 }
