@@ -6,7 +6,7 @@ struct Perft: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Count the move sequences of a given length from a game's start position (engine check).",
         discussion: """
-            Othello counts placements and forced passes as moves; a game that ends early is not extended. \
+            Othello counts placements and forced passes as moves; a game that ends before the depth counts as one leaf. \
             Published counts: 1:4, 2:12, 3:56, 4:244, 5:1396, 6:8200, 7:55092, 8:390216, 9:3005288, \
             10:24571284.
 

@@ -13,7 +13,7 @@ public struct BriscolaStrongBot: Bot {
     public var rng: TavoloRNG
     public var worlds: Int
 
-    public init(rng: TavoloRNG, worlds: Int = 24) {
+    public init(rng: TavoloRNG, worlds: Int = 128) {
         self.rng = rng
         self.worlds = worlds
     }

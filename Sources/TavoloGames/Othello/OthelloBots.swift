@@ -27,15 +27,21 @@ public struct OthelloGreedyBot: Bot {
 /// Fixed-depth negamax with alpha-beta. Evaluation from the side to move: positional square weights
 /// (corners good, squares next to empty corners bad) plus 8 per move of mobility difference; positions with
 /// few empty squares are searched to the end and scored by disc difference. Moves are tried by weight,
-/// then square, so the search is deterministic.
+/// then square. Among root moves within `margin` of the best value (exactly equal ones in an exact
+/// endgame search) it picks one with its `botRNG` stream, so seeded games differ yet replay exactly.
 public struct OthelloAlphaBetaBot: Bot {
     public var depth: Int
     /// Empty squares at or below which the bot searches to the end of the game.
     public var exactEmpties: Int
+    /// How far below the best evaluation a root move may be and still be chosen.
+    public var margin: Int
+    public var rng: TavoloRNG
 
-    public init(depth: Int = 5, exactEmpties: Int = 10) {
+    public init(rng: TavoloRNG, depth: Int = 5, exactEmpties: Int = 10, margin: Int = 3) {
+        self.rng = rng
         self.depth = depth
         self.exactEmpties = exactEmpties
+        self.margin = margin
     }
 
     public var kind: String { "alphabeta" }
@@ -60,19 +66,22 @@ public struct OthelloAlphaBetaBot: Bot {
         let moves = OthelloBitboard.moves(own, opp)
         guard moves != 0 else { return .pass }
         let empties = 64 - (own | opp).nonzeroBitCount
-        let searchDepth = empties <= exactEmpties ? 64 : depth
-        var best = -1
-        var alpha = Int.min + 1
+        let exact = empties <= exactEmpties
+        let slack = exact ? 0 : margin
+        // A root move scoring above `best - slack - 1` gets an exact value; lower ones only fail low.
+        var best = Int.min + 1
+        var scored: [(square: Int, value: Int)] = []
         for sq in Self.order where moves & (1 << UInt64(sq)) != 0 {
             let f = OthelloBitboard.flips(own, opp, square: sq)
             let bit: UInt64 = 1 << UInt64(sq)
-            let v = -Self.negamax(opp & ~f, own | f | bit, depth: searchDepth - 1, alpha: Int.min + 1, beta: -alpha)
-            if best < 0 || v > alpha {
-                alpha = v
-                best = sq
-            }
+            let alpha = best == Int.min + 1 ? Int.min + 1 : best - slack - 1
+            let v = -Self.negamax(opp & ~f, own | f | bit, depth: exact ? 64 : depth - 1, alpha: Int.min + 1, beta: -alpha)
+            scored.append((sq, v))
+            best = max(best, v)
         }
-        return OthelloMove(square: best) ?? .pass
+        let candidates = scored.filter { $0.value >= best - slack }.map(\.square).sorted()
+        let pick = candidates.count == 1 ? candidates[0] : candidates[rng.below(candidates.count)]
+        return OthelloMove(square: pick) ?? .pass
     }
 
     static func negamax(_ own: UInt64, _ opp: UInt64, depth: Int, alpha: Int, beta: Int) -> Int {
@@ -126,8 +135,8 @@ extension BotFactory where State == OthelloState {
             BotFactory(
                 kind: "alphabeta",
                 summary: "alpha-beta to depth 5 on square weights and mobility; exact in the last 10 empties"
-            ) { _, _ in
-                OthelloAlphaBetaBot()
+            ) { seed, seat in
+                OthelloAlphaBetaBot(rng: botRNG(gameSeed: seed, seat: seat))
             },
         ]
     }

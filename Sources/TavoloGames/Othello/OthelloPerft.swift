@@ -1,9 +1,10 @@
 /// Othello perft: the number of move sequences of a given length from a position, each move a placement
 /// or a forced pass (the only legal move of a player who cannot place).
 ///
-/// A game that ends before the requested length is not extended: a finished position at depth d < D
-/// contributes nothing (it starts no sequence of length D). The first finished positions occur at depth 9,
-/// so depths 1–9 do not depend on this choice; the published depth-10 count (24,571,284) checks it.
+/// A game that ends before the requested length counts as one leaf: a finished position at depth d < D
+/// contributes 1, as if it were at depth D. The first finished positions occur at depth 9, so depths 1–9
+/// do not depend on this choice; the published depth-10 count (24,571,284) needs it (counting such games as 0
+/// gives 24,571,056).
 public enum OthelloPerft {
     /// Sequences of `depth` moves from the standard start (depth 0 counts the empty sequence: 1).
     public static func count(depth: Int) -> UInt64 {
@@ -15,7 +16,7 @@ public enum OthelloPerft {
         guard depth > 0 else { return 1 }
         var moves = OthelloBitboard.moves(own, opp)
         if moves == 0 {
-            if OthelloBitboard.moves(opp, own) == 0 { return 0 }
+            if OthelloBitboard.moves(opp, own) == 0 { return 1 }
             return depth == 1 ? 1 : count(own: opp, opp: own, depth: depth - 1)
         }
         if depth == 1 { return UInt64(moves.nonzeroBitCount) }
