@@ -41,8 +41,9 @@ struct Perft: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("othello perft \(depth): \(nodes) nodes in \(String(format: "%.3f", seconds)) s "
-                + "(\(String(format: "%.0f", rate)) nodes/s)")
+            print(
+                "othello perft \(depth): \(nodes) nodes in \(String(format: "%.3f", seconds)) s "
+                    + "(\(String(format: "%.0f", rate)) nodes/s)")
         }
     }
 }

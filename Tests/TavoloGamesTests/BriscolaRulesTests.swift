@@ -47,7 +47,8 @@ final class BriscolaRulesTests: XCTestCase {
             let s = try BriscolaState(players: players, seed: 7)
             for seat in 0..<players {
                 let k = (seat - s.dealer - 1 + players) % players
-                XCTAssertEqual(s.hands[seat], CardSet([s.dealtDeck[k], s.dealtDeck[k + players], s.dealtDeck[k + 2 * players]]))
+                XCTAssertEqual(
+                    s.hands[seat], CardSet([s.dealtDeck[k], s.dealtDeck[k + players], s.dealtDeck[k + 2 * players]]))
             }
             XCTAssertEqual(s.trumpCard, s.dealtDeck[3 * players])
             XCTAssertEqual(s.pileCount, 40 - 3 * players)
@@ -152,7 +153,10 @@ final class BriscolaRulesTests: XCTestCase {
         var s = try BriscolaState(players: 4, seed: 5)
         s.hands = Array(repeating: CardSet(), count: 4)
         s.isOver = true
-        s.captured = [CardSet(cards("1C 3C")), CardSet(cards("1D")), CardSet(cards("1S 3S 10B")), ~CardSet(cards("1C 3C 1D 1S 3S 10B"))]
+        s.captured = [
+            CardSet(cards("1C 3C")), CardSet(cards("1D")), CardSet(cards("1S 3S 10B")),
+            ~CardSet(cards("1C 3C 1D 1S 3S 10B")),
+        ]
         // Seats 0+2: 21 + 25 = 46; seats 1+3: 74.
         XCTAssertEqual(s.outcome, GameOutcome(winners: [1, 3], scores: [46, 74, 46, 74]))
     }
@@ -172,7 +176,8 @@ final class BriscolaRulesTests: XCTestCase {
     func testSetupRejectsBadPlayerCountsAndDecks() {
         XCTAssertThrowsError(try BriscolaState(players: 3, seed: 1))
         XCTAssertThrowsError(try BriscolaState(players: 2, seed: 1, deck: Array(Card.all.dropLast()), dealer: 0))
-        XCTAssertThrowsError(try BriscolaState(players: 2, seed: 1, deck: Card.all.dropLast() + [Card.all[0]], dealer: 0))
+        XCTAssertThrowsError(
+            try BriscolaState(players: 2, seed: 1, deck: Card.all.dropLast() + [Card.all[0]], dealer: 0))
         XCTAssertThrowsError(try BriscolaState(players: 2, seed: 1, deck: Card.all, dealer: 2))
     }
 

@@ -94,7 +94,9 @@ final class OthelloRulesTests: XCTestCase {
 
     func testPerftMatchesPublishedCounts() {
         let published: [UInt64] = [1, 4, 12, 56, 244, 1396, 8200]
-        for (depth, n) in published.enumerated() { XCTAssertEqual(OthelloPerft.count(depth: depth), n, "depth \(depth)") }
+        for (depth, n) in published.enumerated() {
+            XCTAssertEqual(OthelloPerft.count(depth: depth), n, "depth \(depth)")
+        }
     }
 
     func testGreedyTakesMostFlipsThenLowestSquare() throws {
@@ -134,7 +136,8 @@ final class OthelloRulesTests: XCTestCase {
                     try after.apply(m)
                     XCTAssertEqual(try bruteForce(after, seat: seat), try bruteForce(state, seat: seat), "seed \(seed)")
                 }
-                let m = empties > 20 ? random.chooseMove(in: state, seat: seat) : greedy.chooseMove(in: state, seat: seat)
+                let m =
+                    empties > 20 ? random.chooseMove(in: state, seat: seat) : greedy.chooseMove(in: state, seat: seat)
                 try state.apply(m)
             }
         }

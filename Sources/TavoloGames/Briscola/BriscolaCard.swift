@@ -70,7 +70,8 @@ public struct Card: Hashable, Comparable, Sendable, Codable, CustomStringConvert
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let c = Card(code: s) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a card code: \(s)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a card code: \(s)"))
         }
         self = c
     }

@@ -203,7 +203,8 @@ public struct BriscolaState: GameState {
     public func describe(_ move: BriscolaMove) -> String {
         var s = ""
         if moveNumber == 0 {
-            s += "dealer seat \(dealer); \(trumpCard.name) [\(trumpCard.code)] turned face up: \(trumpSuit.name) are briscola (trump); "
+            s +=
+                "dealer seat \(dealer); \(trumpCard.name) [\(trumpCard.code)] turned face up: \(trumpSuit.name) are briscola (trump); "
         }
         let hand = hands[current].map(\.code).joined(separator: " ")
         s += "plays \(move.card.name) [\(move.card.code)] from \(hand)"

@@ -75,7 +75,8 @@ public struct OthelloAlphaBetaBot: Bot {
             let f = OthelloBitboard.flips(own, opp, square: sq)
             let bit: UInt64 = 1 << UInt64(sq)
             let alpha = best == Int.min + 1 ? Int.min + 1 : best - slack - 1
-            let v = -Self.negamax(opp & ~f, own | f | bit, depth: exact ? 64 : depth - 1, alpha: Int.min + 1, beta: -alpha)
+            let v = -Self.negamax(
+                opp & ~f, own | f | bit, depth: exact ? 64 : depth - 1, alpha: Int.min + 1, beta: -alpha)
             scored.append((sq, v))
             best = max(best, v)
         }

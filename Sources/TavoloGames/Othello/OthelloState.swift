@@ -41,7 +41,8 @@ public struct OthelloMove: GameMove {
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let m = OthelloMove(name: s) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an Othello move: \(s)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not an Othello move: \(s)"))
         }
         self = m
     }
