@@ -43,7 +43,7 @@ final class BriscolaPlayoutTests: XCTestCase {
             illegalMove: { s in
                 s.turn.seat.flatMap { seat in Card.all.first { !s.hands[seat].contains($0) } }.map(BriscolaMove.init)
             },
-            deepCheckEvery: 25)
+            deepCheckEvery: 5)
     }
 
     func testRandomPlayoutsTwoPlayers() throws {

@@ -34,7 +34,7 @@ final class OthelloPlayoutTests: XCTestCase {
             },
             // With a placement available a pass is illegal; with none, every placement is.
             illegalMove: { s in s.placements != 0 ? .pass : OthelloMove(square: 0) },
-            deepCheckEvery: 10)
+            deepCheckEvery: 2)
     }
 
     final class Box { var count = 0 }
