@@ -8,8 +8,13 @@ public struct FrameDecoder: ByteToMessageDecoder {
     public typealias InboundOut = Frame
 
     public let maxPayload: Int
+    /// Called with the raw bytes of every whole frame before it is decoded (the packet log).
+    let onRawFrame: (([UInt8]) -> Void)?
 
-    public init(maxPayload: Int = FrameLimits.maxReliablePayload) { self.maxPayload = maxPayload }
+    public init(maxPayload: Int = FrameLimits.maxReliablePayload, onRawFrame: (([UInt8]) -> Void)? = nil) {
+        self.maxPayload = maxPayload
+        self.onRawFrame = onRawFrame
+    }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let headerBytes = buffer.getBytes(at: buffer.readerIndex, length: FrameLimits.headerSize) else {
@@ -18,6 +23,7 @@ public struct FrameDecoder: ByteToMessageDecoder {
         let header = try FrameHeader.parse(headerBytes, maxPayload: maxPayload)
         let total = FrameLimits.headerSize + Int(header.length)
         guard buffer.readableBytes >= total else { return .needMoreData }
+        if let onRawFrame, let raw = buffer.getBytes(at: buffer.readerIndex, length: total) { onRawFrame(raw) }
         buffer.moveReaderIndex(forwardBy: FrameLimits.headerSize)
         guard let payload = buffer.readBytes(length: Int(header.length)) else { return .needMoreData }
         context.fireChannelRead(Self.wrapInboundOut(try Frame.decode(type: header.type, payload: payload)))

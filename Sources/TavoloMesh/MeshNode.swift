@@ -108,7 +108,16 @@ public final class MeshNode: @unchecked Sendable {
     private func installSession(on channel: Channel, outbound: Bool, expected: NodeID?) throws {
         let session = PeerSession(node: self, outbound: outbound, expectedPeer: expected)
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+        var onRaw: (([UInt8]) -> Void)?
+        if let recorder = config.recorder {
+            onRaw = { bytes in
+                recorder.record(
+                    CapturedFrame(
+                        time: Date(), direction: .received, transport: .tcp, local: channel.localAddress,
+                        remote: channel.remoteAddress, bytes: bytes))
+            }
+        }
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(onRawFrame: onRaw)))
         try channel.pipeline.syncOperations.addHandler(session)
         sessions[ObjectIdentifier(session)] = session
     }
@@ -296,6 +305,8 @@ public final class MeshNode: @unchecked Sendable {
 
     func datagramReceived(_ bytes: [UInt8], from address: SocketAddress) {
         stats.datagramsReceived += 1
+        config.recorder?.record(
+            CapturedFrame(time: Date(), direction: .received, transport: .udp, local: udp?.localAddress, remote: address, bytes: bytes))
         guard bytes.count <= FrameLimits.maxDatagramSize,
             case .datagram(let d)? = try? Frame.parse(bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize),
             let peer = peers[d.sender], let session = peer.session, session.remoteIP == address.ipAddress
@@ -351,6 +362,10 @@ public final class MeshNode: @unchecked Sendable {
                             let address = try? SocketAddress(ipAddress: ip, port: port)
                         else { continue }
                         let envelope = AddressedEnvelope(remoteAddress: address, data: udp.allocator.buffer(bytes: bytes))
+                        self.config.recorder?.record(
+                            CapturedFrame(
+                                time: Date(), direction: .sent, transport: .udp, local: udp.localAddress, remote: address,
+                                bytes: bytes))
                         udp.writeAndFlush(envelope, promise: nil)
                         self.stats.datagramsSent += 1
                         sent += 1

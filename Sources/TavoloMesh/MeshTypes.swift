@@ -19,6 +19,8 @@ public struct MeshConfiguration: Sendable {
     /// Header version sent in every frame; only tests of version mismatch change it.
     public var wireVersion: UInt8 = ProtocolVersion.current
     public var capabilities: [String] = ["datagrams", "tables"]
+    /// Sees every frame sent and received (the packet log); nil records nothing.
+    public var recorder: (any FrameRecorder)?
 
     public init(name: String) { self.name = name }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import TavoloProtocol
@@ -147,12 +148,21 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         }
         queuedBytes += bytes.count
         node.stats.sent(type, bytes: bytes.count)
+        record(bytes, context: context)
         let promise = context.eventLoop.makePromise(of: Void.self)
         let n = bytes.count
         let me = NIOLoopBound(self, eventLoop: context.eventLoop)
         promise.futureResult.whenComplete { _ in me.value.queuedBytes -= n }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
         return true
+    }
+
+    private func record(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        guard let recorder = node.config.recorder else { return }
+        recorder.record(
+            CapturedFrame(
+                time: Date(), direction: .sent, transport: .tcp, local: context.channel.localAddress,
+                remote: context.channel.remoteAddress, bytes: bytes))
     }
 
     func sendHeartbeat(now: NIODeadline) {
@@ -172,6 +182,7 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         node.stats.sent(.goodbye, bytes: bytes.count)
+        record(bytes, context: context)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
             channel.close(promise: nil)
