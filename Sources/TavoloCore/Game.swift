@@ -99,6 +99,11 @@ public protocol GameState: Codable, Sendable {
     func writeCanonical(into writer: inout CanonicalWriter)
     /// A move described for a person, in the context of this state (before the move is applied).
     func describe(_ move: Move) -> String
+    /// Which deal the game is on: 1 after the first deal, increasing when the game reshuffles; 0 for no cards.
+    var dealNumber: Int { get }
+    /// The current deal's card order as the game's card codes (`Protocol/games/<game>.md`); nil for no cards.
+    /// Tables check the host-dealt deck against it.
+    var currentDeal: [UInt8]? { get }
 }
 
 extension GameState {
@@ -116,6 +121,9 @@ extension GameState {
     public static var lowerScoreIsBetter: Bool { false }
 
     public func describe(_ move: Move) -> String { move.description }
+
+    public var dealNumber: Int { 0 }
+    public var currentDeal: [UInt8]? { nil }
 }
 
 /// Parameters + seed + moves: everything needed to rebuild a game exactly.

@@ -12,6 +12,7 @@ public struct GameEntry: Sendable {
 
     private let runPlayout: @Sendable (PlayoutRequest, ((Int) -> Void)?) throws(PlayoutError) -> PlayoutReport
     private let runTranscript: @Sendable (Int, UInt64, [String]) throws(PlayoutError) -> [String]
+    private let newSession: @Sendable (Int, UInt64) throws(GameSetupError) -> any GameSession
 
     public init<State: GameState>(_ type: State.Type, bots factories: [BotFactory<State>], defaultBot: String) {
         name = State.gameName
@@ -26,6 +27,14 @@ public struct GameEntry: Sendable {
         runTranscript = { (players, seed, bots) throws(PlayoutError) in
             try runner.transcriptLines(players: players, seed: seed, bots: bots)
         }
+        newSession = { (players, seed) throws(GameSetupError) in
+            try GameSessionBox<State>(players: players, seed: seed, factories: factories)
+        }
+    }
+
+    /// A new game of this kind, type-erased, for tables.
+    public func session(players: Int, seed: UInt64) throws(GameSetupError) -> any GameSession {
+        try newSession(players, seed)
     }
 
     /// Plays a batch of games with bots and no network.

@@ -8,3 +8,15 @@ extension GameCatalog {
         GameEntry(OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta"),
     ])
 }
+
+extension SpiritsState {
+    /// Each round is a deal.
+    public var dealNumber: Int { round }
+    public var currentDeal: [UInt8]? { dealtDeck.map(\.rawValue) }
+}
+
+extension BriscolaState {
+    /// Briscola is dealt once.
+    public var dealNumber: Int { 1 }
+    public var currentDeal: [UInt8]? { dealtDeck.map(\.id) }
+}

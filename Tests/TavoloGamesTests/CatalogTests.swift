@@ -24,4 +24,39 @@ final class CatalogTests: XCTestCase {
             }
         }
     }
+
+    /// A type-erased session driven move by move with the same bots gives the playout's final hash,
+    /// so a table over the mesh can be checked against `tavolo playout`.
+    func testSessionWithBotsMatchesPlayout() throws {
+        for entry in GameCatalog.standard.entries {
+            let players = entry.playerCounts[0]
+            for seed: UInt64 in [3, 4] {
+                let bots = Array(repeating: entry.bots.map(\.kind).first { $0 != "random" } ?? "random", count: players)
+                let report = try entry.playout(PlayoutRequest(players: players, games: 1, seed: seed, bots: bots))
+                let session = try entry.session(players: players, seed: seed)
+                var deals = Set<Int>()
+                while session.turn != .terminal {
+                    deals.insert(session.dealNumber)
+                    let legal = session.legalMoves()
+                    let move = try session.botMove(kind: bots[0])
+                    XCTAssertTrue(legal.contains(move), "\(entry.name): bot move not among legal moves")
+                    XCTAssertFalse(session.describe(json: move).isEmpty)
+                    try session.apply(json: move)
+                }
+                XCTAssertEqual(session.stateHash, report.finalHash, entry.name)
+                XCTAssertNotNil(session.outcome)
+                if entry.name == "spirits" { XCTAssertEqual(deals, [1, 2, 3]) }
+            }
+        }
+    }
+
+    func testSessionRejectsMalformedAndIllegalMoves() throws {
+        let session = try XCTUnwrap(GameCatalog.standard["spirits"]).session(players: 3, seed: 1)
+        let before = session.stateHash
+        XCTAssertThrowsError(try session.apply(json: Array("{nope".utf8))) { error in
+            XCTAssertEqual((error as? MoveError)?.code, .malformed)
+        }
+        XCTAssertEqual(session.stateHash, before)
+        XCTAssertEqual(session.currentDeal?.count, 54)
+    }
 }
