@@ -35,9 +35,17 @@ let package = Package(
             ]
         ),
         .target(
+            name: "TavoloTable",
+            dependencies: [
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "TavoloDaemon",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

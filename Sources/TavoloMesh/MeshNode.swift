@@ -378,6 +378,26 @@ public final class MeshNode: @unchecked Sendable {
         }
     }
 
+    /// Queues pre-encoded JSON for some connected peers on the reliable channel without waiting. Calls from
+    /// one thread keep their order. Peers not connected are skipped and returned to `onSkipped`.
+    public func post(_ body: [UInt8], to targets: [NodeID], onSkipped: (@Sendable ([NodeID]) -> Void)? = nil) {
+        guard body.count <= FrameLimits.maxReliablePayload, let frame = try? Frame.application(body).encoded() else {
+            logger.error("dropping an application message of \(body.count) bytes: over the frame limit")
+            return
+        }
+        loop.execute {
+            var skipped: [NodeID] = []
+            for t in targets {
+                if let s = self.peers[t]?.session, !self.isShutDown {
+                    s.write(frame, type: .application)
+                } else {
+                    skipped.append(t)
+                }
+            }
+            if !skipped.isEmpty { onSkipped?(skipped) }
+        }
+    }
+
     private func resolve(_ targets: [NodeID]?) throws -> [PeerSession] {
         guard let targets else { return peers.values.compactMap(\.session).sorted { ($0.peerID?.hex ?? "") < ($1.peerID?.hex ?? "") } }
         return try targets.map { t in

@@ -1,0 +1,95 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Where a table is in its life (PROTOCOL.md §9.2).
+public enum TablePhase: String, Codable, Sendable {
+    /// Seats being taken.
+    case open
+    /// Started: commitments and reveals of the joint seed.
+    case seeding
+    /// Moves being played.
+    case playing
+    /// Over, every node agreed on the result.
+    case finished
+    /// Stopped before the end (divergence, wrong deal, a member lost or left).
+    case stopped
+}
+
+/// One seat: who owns it and how it is played.
+public struct SeatInfo: Codable, Sendable, Equatable {
+    public var seat: Int
+    /// The owning node, nil while free.
+    public var owner: NodeID?
+    public var ownerName: String?
+    /// The bot kind playing the seat, or nil for a human at the owner's terminal.
+    public var bot: String?
+    /// The node the seat is reserved for by an invitation.
+    public var invited: String?
+
+    public init(seat: Int, owner: NodeID? = nil, ownerName: String? = nil, bot: String? = nil, invited: String? = nil) {
+        self.seat = seat
+        self.owner = owner
+        self.ownerName = ownerName
+        self.bot = bot
+        self.invited = invited
+    }
+}
+
+/// A table as the host announces it.
+public struct TableInfo: Codable, Sendable, Equatable {
+    public var id: String
+    public var game: String
+    public var players: Int
+    public var host: NodeID
+    public var hostName: String
+    public var phase: TablePhase
+    public var seats: [SeatInfo]
+    /// Increases with every change, so an older offer never overwrites a newer one.
+    public var revision: Int
+
+    public var freeSeats: [Int] { seats.filter { $0.owner == nil }.map(\.seat) }
+
+    /// The distinct seat owners, in the order of the first seat each owns: the order of nonces in the joint seed.
+    public var participants: [NodeID] {
+        var out: [NodeID] = []
+        for s in seats.sorted(by: { $0.seat < $1.seat }) {
+            if let o = s.owner, !out.contains(o) { out.append(o) }
+        }
+        return out
+    }
+
+    /// Every node taking part: the host and the seat owners.
+    public var members: [NodeID] {
+        var out = participants
+        if !out.contains(host) { out.append(host) }
+        return out
+    }
+}
+
+/// What a node reports about its tables, in order (the control socket's event stream).
+public struct TableEvent: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case offered, updated, invited, seatRefused = "seat-refused", started, seeded, dealt, yourTurn = "your-turn",
+            moved, rejected, finished, stopped
+    }
+
+    public var kind: Kind
+    public var table: String
+    public var game: String?
+    public var message: String?
+    public var seat: Int?
+    public var moveNumber: Int?
+    public var move: JSONValue?
+    public var stateHash: String?
+    public var jointSeed: UInt64?
+    public var winners: [Int]?
+    public var scores: [Int]?
+    /// Every member's final hash, by node name, when the game finished.
+    public var finalHashes: [String: String]?
+    public var code: String?
+
+    public init(kind: Kind, table: String) {
+        self.kind = kind
+        self.table = table
+    }
+}

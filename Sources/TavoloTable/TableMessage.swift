@@ -1,0 +1,151 @@
+import Foundation
+import TavoloCore
+
+/// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
+/// whose `type` field names the message.
+public enum TableMessage: Codable, Sendable, Equatable {
+    /// Host → every node: a table exists or changed (seats, phase). Sent on every change and to new peers.
+    case offer(TableInfo)
+    /// Node → host: please seat me (a human or a bot of mine) at `seat`, or at any free seat when nil.
+    case seatRequest(table: String, seat: Int?, bot: String?)
+    /// Host → node: a seat request or invitation answer that failed.
+    case seatRefused(table: String, reason: String)
+    /// Host → named node: a seat is offered to you.
+    case invite(table: String, seat: Int)
+    /// Seat owner → table: this node leaves its seats (before the start) or abandons the game (after).
+    case leave(table: String)
+    /// Each seat-owning node → table: SHA-256 of its secret nonce, hex.
+    case commit(table: String, commitment: String)
+    /// Each seat-owning node → table, once every commitment is in: the nonce itself, hex (32 bytes).
+    case reveal(table: String, nonce: String)
+    /// Host → table: the card order of deal `number`, which must equal the shuffle of the joint seed.
+    case deal(table: String, number: Int, cards: [UInt8])
+    /// Owner of the seat to play → table: move `number` (0-based) for `seat`, applied to the state with hash `stateHash`.
+    case move(table: String, number: Int, seat: Int, move: JSONValue, stateHash: String)
+    /// Every node at the table → table: my state hash after applying move `number`.
+    case confirm(table: String, number: Int, stateHash: String)
+    /// A node rejected a move (it stays unapplied everywhere): stable code and reason.
+    case reject(table: String, number: Int, code: String, reason: String)
+    /// Every node at the table → table, at the end: the outcome and final state hash it computed.
+    case result(table: String, winners: [Int], scores: [Int], finalHash: String)
+    /// Any node at the table → table: the table is stopped (divergence, wrong deal, a member left or was lost).
+    case stop(table: String, code: String, reason: String)
+
+    public var table: String {
+        switch self {
+        case .offer(let t): t.id
+        case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
+            .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
+            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _):
+            t
+        }
+    }
+
+    public var typeName: String {
+        switch self {
+        case .offer: "table.offer"
+        case .seatRequest: "table.seat-request"
+        case .seatRefused: "table.seat-refused"
+        case .invite: "table.invite"
+        case .leave: "table.leave"
+        case .commit: "table.commit"
+        case .reveal: "table.reveal"
+        case .deal: "table.deal"
+        case .move: "table.move"
+        case .confirm: "table.confirm"
+        case .reject: "table.reject"
+        case .result: "table.result"
+        case .stop: "table.stop"
+        }
+    }
+
+    private enum Key: String, CodingKey {
+        case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
+            scores, finalHash
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let type = try c.decode(String.self, forKey: .type)
+        if type == "table.offer" {
+            self = .offer(try TableInfo(from: decoder))
+            return
+        }
+        let t = try c.decode(String.self, forKey: .table)
+        switch type {
+        case "table.seat-request":
+            self = .seatRequest(
+                table: t, seat: try c.decodeIfPresent(Int.self, forKey: .seat), bot: try c.decodeIfPresent(String.self, forKey: .bot))
+        case "table.seat-refused": self = .seatRefused(table: t, reason: try c.decode(String.self, forKey: .reason))
+        case "table.invite": self = .invite(table: t, seat: try c.decode(Int.self, forKey: .seat))
+        case "table.leave": self = .leave(table: t)
+        case "table.commit": self = .commit(table: t, commitment: try c.decode(String.self, forKey: .commitment))
+        case "table.reveal": self = .reveal(table: t, nonce: try c.decode(String.self, forKey: .nonce))
+        case "table.deal":
+            self = .deal(table: t, number: try c.decode(Int.self, forKey: .number), cards: try c.decode([UInt8].self, forKey: .cards))
+        case "table.move":
+            self = .move(
+                table: t, number: try c.decode(Int.self, forKey: .number), seat: try c.decode(Int.self, forKey: .seat),
+                move: try c.decode(JSONValue.self, forKey: .move), stateHash: try c.decode(String.self, forKey: .stateHash))
+        case "table.confirm":
+            self = .confirm(table: t, number: try c.decode(Int.self, forKey: .number), stateHash: try c.decode(String.self, forKey: .stateHash))
+        case "table.reject":
+            self = .reject(
+                table: t, number: try c.decode(Int.self, forKey: .number), code: try c.decode(String.self, forKey: .code),
+                reason: try c.decode(String.self, forKey: .reason))
+        case "table.result":
+            self = .result(
+                table: t, winners: try c.decode([Int].self, forKey: .winners), scores: try c.decode([Int].self, forKey: .scores),
+                finalHash: try c.decode(String.self, forKey: .finalHash))
+        case "table.stop":
+            self = .stop(table: t, code: try c.decode(String.self, forKey: .code), reason: try c.decode(String.self, forKey: .reason))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        if case .offer(let info) = self {
+            try info.encode(to: encoder)
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(typeName, forKey: .type)
+            return
+        }
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(typeName, forKey: .type)
+        try c.encode(table, forKey: .table)
+        switch self {
+        case .offer: break
+        case .seatRequest(_, let seat, let bot):
+            try c.encodeIfPresent(seat, forKey: .seat)
+            try c.encodeIfPresent(bot, forKey: .bot)
+        case .seatRefused(_, let reason): try c.encode(reason, forKey: .reason)
+        case .invite(_, let seat): try c.encode(seat, forKey: .seat)
+        case .leave: break
+        case .commit(_, let commitment): try c.encode(commitment, forKey: .commitment)
+        case .reveal(_, let nonce): try c.encode(nonce, forKey: .nonce)
+        case .deal(_, let number, let cards):
+            try c.encode(number, forKey: .number)
+            try c.encode(cards, forKey: .cards)
+        case .move(_, let number, let seat, let move, let hash):
+            try c.encode(number, forKey: .number)
+            try c.encode(seat, forKey: .seat)
+            try c.encode(move, forKey: .move)
+            try c.encode(hash, forKey: .stateHash)
+        case .confirm(_, let number, let hash):
+            try c.encode(number, forKey: .number)
+            try c.encode(hash, forKey: .stateHash)
+        case .reject(_, let number, let code, let reason):
+            try c.encode(number, forKey: .number)
+            try c.encode(code, forKey: .code)
+            try c.encode(reason, forKey: .reason)
+        case .result(_, let winners, let scores, let hash):
+            try c.encode(winners, forKey: .winners)
+            try c.encode(scores, forKey: .scores)
+            try c.encode(hash, forKey: .finalHash)
+        case .stop(_, let code, let reason):
+            try c.encode(code, forKey: .code)
+            try c.encode(reason, forKey: .reason)
+        }
+    }
+}
