@@ -68,6 +68,10 @@ let package = Package(
         ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+        .testTarget(
+            name: "TavoloTableTests",
+            dependencies: ["TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(
             name: "TavoloMeshTests",

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloTable
+
+/// Connects table managers in memory: each node's messages are delivered to each target in order.
+final class FakeNetwork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var managers: [NodeID: TableManager] = [:]
+    private var queues: [NodeID: AsyncStream<(NodeID, [UInt8])>.Continuation] = [:]
+    private var tasks: [Task<Void, Never>] = []
+    /// Messages seen on the wire, for assertions.
+    private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
+
+    struct Endpoint: TableTransport {
+        let network: FakeNetwork
+        let me: NodeID
+        func post(_ body: [UInt8], to nodes: [NodeID]) { network.deliver(body, from: me, to: nodes) }
+    }
+
+    func deliver(_ body: [UInt8], from: NodeID, to nodes: [NodeID]) {
+        let type = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
+        lock.withLock {
+            for n in nodes {
+                sent.append((from, n, type))
+                queues[n]?.yield((from, body))
+            }
+        }
+    }
+
+    /// Adds `count` nodes named n0, n1, … that all know each other.
+    func makeNodes(_ count: Int, options: (Int) -> TableManager.Options = { _ in TableManager.Options() }) async -> [TableManager] {
+        var made: [TableManager] = []
+        for i in 0..<count {
+            let id = NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])!
+            var logger = Logger(label: "table.n\(i)")
+            logger.logLevel = .critical
+            let m = TableManager(
+                me: id, name: "n\(i)", transport: Endpoint(network: self, me: id), catalog: .standard, options: options(i),
+                logger: logger)
+            let (stream, continuation) = AsyncStream.makeStream(of: (NodeID, [UInt8]).self)
+            lock.withLock {
+                managers[id] = m
+                queues[id] = continuation
+            }
+            tasks.append(Task { for await (from, body) in stream { await m.received(body, from: from) } })
+            made.append(m)
+        }
+        for a in made {
+            for b in made where a !== b { await a.peerConnected(b.me, name: b.myName) }
+        }
+        return made
+    }
+
+    deinit { for t in tasks { t.cancel() } }
+}
+
+/// Collects a manager's events.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [TableEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ manager: TableManager) async {
+        let stream = await manager.subscribe()
+        task = Task { [weak self] in for await e in stream { self?.append(e) } }
+    }
+
+    private func append(_ e: TableEvent) { lock.withLock { events.append(e) } }
+    var all: [TableEvent] { lock.withLock { events } }
+    func first(_ kind: TableEvent.Kind) -> TableEvent? { all.first { $0.kind == kind } }
+    deinit { task?.cancel() }
+}
+
+func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+}

@@ -1,0 +1,204 @@
+import Foundation
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloTable
+import XCTest
+
+final class TableTests: XCTestCase {
+    /// Three nodes, one bot seat each: every node ends with the same hash, which is the hash of the engine-only
+    /// game with the joint seed and the same bots.
+    func testBotGameAgreesEverywhereAndMatchesPlayout() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let logs = await withTaskGroup(of: (Int, EventLog).self) { g in
+            for (i, n) in nodes.enumerated() { g.addTask { (i, await EventLog(n)) } }
+            var out: [Int: EventLog] = [:]
+            for await (i, l) in g { out[i] = l }
+            return (0..<3).compactMap { out[$0] }
+        }
+        let table = try await nodes[0].host(game: "spirits", players: 3)
+        let kinds = ["heuristic", "random", "heuristic"]
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: kinds[0])
+        let known = await eventually {
+            let a = await nodes[1].list().count
+            let b = await nodes[2].list().count
+            return a == 1 && b == 1
+        }
+        XCTAssertTrue(known, "offer did not reach every node")
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: kinds[1])
+        _ = try await nodes[2].join(table: nil, game: "spirits", seat: nil, bot: kinds[2])  // automatch
+        let full = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        XCTAssertTrue(full)
+        _ = try await nodes[0].start(table: table.id)
+        let done = await eventually(30) { logs.allSatisfy { $0.first(.finished) != nil } }
+        XCTAssertTrue(done, "not every node finished: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })")
+        let finals = logs.compactMap { $0.first(.finished) }
+        XCTAssertEqual(Set(finals.compactMap(\.stateHash)).count, 1, "nodes disagree")
+        XCTAssertEqual(finals.first?.finalHashes?.count, 3)
+        let seed = try XCTUnwrap(finals.first?.jointSeed)
+        let playout = try XCTUnwrap(GameCatalog.standard["spirits"]).playout(
+            PlayoutRequest(players: 3, games: 1, seed: seed, bots: kinds))
+        XCTAssertEqual(playout.finalHash?.hex, finals.first?.stateHash)
+        XCTAssertEqual(logs[1].all.filter { $0.kind == .dealt }.count, 3, "three rounds, three checked deals")
+        XCTAssertTrue(logs.allSatisfy { $0.first(.rejected) == nil && $0.first(.stopped) == nil })
+    }
+
+    func startedTable(_ net: FakeNetwork, _ nodes: [TableManager], game: String = "spirits", bots: [String?]) async throws
+        -> String
+    {
+        let table = try await nodes[0].host(game: game, players: bots.count)
+        let known = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        XCTAssertTrue(known)
+        for (i, b) in bots.enumerated() { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: b) }
+        let full = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        XCTAssertTrue(full)
+        _ = try await nodes[0].start(table: table.id)
+        return table.id
+    }
+
+    func testWrongDealIsCaughtByEveryOtherNode() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3) { i in
+            var o = TableManager.Options()
+            o.cheatDeal = i == 0
+            return o
+        }
+        let l1 = await EventLog(nodes[1])
+        let l2 = await EventLog(nodes[2])
+        _ = try await startedTable(net, nodes, bots: ["random", "random", "random"])
+        let caught = await eventually { l1.first(.stopped) != nil && l2.first(.stopped) != nil }
+        XCTAssertTrue(caught)
+        XCTAssertEqual(l1.first(.stopped)?.code, "deal/mismatch")
+        XCTAssertEqual(l2.first(.stopped)?.code, "deal/mismatch")
+        XCTAssertNil(l1.first(.moved), "a node played on a wrong deal")
+    }
+
+    /// A human seat: the owner gets "your turn"; a foreign node's move for that seat and an out-of-turn move are
+    /// rejected by every node with stable codes; the real owner's move is then accepted everywhere.
+    func testForeignAndOutOfTurnMovesAreRejectedByEveryNode() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
+        let id = try await startedTable(net, nodes, bots: [nil, nil, nil])
+        let turnEvent = await eventually { logs.contains { $0.first(.yourTurn) != nil } }
+        XCTAssertTrue(turnEvent)
+        let owner = try XCTUnwrap(logs.firstIndex { $0.first(.yourTurn) != nil })
+        let state = try await nodes[owner].state(table: id)
+        let seat = try XCTUnwrap(state.turn)
+        let legal = try XCTUnwrap(state.legalMoves.first)
+        let hash = try XCTUnwrap(state.stateHash)
+        let cheater = (owner + 1) % 3
+        await nodes[cheater].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
+        let others = (0..<3).filter { $0 != cheater }
+        let rejectedForeign = await eventually { others.allSatisfy { logs[$0].first(.rejected)?.code == "move/not-your-turn" } }
+        XCTAssertTrue(rejectedForeign, "\(others.map { logs[$0].all.map(\.kind) })")
+        // The cheater's own seat, but not its turn.
+        await nodes[cheater].inject(.move(table: id, number: 0, seat: cheater, move: legal, stateHash: hash))
+        let rejectedTurn = await eventually {
+            others.allSatisfy { logs[$0].all.filter { $0.kind == .rejected }.count >= 2 }
+        }
+        XCTAssertTrue(rejectedTurn)
+        // Illegal for the owner through the API: refused locally, nothing sent.
+        do {
+            _ = try await nodes[owner].move(table: id, move: .object(["nonsense": .number(1)]))
+            XCTFail("an illegal move was accepted")
+        } catch {
+            XCTAssertEqual(error.code, "move/illegal")
+        }
+        _ = try await nodes[owner].move(table: id, move: legal)
+        let moved = await eventually { logs.allSatisfy { $0.first(.moved) != nil } }
+        XCTAssertTrue(moved)
+        XCTAssertEqual(Set(logs.compactMap { $0.first(.moved)?.stateHash }).count, 1)
+        XCTAssertTrue(logs.allSatisfy { $0.first(.stopped) == nil })
+        // A stale replay of move 0 is rejected too.
+        await nodes[owner].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
+        let stale = await eventually { others.filter { $0 != owner }.allSatisfy { logs[$0].all.contains { $0.code == "move/stale" } } }
+        XCTAssertTrue(stale)
+    }
+
+    func testIllegalMoveFromTheRightOwnerIsRejected() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(2)
+        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
+        let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
+        let turn = await eventually { logs[0].first(.yourTurn) != nil }
+        XCTAssertTrue(turn, "black (seat 0) moves first")
+        let st = try await nodes[0].state(table: id)
+        let hash = try XCTUnwrap(st.stateHash)
+        // a1 is never legal from the start position.
+        await nodes[0].inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
+        let rejected = await eventually { logs[1].first(.rejected) != nil }
+        XCTAssertTrue(rejected)
+        XCTAssertTrue(["move/illegal", "move/malformed"].contains(logs[1].first(.rejected)?.code ?? ""))
+    }
+
+    func testDivergingConfirmationStopsTheTableNamingTheMove() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(2)
+        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
+        let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
+        _ = await eventually { logs[0].first(.yourTurn) != nil }
+        let state = try await nodes[0].state(table: id)
+        _ = try await nodes[0].move(table: id, move: try XCTUnwrap(state.legalMoves.first))
+        _ = await eventually { logs[1].first(.moved) != nil }
+        await nodes[1].inject(.confirm(table: id, number: 0, stateHash: String(repeating: "0", count: 64)))
+        let stopped = await eventually { logs[0].first(.stopped) != nil }
+        XCTAssertTrue(stopped)
+        XCTAssertEqual(logs[0].first(.stopped)?.code, "hash/mismatch")
+        XCTAssertTrue(logs[0].first(.stopped)?.message?.contains("first diverging move 0") == true)
+    }
+
+    func testBadRevealStopsTheTable() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(2)
+        let log0 = await EventLog(nodes[0])
+        let table = try await nodes[0].host(game: "othello", players: 2)
+        _ = await eventually { await nodes[1].list().count == 1 }
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        // Node 1 commits to one thing and reveals another before the real protocol runs.
+        await nodes[1].inject(.commit(table: table.id, commitment: JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))))
+        await nodes[1].inject(.reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
+        // The bad reveal may stop the table before the host even starts it.
+        _ = try? await nodes[0].start(table: table.id)
+        let stopped = await eventually { log0.first(.stopped) != nil }
+        XCTAssertTrue(stopped)
+        XCTAssertTrue(["seed/bad-reveal", "seed/recommit"].contains(log0.first(.stopped)?.code ?? ""), "\(String(describing: log0.first(.stopped)?.code))")
+    }
+
+    func testInviteReservesTheSeat() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let log2 = await EventLog(nodes[2])
+        let table = try await nodes[0].host(game: "briscola", players: 2)
+        _ = await eventually { await nodes[2].list().count == 1 }
+        _ = try await nodes[0].invite(table: table.id, seat: 1, node: "n2")
+        let invited = await eventually { log2.first(.invited) != nil }
+        XCTAssertTrue(invited)
+        // n1 may not take the reserved seat; n2 may.
+        _ = await eventually { await nodes[1].list().first?.seats[1].invited == "n2" }
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        let log1 = await EventLog(nodes[1])
+        _ = log1
+        _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
+        let seated = await eventually { await nodes[0].list().first?.seats[1].ownerName == "n2" }
+        XCTAssertTrue(seated)
+    }
+
+    func testJointSeedFormula() {
+        let a = [UInt8](repeating: 0xAA, count: 32)
+        let b = [UInt8](repeating: 0xBB, count: 32)
+        XCTAssertNotEqual(JointSeed.seed(nonces: [a, b]), JointSeed.seed(nonces: [b, a]))
+        XCTAssertEqual(JointSeed.commitment(for: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3), JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3))
+    }
+}
+
+extension Array {
+    func asyncAllSatisfy(_ p: (Element) async -> Bool) async -> Bool {
+        for e in self where !(await p(e)) { return false }
+        return true
+    }
+}
