@@ -2,7 +2,8 @@ import Foundation
 import TavoloProtocol
 
 /// A blocking client of a node's control socket, for the `tavolo` command and tests.
-public final class ControlClient {
+/// Use it from one thread at a time; `close()` may come from another thread to end a blocked read.
+public final class ControlClient: @unchecked Sendable {
     public enum ClientError: Error, CustomStringConvertible {
         case cannotConnect(path: String, detail: String)
         case closed(path: String)
@@ -31,7 +32,7 @@ public final class ControlClient {
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-            close(fd)
+            Glibc.close(fd)
             throw ClientError.cannotConnect(path: path, detail: "path too long")
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
@@ -42,13 +43,23 @@ public final class ControlClient {
         }
         guard rc == 0 else {
             let detail = String(cString: strerror(errno))
-            close(fd)
+            Glibc.close(fd)
             throw ClientError.cannotConnect(path: path, detail: detail)
         }
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    private var closed = false
+
+    deinit { close() }
+
+    /// Closes the connection (also unblocks a thread reading from it).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
+    }
 
     /// Sends one request object (its `id` is set here) and returns the raw response line.
     public func requestLine(_ object: [String: Any]) throws -> [UInt8] {

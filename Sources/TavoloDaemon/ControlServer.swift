@@ -4,8 +4,14 @@ import NIOCore
 import NIOPosix
 import TavoloProtocol
 
-/// Answers one request line with one response line (JSON, no newline).
-public typealias ControlDispatcher = @Sendable (_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8]
+/// What a request gets back: one response line, or a first line and then a stream of lines (events).
+public enum ControlReply: Sendable {
+    case line([UInt8])
+    case stream(first: [UInt8], rest: AsyncStream<[UInt8]>)
+}
+
+/// Answers one request line (JSON, no newline).
+public typealias ControlDispatcher = @Sendable (_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply
 
 /// The daemon's Unix-domain control socket: JSON lines, one task per request, errors answered not thrown.
 public final class ControlServer: Sendable {
@@ -59,20 +65,34 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         guard !line.allSatisfy({ $0 == 32 || $0 == 9 }) else { return }
         let channel = context.channel
         let dispatch = self.dispatch
-        Task {
-            let response: [UInt8]
+        let task = Task {
+            let reply: ControlReply
             do {
                 let request = try WireJSON.decode(ControlRequest.self, line)
-                response = await dispatch(request, line)
+                reply = await dispatch(request, line)
             } catch {
                 let failure = ControlFailure(code: "control/bad-request", message: "not a request object: \(WireJSON.describe(error))")
-                response = (try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? []
+                reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? [])
             }
-            var out = channel.allocator.buffer(capacity: response.count + 1)
-            out.writeBytes(response)
-            out.writeInteger(UInt8(ascii: "\n"))
-            channel.writeAndFlush(out, promise: nil)
+            switch reply {
+            case .line(let bytes):
+                Self.writeLine(bytes, to: channel)
+            case .stream(let first, let rest):
+                Self.writeLine(first, to: channel)
+                for await bytes in rest {
+                    guard channel.isActive else { break }
+                    Self.writeLine(bytes, to: channel)
+                }
+            }
         }
+        channel.closeFuture.whenComplete { _ in task.cancel() }
+    }
+
+    static func writeLine(_ bytes: [UInt8], to channel: Channel) {
+        var out = channel.allocator.buffer(capacity: bytes.count + 1)
+        out.writeBytes(bytes)
+        out.writeInteger(UInt8(ascii: "\n"))
+        channel.writeAndFlush(out, promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

@@ -3,8 +3,11 @@ import Logging
 import NIOCore
 import NIOPosix
 import TavoloDiscovery
+import TavoloGames
+import TavoloCore
 import TavoloMesh
 import TavoloProtocol
+import TavoloTable
 
 /// Everything `tavolod` runs: identity, mesh, DNS-SD advertising and browsing, and the control socket.
 public final class NodeService: Sendable {
@@ -17,6 +20,10 @@ public final class NodeService: Sendable {
         public var heartbeatTimeout: Duration = .seconds(5)
         /// Only for tests of version mismatch: the protocol version this node claims.
         public var wireVersion: UInt8 = ProtocolVersion.current
+        /// Table options: reproducible nonces, test-only misbehaviour.
+        public var tableOptions = TableManager.Options()
+        /// Test-only: accept the `inject` control op (send raw table messages, as a misbehaving node).
+        public var allowInjection = false
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -33,6 +40,7 @@ public final class NodeService: Sendable {
 
     public let options: Options
     public let mesh: MeshNode
+    public let tables: TableManager
     let logger: Logger
     private let advertiser: ServiceAdvertiser
     private let control: ControlServer
@@ -40,11 +48,12 @@ public final class NodeService: Sendable {
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, logger: Logger, advertiser: ServiceAdvertiser, control: ControlServer,
-        controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
+        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: ServiceAdvertiser,
+        control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
     ) {
         self.options = options
         self.mesh = mesh
+        self.tables = tables
         self.logger = logger
         self.advertiser = advertiser
         self.control = control
@@ -94,13 +103,24 @@ public final class NodeService: Sendable {
         let browseTask = Task {
             await Self.browseLoop(mesh: mesh, logger: logger)
         }
+        var tableOptions = options.tableOptions
+        tableOptions.stateDirectory = options.stateDirectory
+        let tables = TableManager(
+            me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
+            options: tableOptions, logger: logger)
         let eventTask = Task {
             for await event in mesh.events {
                 Self.log(event, logger: logger)
+                switch event {
+                case .peerConnected(let p): await tables.peerConnected(p.id, name: p.name)
+                case .peerLost(let p, _): await tables.peerLost(p.id)
+                case .message(let m) where m.channel == .reliable: await tables.received(m.body, from: m.from)
+                default: break
+                }
             }
         }
         let service = NodeService(
-            options: options, mesh: mesh, logger: logger, advertiser: advertiser, control: control,
+            options: options, mesh: mesh, tables: tables, logger: logger, advertiser: advertiser, control: control,
             controlGroup: controlGroup, tasks: [browseTask, eventTask])
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
@@ -140,7 +160,12 @@ public final class NodeService: Sendable {
     }
 
     /// Answers one control request.
-    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
+    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply {
+        if let reply = await dispatchTable(request, line) { return reply }
+        return .line(await dispatchNode(request, line))
+    }
+
+    func dispatchNode(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
         func encode<R: Codable & Sendable>(_ r: R) -> [UInt8] {
             (try? WireJSON.encode(ControlResponse(id: request.id, result: r))) ?? []
         }
@@ -156,7 +181,8 @@ public final class NodeService: Sendable {
                     connectedPeers: peers.filter { $0.state == .connected }.count, stats: await mesh.statistics()))
         default:
             let failure = ControlFailure(
-                code: "control/unknown-op", message: "unknown op '\(request.op)'; ops: peers, status")
+                code: "control/unknown-op",
+                message: "unknown op '\(request.op)'; ops: peers, status, tables, host, join, fill, invite, start, move, leave, state, events")
             return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: failure))) ?? []
         }
     }
@@ -181,10 +207,10 @@ final class DispatcherBox: @unchecked Sendable {
         set { lock.withLock { _service = newValue } }
     }
 
-    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
+    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply {
         guard let service else {
             let f = ControlFailure(code: "control/starting", message: "the node is still starting")
-            return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: f))) ?? []
+            return .line((try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: f))) ?? [])
         }
         return await service.dispatch(request, line)
     }

@@ -9,6 +9,9 @@ struct Tavolo: AsyncParsableCommand {
             Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: spirits, \
             briscola, othello, fifteen. `tavolo playout` plays games between bots with no network.
             """,
-        subcommands: [Playout.self, Peers.self, Perft.self]
+        subcommands: [
+            Playout.self, Peers.self, Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self,
+            Leave.self, Watch.self, Simulate.self, Perft.self,
+        ]
     )
 }

@@ -40,6 +40,18 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: .hidden)
     var testProtocolVersion: UInt8?
 
+    @Option(help: "Derive table nonces from this seed (with --nonce-index) so games can be replayed; for simulations.")
+    var nonceSeed: UInt64?
+
+    @Option(help: "This node's index for --nonce-seed.")
+    var nonceIndex: UInt64 = 0
+
+    @Flag(help: .hidden)
+    var testCheatDeal = false
+
+    @Flag(help: .hidden)
+    var testAllowInjection = false
+
     func validate() throws {
         guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/") else {
             throw ValidationError("--name must be 1 to 63 bytes without '/'")
@@ -75,6 +87,10 @@ struct Tavolod: AsyncParsableCommand {
         options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
         options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))
         if let v = testProtocolVersion { options.wireVersion = v }
+        options.tableOptions.nonceSeed = nonceSeed
+        options.tableOptions.nodeIndex = nonceIndex
+        options.tableOptions.cheatDeal = testCheatDeal
+        options.allowInjection = testAllowInjection
 
         let service: NodeService
         do {

@@ -1,0 +1,266 @@
+import Foundation
+import TavoloMesh
+import TavoloProtocol
+import TavoloTable
+
+/// The N-node local simulation: real `tavolod` processes, real DNS-SD and sockets, one bot seat per node.
+public final class Simulation: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var peers: Int
+        public var game: String
+        public var games: Int = 1
+        public var seed: UInt64?
+        public var bot: String
+        public var packetLogDirectory: String?
+        public var daemonPath: String
+        public var meshTimeout: Double = 30
+        public var gameTimeout: Double = 300
+
+        public init(peers: Int, game: String, bot: String, daemonPath: String) {
+            self.peers = peers
+            self.game = game
+            self.bot = bot
+            self.daemonPath = daemonPath
+        }
+    }
+
+    public struct GameReport: Codable, Sendable {
+        public var table: String
+        public var jointSeed: UInt64?
+        public var moves: Int
+        public var wallMs: Double
+        public var finalHashes: [String: String]
+        public var agree: Bool
+        public var stopped: String?
+        public var winners: [Int]?
+        public var scores: [Int]?
+    }
+
+    public struct NodeReport: Codable, Sendable {
+        public var name: String
+        public var bytesSent: Int
+        public var framesSent: Int
+    }
+
+    public struct Report: Codable, Sendable {
+        public var peers: Int
+        public var game: String
+        public var bot: String
+        public var seed: UInt64?
+        public var meshFormationMs: Double
+        public var totalMoves: Int
+        public var movesPerSecond: Double
+        public var games: [GameReport]
+        public var nodes: [NodeReport]
+        public var allAgree: Bool
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ d: String) { description = d }
+    }
+
+    let options: Options
+    let log: (String) -> Void
+    private let lock = NSLock()
+    private var processes: [Process] = []
+    private var stopping = false
+    private var died: String?
+    private let workDir: String
+    public private(set) var names: [String] = []
+
+    public init(options: Options, log: @escaping (String) -> Void) {
+        self.options = options
+        self.log = log
+        workDir = NSTemporaryDirectory() + "tavolo-sim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    func socketPath(_ i: Int) -> String { "\(workDir)/run/\(names[i]).sock" }
+
+    /// Runs the whole simulation; always stops every process it started.
+    public func run() throws -> Report {
+        defer { stopAll() }
+        try FileManager.default.createDirectory(atPath: "\(workDir)/run", withIntermediateDirectories: true)
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        names = (0..<options.peers).map { "sim\($0 + 1)-\(suffix)" }
+        log("starting \(options.peers) tavolod nodes")
+        for i in 0..<options.peers { try startNode(i) }
+        let lastStart = Date()
+        let formation = try waitForMesh(since: lastStart)
+        log("full mesh of \(options.peers) in \(Int(formation)) ms")
+        let clients = try (0..<options.peers).map { try ControlClient(path: socketPath($0)) }
+        var games: [GameReport] = []
+        for g in 0..<options.games {
+            let report = try playGame(index: g, clients: clients)
+            let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
+            log("game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(report.moves) moves, "
+                + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
+            games.append(report)
+        }
+        var nodes: [NodeReport] = []
+        for (i, c) in clients.enumerated() {
+            let s = try c.call("status", as: NodeStatus.self)
+            nodes.append(NodeReport(name: names[i], bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent))
+        }
+        let totalMoves = games.reduce(0) { $0 + $1.moves }
+        let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
+        return Report(
+            peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, meshFormationMs: formation,
+            totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0, games: games,
+            nodes: nodes, allAgree: games.allSatisfy(\.agree))
+    }
+
+    private func startNode(_ i: Int) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: options.daemonPath)
+        var args = [
+            "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socketPath(i),
+            "--log-level", "warning",
+        ]
+        if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
+        if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
+        p.arguments = args
+        let errPath = "\(workDir)/\(names[i]).log"
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        p.standardOutput = FileHandle.nullDevice
+        let name = names[i]
+        p.terminationHandler = { [weak self] proc in
+            guard let self else { return }
+            self.lock.withLock {
+                if !self.stopping && self.died == nil {
+                    let tail = (try? String(contentsOfFile: errPath, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? ""
+                    self.died = "node \(name) exited with status \(proc.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)")
+                }
+            }
+        }
+        do { try p.run() } catch { throw Failure("cannot start \(options.daemonPath): \(error.localizedDescription)") }
+        lock.withLock { processes.append(p) }
+    }
+
+    private func checkAlive() throws {
+        if let d = lock.withLock({ died }) { throw Failure(d) }
+    }
+
+    private func waitForMesh(since start: Date) throws -> Double {
+        let deadline = Date().addingTimeInterval(options.meshTimeout)
+        while Date() < deadline {
+            try checkAlive()
+            var complete = true
+            for i in 0..<options.peers {
+                guard let c = try? ControlClient(path: socketPath(i)), let peers = try? c.call("peers", as: [PeerInfo].self),
+                    peers.filter({ $0.state == .connected && names.contains($0.name) }).count == options.peers - 1
+                else {
+                    complete = false
+                    break
+                }
+            }
+            if complete { return Date().timeIntervalSince(start) * 1000 }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw Failure("the \(options.peers) nodes did not form a full mesh within \(Int(options.meshTimeout)) s")
+    }
+
+    /// Events of every node for one table, gathered by a thread per node.
+    final class EventCollector: @unchecked Sendable {
+        let lock = NSLock()
+        var finished: [Int: TableEvent] = [:]
+        var stopped: [Int: TableEvent] = [:]
+        var done = false
+        var lastActivity = Date()
+    }
+
+    private func playGame(index: Int, clients: [ControlClient]) throws -> GameReport {
+        let collector = EventCollector()
+        var watchers: [ControlClient] = []
+        for i in 0..<options.peers {
+            let w = try ControlClient(path: socketPath(i))
+            _ = try w.requestLine(["op": "events"])
+            watchers.append(w)
+            Thread.detachNewThread {
+                while true {
+                    guard let line = try? w.readLine() else { return }
+                    guard let e = try? WireJSON.decode(EventLine.self, line).event else { continue }
+                    collector.lock.withLock {
+                        collector.lastActivity = Date()
+                        if e.kind == .finished { collector.finished[i] = e }
+                        if e.kind == .stopped { collector.stopped[i] = e }
+                    }
+                    if collector.lock.withLock({ collector.done }) { return }
+                }
+            }
+        }
+        defer {
+            collector.lock.withLock { collector.done = true }
+            for w in watchers { w.close() }
+        }
+        let host = clients[0]
+        let table: TableInfo
+        do {
+            table = try host.call("host", ["game": options.game, "players": options.peers], as: TableInfo.self)
+        } catch { throw Failure("hosting failed: \(error)") }
+        // Every node must know the table before asking for its seat.
+        try waitUntil("every node sees table \(table.id)") {
+            try clients.allSatisfy { c in try c.call("tables", as: [TableInfo].self).contains { $0.id == table.id } }
+        }
+        for (i, c) in clients.enumerated() {
+            do { _ = try c.call("join", ["table": table.id, "seat": i, "bot": options.bot], as: JoinResult.self) } catch {
+                throw Failure("\(names[i]) could not take seat \(i): \(error)")
+            }
+        }
+        try waitUntil("every seat of \(table.id) taken") {
+            try host.call("tables", as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
+        }
+        let start = Date()
+        _ = try host.call("start", ["table": table.id], as: TableInfo.self)
+        while true {
+            try checkAlive()
+            let (finished, stopped, idle) = collector.lock.withLock {
+                (collector.finished, collector.stopped, Date().timeIntervalSince(collector.lastActivity))
+            }
+            if finished.count + stopped.count == options.peers || (!stopped.isEmpty && idle > 2) { break }
+            if Date().timeIntervalSince(start) > options.gameTimeout {
+                throw Failure("game \(index + 1) did not end within \(Int(options.gameTimeout)) s")
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let wall = Date().timeIntervalSince(start) * 1000
+        let (finished, stopped) = collector.lock.withLock { (collector.finished, collector.stopped) }
+        var hashes: [String: String] = [:]
+        for (i, e) in finished { hashes[names[i]] = e.stateHash ?? "" }
+        let first = finished.values.first
+        let agree = stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1
+        let stopReason = stopped.values.first.map { "\($0.code ?? ""): \($0.message ?? "")" }
+        return GameReport(
+            table: table.id, jointSeed: first?.jointSeed, moves: first?.moveNumber ?? 0, wallMs: wall,
+            finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores)
+    }
+
+    private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            try checkAlive()
+            if (try? condition()) == true { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        throw Failure("timed out waiting until \(what)")
+    }
+
+    /// Stops every node (SIGTERM, then SIGKILL after 3 s) and removes the work directory. Safe to call twice.
+    public func stopAll() {
+        let procs = lock.withLock { () -> [Process] in
+            stopping = true
+            defer { processes = [] }
+            return processes
+        }
+        for p in procs where p.isRunning { p.terminate() }
+        let deadline = Date().addingTimeInterval(3)
+        while procs.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        for p in procs where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        for p in procs { p.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: workDir)
+    }
+
+    /// Process ids of the running nodes (for a signal handler that must not allocate much).
+    public var pids: [Int32] { lock.withLock { processes.map(\.processIdentifier) } }
+}

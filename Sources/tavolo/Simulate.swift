@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import TavoloCore
+import TavoloDaemon
+import TavoloGames
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start N real tavolod nodes on this host, play games between their bots, check every node agrees.",
+        discussion: """
+            Each node is a separate tavolod process with its own state directory, found through the real \
+            avahi-daemon and connected over real sockets. Node 1 hosts one table per game; every node plays one \
+            seat with a bot. Exits 0 only if every node ends every game in the same state. With --seed, every \
+            node's nonce derives from the seed and its index, so the same command replays the same games. \
+            Every node started is stopped at the end, on Ctrl-C, and when one dies.
+            """)
+
+    @Option(help: "Number of nodes (and seats).") var peers: Int = 6
+    @Option(help: "The game: spirits (2–6), briscola (2 or 4), othello (2).") var game: String = "spirits"
+    @Option(help: "Number of games, one after another.") var games: Int = 1
+    @Option(help: "Seed for reproducible nonces.") var seed: UInt64?
+    @Option(help: "Bot kind for every seat (default: the game's strongest).") var bot: String?
+    @Option(help: "Directory for one pcapng packet log per node.") var packetLogs: String?
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func validate() throws {
+        guard let entry = GameCatalog.standard[game] else {
+            throw ValidationError("unknown game '\(game)'; games: \(GameCatalog.standard.names.joined(separator: ", "))")
+        }
+        guard entry.playerCounts.contains(peers) else {
+            throw ValidationError("\(game) is played by \(entry.playerCounts.map(String.init).joined(separator: ", ")) players: use --peers accordingly")
+        }
+        guard games >= 1 else { throw ValidationError("--games must be at least 1") }
+        if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
+            throw ValidationError("unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        guard let entry = GameCatalog.standard[game] else { throw ExitCode(2) }
+        let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("tavolod").path
+        guard FileManager.default.isExecutableFile(atPath: daemon) else {
+            throw CleanExit.failure("cannot find tavolod next to tavolo (\(daemon)); build with `swift build`")
+        }
+        if let dir = packetLogs {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CleanExit.failure("cannot create \(dir): \(error.localizedDescription)")
+            }
+        }
+        var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
+        options.games = games
+        options.seed = seed
+        options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let quiet = json
+        let simulation = Simulation(options: options) { line in
+            if !quiet { FileHandleStderr.write(line) }
+        }
+        SimulationSignals.install(simulation)
+        let report: Simulation.Report
+        do { report = try simulation.run() } catch {
+            throw CleanExit.failure("simulation failed: \(error)")
+        }
+        if json {
+            try printJSON(report)
+        } else {
+            printReport(report)
+        }
+        if !report.allAgree { throw ExitCode(1) }
+    }
+
+    func printReport(_ r: Simulation.Report) {
+        print("\(r.peers) nodes, \(r.game), \(r.bot) bots\(r.seed.map { ", seed \($0)" } ?? "")")
+        for (i, g) in r.games.enumerated() {
+            print("game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
+                + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")" + (g.stopped.map { " (stopped: \($0))" } ?? ""))
+            for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
+        }
+        print("mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s")
+        for n in r.nodes { print("  \(pad(n.name, 18)) sent \(n.bytesSent) bytes in \(n.framesSent) frames") }
+        print(r.allAgree ? "every node agreed on every game" : "NODES DISAGREED")
+    }
+}
+
+/// On Ctrl-C or SIGTERM: stop the nodes, then exit 130.
+enum SimulationSignals {
+    nonisolated(unsafe) static var current: Simulation?
+    nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+
+    static func install(_ s: Simulation) {
+        current = s
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                FileHandleStderr.write("tavolo: interrupted; stopping the nodes")
+                current?.stopAll()
+                exit(130)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
