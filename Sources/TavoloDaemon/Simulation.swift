@@ -34,6 +34,8 @@ public final class Simulation: @unchecked Sendable {
         public var stopped: String?
         public var winners: [Int]?
         public var scores: [Int]?
+        /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
+        public var latencyMs: [Double]
     }
 
     public struct NodeReport: Codable, Sendable {
@@ -53,6 +55,15 @@ public final class Simulation: @unchecked Sendable {
         public var games: [GameReport]
         public var nodes: [NodeReport]
         public var allAgree: Bool
+        /// Per-move latency, send to the last confirmation, over every game.
+        public var latencyP50Ms: Double?
+        public var latencyP99Ms: Double?
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -104,10 +115,12 @@ public final class Simulation: @unchecked Sendable {
         }
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
+        let latencies = games.flatMap(\.latencyMs)
         return Report(
             peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0, games: games,
-            nodes: nodes, allAgree: games.allSatisfy(\.agree))
+            nodes: nodes, allAgree: games.allSatisfy(\.agree), latencyP50Ms: Self.percentile(latencies, 0.5),
+            latencyP99Ms: Self.percentile(latencies, 0.99))
     }
 
     private func startNode(_ i: Int) throws {
@@ -231,9 +244,14 @@ public final class Simulation: @unchecked Sendable {
         let first = finished.values.first
         let agree = stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1
         let stopReason = stopped.values.first.map { "\($0.code ?? ""): \($0.message ?? "")" }
+        var latencies: [Double] = []
+        for c in clients {
+            if let st = try? c.call("state", ["table": table.id], as: TableState.self) { latencies += st.confirmLatencyMs }
+        }
         return GameReport(
             table: table.id, jointSeed: first?.jointSeed, moves: first?.moveNumber ?? 0, wallMs: wall,
-            finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores)
+            finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
+            latencyMs: latencies)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

@@ -77,6 +77,9 @@ struct Simulate: ParsableCommand {
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
         print("mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s")
+        if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
+            print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
+        }
         for n in r.nodes { print("  \(pad(n.name, 18)) sent \(n.bytesSent) bytes in \(n.framesSent) frames") }
         print(r.allAgree ? "every node agreed on every game" : "NODES DISAGREED")
     }
