@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Independent reference for PROTOCOL.md section 9: writes tables.json with the JSON of every table
+message (compact, keys sorted) and joint-seed examples (nonces -> commitments -> seed)."""
+import hashlib, json, os, struct
+
+def js(o):
+    return json.dumps(o, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+A = "00112233445566778899aabbccddeeff"
+B = "ffeeddccbbaa99887766554433221100"
+offer = {"type": "table.offer", "id": "00112233-1", "game": "spirits", "players": 2, "host": A, "hostName": "alpha",
+         "phase": "open", "revision": 3,
+         "seats": [{"seat": 0, "owner": A, "ownerName": "alpha", "bot": "heuristic"}, {"seat": 1, "invited": "beta"}]}
+T = "00112233-1"
+messages = [
+    offer,
+    {"type": "table.seat-request", "table": T, "seat": 1, "bot": "random"},
+    {"type": "table.seat-request", "table": T},
+    {"type": "table.seat-refused", "table": T, "reason": "seat 1 is taken or reserved"},
+    {"type": "table.invite", "table": T, "seat": 1},
+    {"type": "table.leave", "table": T},
+    {"type": "table.commit", "table": T, "commitment": hashlib.sha256(bytes(32)).hexdigest()},
+    {"type": "table.reveal", "table": T, "nonce": bytes(32).hex()},
+    {"type": "table.deal", "table": T, "number": 1, "cards": [17, 0, 5]},
+    {"type": "table.move", "table": T, "number": 0, "seat": 1, "move": {"play": "R3"}, "stateHash": "ab" * 32},
+    {"type": "table.move", "table": T, "number": 4, "seat": 0, "move": "d3", "stateHash": "cd" * 32},
+    {"type": "table.confirm", "table": T, "number": 0, "stateHash": "ef" * 32},
+    {"type": "table.reject", "table": T, "number": 0, "code": "move/illegal", "reason": "not legal"},
+    {"type": "table.result", "table": T, "winners": [1], "scores": [5, 2], "finalHash": "01" * 32},
+    {"type": "table.stop", "table": T, "code": "deal/mismatch", "reason": "the host's deal 1 is not the shuffle"},
+]
+
+def joint_seed(nonces):
+    h = hashlib.sha256(b"tavolo/joint-seed/v1")
+    for n in nonces:
+        h.update(n)
+    return struct.unpack(">Q", h.digest()[:8])[0]
+
+def test_nonce(seed, index, k):
+    return hashlib.sha256(b"tavolo/test-nonce/v1" + struct.pack(">QQQ", seed, index, k)).digest()
+
+seeds = []
+for nonces in ([bytes([1]) * 32, bytes([2]) * 32], [bytes([2]) * 32, bytes([1]) * 32],
+               [test_nonce(11, i, 0) for i in range(6)]):
+    seeds.append({"nonces": [n.hex() for n in nonces], "commitments": [hashlib.sha256(n).hexdigest() for n in nonces],
+                  "jointSeed": str(joint_seed(nonces))})
+test_nonces = [{"seed": "11", "index": i, "counter": k, "nonce": test_nonce(11, i, k).hex()} for i in (0, 5) for k in (0, 1)]
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "tables.json"), "w") as f:
+    json.dump({"description": "table messages as compact JSON with sorted keys, and joint seeds (PROTOCOL.md 9)",
+               "messages": [js(m) for m in messages], "jointSeeds": seeds, "testNonces": test_nonces}, f, indent=1)

@@ -1,0 +1,45 @@
+import Foundation
+import TavoloCore
+import TavoloProtocol
+import TavoloTable
+import XCTest
+
+final class TableVectorTests: XCTestCase {
+    func load() throws -> [String: Any] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/tables.json"))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Every message decodes and re-encodes to exactly the vector's bytes.
+    func testMessagesRoundTripByteForByte() throws {
+        let messages = try XCTUnwrap(try load()["messages"] as? [String])
+        var types = Set<String>()
+        for text in messages {
+            let message = try WireJSON.decode(TableMessage.self, Array(text.utf8))
+            types.insert(message.typeName)
+            XCTAssertEqual(String(decoding: try WireJSON.encode(message), as: UTF8.self), text)
+        }
+        XCTAssertEqual(types.count, 13, "every table message type has a vector")
+    }
+
+    func testJointSeedsAndCommitments() throws {
+        let cases = try XCTUnwrap(try load()["jointSeeds"] as? [[String: Any]])
+        for c in cases {
+            let nonces = try XCTUnwrap(c["nonces"] as? [String]).compactMap { [UInt8](hexString: $0) }
+            XCTAssertEqual(nonces.map(JointSeed.commitment(for:)), c["commitments"] as? [String])
+            XCTAssertEqual(String(JointSeed.seed(nonces: nonces)), c["jointSeed"] as? String)
+        }
+        let testNonces = try XCTUnwrap(try load()["testNonces"] as? [[String: Any]])
+        for n in testNonces {
+            let nonce = JointSeed.testNonce(
+                seed: 11, nodeIndex: UInt64(try XCTUnwrap(n["index"] as? Int)), counter: UInt64(try XCTUnwrap(n["counter"] as? Int)))
+            XCTAssertEqual(nonce.hexString, n["nonce"] as? String)
+        }
+    }
+
+    func testUnknownTypeIsAnError() {
+        XCTAssertThrowsError(try WireJSON.decode(TableMessage.self, Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
+    }
+}
