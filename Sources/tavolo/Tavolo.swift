@@ -7,7 +7,7 @@ struct Tavolo: AsyncParsableCommand {
         abstract: "Play card and board games with the machines nearby, with no server.",
         discussion: """
             Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: spirits, \
-            briscola, othello, fifteen. `tavolo playout` plays games between bots with no network.
+            briscola, othello. `tavolo playout` plays games between bots with no network.
             """,
         subcommands: [
             Playout.self, Peers.self, Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self,
