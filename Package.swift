@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "TavoloGames", dependencies: ["TavoloCore"]),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
+        .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
             dependencies: [
@@ -37,7 +38,7 @@ let package = Package(
         .target(
             name: "TavoloDaemon",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloPacketLog",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -46,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "tavolo",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloPacketLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,5 +74,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(
+            name: "TavoloPacketLogTests",
+            dependencies: [
+                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

@@ -9,6 +9,6 @@ struct Tavolo: AsyncParsableCommand {
             Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: spirits, \
             briscola, othello, fifteen. `tavolo playout` plays games between bots with no network.
             """,
-        subcommands: [Playout.self, Peers.self, Perft.self]
+        subcommands: [Playout.self, Peers.self, Perft.self, Log.self]
     )
 }

@@ -37,6 +37,9 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "Seconds of silence after which a peer is lost.")
     var heartbeatTimeout: Double = 5
 
+    @Option(help: ArgumentHelp("Record every frame sent and received to this pcapng file.", valueName: "file"))
+    var packetLog: String?
+
     @Option(help: .hidden)
     var testProtocolVersion: UInt8?
 
@@ -75,6 +78,7 @@ struct Tavolod: AsyncParsableCommand {
         options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
         options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))
         if let v = testProtocolVersion { options.wireVersion = v }
+        options.packetLog = packetLog
 
         let service: NodeService
         do {
