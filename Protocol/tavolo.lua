@@ -194,7 +194,9 @@ local function add_member(tree, tvb, base_offset, obj, name, field, as)
     local range = tvb(base_offset + m.s - 1, m.e - m.s)
     if as == "uint64" then
         if m.kind ~= "number" or not m.value:match("^%d+$") then return nil end
-        tree:add(field, range, UInt64.fromdec(m.value))
+        local v = UInt64.new(0)
+        for digit in m.value:gmatch("%d") do v = v * 10 + tonumber(digit) end
+        tree:add(field, range, v)
     elseif as == "uint" then
         if m.kind ~= "number" or not m.value:match("^%d+$") then return nil end
         tree:add(field, range, tonumber(m.value))
@@ -219,6 +221,9 @@ local function dissect_json(tvb, offset, length, pinfo, tree, subtree)
     if not obj then subtree:add_proto_expert_info(e_bad_payload, "payload is not JSON") end
     return obj
 end
+
+-- Summaries of the frames of the packet being dissected, for the Info column.
+local info_parts = {}
 
 -- One frame at `offset`, which has at least its whole length; returns the frame's size.
 local function dissect_frame(tvb, pinfo, tree, offset, channel)
@@ -278,17 +283,17 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
             info = string.format("datagram seq=%s%s", tvb(p + 16, 8):uint64(), kind and (" " .. kind) or "")
         end
     end
+    -- The json dissector writes its own columns; the packet's summary is ours.
+    info_parts[#info_parts + 1] = info
     pinfo.cols.protocol:set("Tavolo")
-    local sep = pinfo.private.tavolo_info and ", " or ""
-    pinfo.cols.info:append(sep .. info)
-    pinfo.private.tavolo_info = "1"
+    pinfo.cols.info:set(table.concat(info_parts, ", "))
     return total
 end
 
 local function start_info(pinfo)
+    info_parts = {}
     pinfo.cols.protocol:set("Tavolo")
     pinfo.cols.info:set("")
-    pinfo.private.tavolo_info = nil
 end
 
 -- TCP: dissect_tcp_pdus asks for each frame's length and reassembles frames that span segments.

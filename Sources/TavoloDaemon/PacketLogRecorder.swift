@@ -81,7 +81,8 @@ public final class PacketLogRecorder: FrameRecorder, @unchecked Sendable {
         }
         guard accepted else { return }
         let record = PacketRecord(
-            timeNanos: UInt64(max(0, frame.time.timeIntervalSince1970 * 1e9)),
+            // A Date holds about a microsecond of precision at today's epoch: keep what is real.
+            timeNanos: UInt64(max(0, (frame.time.timeIntervalSince1970 * 1e6).rounded())) * 1_000,
             direction: frame.direction == .sent ? .sent : .received,
             transport: frame.transport == .tcp ? .tcp : .udp,
             local: Self.endpoint(frame.local), remote: Self.endpoint(frame.remote), bytes: frame.bytes)

@@ -270,13 +270,13 @@ struct CaptureReader {
     }
 
     /// Calls `visit` for each option until opt_endofopt or the end; stops quietly at a malformed one.
-    private func readOptions(from start: Int, to end: Int, _ visit: (UInt16, ArraySlice<UInt8>) -> Void) {
+    private func readOptions(from start: Int, to end: Int, _ visit: (UInt16, [UInt8]) -> Void) {
         var p = start
         while p + 4 <= end {
             guard let code = u16(p), let len = u16(p + 2).map(Int.init) else { return }
             if code == Pcapng.optEnd { return }
             guard p + 4 + len <= end else { return }
-            visit(code, bytes[(p + 4)..<(p + 4 + len)])
+            visit(code, Array(bytes[(p + 4)..<(p + 4 + len)]))
             p += 4 + (len + 3) / 4 * 4
         }
     }

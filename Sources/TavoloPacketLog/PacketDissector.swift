@@ -17,8 +17,8 @@ struct TransportSegment {
 enum PacketDissector {
     enum Outcome {
         case segment(TransportSegment)
-        /// Not TCP or UDP over IP (ARP, ICMP, a fragment…): not ours, silently skipped.
-        case other
+        /// Not TCP or UDP over IP (ARP, ICMP, a fragment…): skipped, and an error only in Tavolo's own files.
+        case other(String)
         case unsupportedLink(UInt16)
         case bad(String, PacketLogIssue.Kind)
     }
@@ -33,15 +33,15 @@ enum PacketDissector {
             var p = 12
             while data.be16(p) == 0x8100 || data.be16(p) == 0x88A8 { p += 4 }
             guard let ethertype = data.be16(p) else { return .bad("Ethernet header cut short", .badPacket) }
-            guard ethertype == 0x0800 || ethertype == 0x86DD else { return .other }
+            guard ethertype == 0x0800 || ethertype == 0x86DD else { return .other("ethertype 0x\(String(ethertype, radix: 16))") }
             ipStart = p + 2
         case .linuxSLL?:
             guard let proto = data.be16(14) else { return .bad("Linux cooked header cut short", .badPacket) }
-            guard proto == 0x0800 || proto == 0x86DD else { return .other }
+            guard proto == 0x0800 || proto == 0x86DD else { return .other("protocol 0x\(String(proto, radix: 16))") }
             ipStart = 16
         case .linuxSLL2?:
             guard let proto = data.be16(0) else { return .bad("Linux cooked v2 header cut short", .badPacket) }
-            guard proto == 0x0800 || proto == 0x86DD else { return .other }
+            guard proto == 0x0800 || proto == 0x86DD else { return .other("protocol 0x\(String(proto, radix: 16))") }
             ipStart = 20
         case nil:
             return .unsupportedLink(packet.linkType)
@@ -52,7 +52,7 @@ enum PacketDissector {
         case 6: return ipv6(ip, packet)
         default:
             return packet.linkType == LinkType.raw.rawValue || packet.synthesized
-                ? .bad("IP version \(first >> 4) (expected 4 or 6)", .badPacket) : .other
+                ? .bad("IP version \(first >> 4) (expected 4 or 6)", .badPacket) : .other("IP version \(first >> 4)")
         }
     }
 
@@ -73,7 +73,7 @@ enum PacketDissector {
             sum.add(header)
             if sum.value != 0 { checksumError = "IPv4 header checksum does not match its bytes" }
         }
-        guard fragment & 0x3FFF == 0 else { return .other }  // fragments: not reassembled
+        guard fragment & 0x3FFF == 0 else { return .other("an IPv4 fragment (flags and offset 0x\(String(fragment, radix: 16)))") }
         guard let body = ip.sub(headerLength, total - headerLength) else { return .bad("IPv4 payload cut short", .badPacket) }
         let outcome = transport(proto, body, src: src, dst: dst, packet)
         if let checksumError, case .segment(var segment) = outcome {
@@ -134,7 +134,7 @@ enum PacketDissector {
                 if sum.value != 0 { checksumError = "TCP checksum does not match the segment's bytes" }
             }
             guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport) else {
-                return .other
+                return .other("bad addresses")
             }
             return .segment(
                 TransportSegment(
@@ -154,14 +154,14 @@ enum PacketDissector {
                 if sum.value != 0 { checksumError = "UDP checksum does not match the datagram's bytes" }
             }
             guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport) else {
-                return .other
+                return .other("bad addresses")
             }
             return .segment(
                 TransportSegment(
                     packet: packet, transport: .udp, source: s, destination: d, payload: payload,
                     checksumError: checksumError))
         default:
-            return .other
+            return .other("IP protocol \(proto), neither TCP nor UDP")
         }
     }
 }

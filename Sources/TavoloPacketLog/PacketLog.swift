@@ -36,7 +36,14 @@ public struct PacketLog: Sendable {
         for packet in reader.packets {
             switch PacketDissector.dissect(packet) {
             case .segment(let s): extractor.add(s)
-            case .other: break
+            case .other(let what):
+                // Tavolo writes only TCP and UDP over IP: anything else in its own file is damage.
+                if packet.synthesized {
+                    issues.append(
+                        PacketLogIssue(
+                            kind: .badPacket, block: packet.block, offset: packet.offset, packet: packet.number,
+                            message: "\(what) in a file that holds only Tavolo's TCP and UDP packets"))
+                }
             case .unsupportedLink(let link):
                 if reportedLinks.insert(link).inserted {
                     issues.append(

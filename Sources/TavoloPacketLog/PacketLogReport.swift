@@ -67,6 +67,9 @@ public enum PacketLogReport {
         s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
     }
 
+    /// Longest field text on one line of `showText`.
+    public static let maxFieldText = 240
+
     /// The timeline as lines of text.
     public static func showText(_ log: PacketLog, frames: [LoggedFrame]) -> [String] {
         var lines: [String] = []
@@ -87,7 +90,10 @@ public enum PacketLogReport {
         for f in frames {
             var type = f.typeName
             if let kind = f.kind { type += ":" + kind }
-            let fields = f.frame == nil ? "MALFORMED: \(f.error ?? "does not decode")" : fieldText(fields(of: f))
+            var fields = f.frame == nil ? "MALFORMED: \(f.error ?? "does not decode")" : fieldText(fields(of: f))
+            if fields.count > maxFieldText {
+                fields = String(fields.prefix(maxFieldText)) + "… (\(fields.count - maxFieldText) more characters; --json has all)"
+            }
             lines.append(
                 pad(String(f.number), 6) + pad(timeOfDay(f.timeNanos), 19) + pad(f.direction?.rawValue ?? "-", 9)
                     + pad(log.peer(of: f), peerWidth) + pad(f.channel, 11) + pad(type, 14) + fields)

@@ -53,7 +53,7 @@ final class CorruptCaptureTests: XCTestCase {
         let issue = try XCTUnwrap(log.issues.first)
         XCTAssertEqual(issue.kind, .truncatedFrame)
         XCTAssertEqual(issue.packet, 11)
-        XCTAssertTrue(issue.message.contains("the capture ends inside a application frame (65000 of its 70036 bytes)"), issue.message)
+        XCTAssertTrue(issue.message.contains("the capture ends inside a application frame (65000 of its 70033 bytes)"), issue.message)
     }
 
     func testFlippedPayloadByteIsCaughtByTheChecksum() throws {
@@ -74,12 +74,12 @@ final class CorruptCaptureTests: XCTestCase {
     func testDamagedBlockLengthIsSkippedAndDecodingGoesOn() throws {
         var bytes = Fixtures.pcapng(Fixtures.records(bigBody: 10))
         let offsets = blockOffsets(bytes)
-        bytes[offsets[4] + 4] ^= 0x40  // block 5's leading length
+        bytes[offsets[7] + 4] ^= 0x40  // block 8's leading length: packet 6, bravo's heartbeat-ack
         let log = try PacketLog.decode(bytes)
         let issue = try XCTUnwrap(log.issues.first)
         XCTAssertEqual(issue.kind, .corruptBlock)
-        XCTAssertEqual(issue.block, 5)
-        XCTAssertEqual(issue.offset, offsets[4])
+        XCTAssertEqual(issue.block, 8)
+        XCTAssertEqual(issue.offset, offsets[7])
         XCTAssertTrue(issue.message.contains("skipped"), issue.message)
         // One heartbeat-ack is gone, so bravo's TCP stream has a gap: reported, then decoding resumes.
         XCTAssertEqual(log.frames.count, 12)

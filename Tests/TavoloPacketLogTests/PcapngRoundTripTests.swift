@@ -72,7 +72,7 @@ final class PcapngRoundTripTests: XCTestCase {
         XCTAssertTrue(join.contains("received"), join)
         XCTAssertTrue(join.contains("charlie"), join)
         XCTAssertTrue(join.contains("seat=2 type=join"), join)
-        let dg = try XCTUnwrap(lines.first { $0.contains("datagram") })
+        let dg = try XCTUnwrap(lines.first { $0.contains(" datagram ") })
         XCTAssertTrue(dg.contains("unreliable") && dg.contains("seq=1") && dg.contains(#"body={"x":1}"#), dg)
         let json = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(PacketLogReport.showJSON(log, frames: log.frames).utf8)) as? [String: Any])
