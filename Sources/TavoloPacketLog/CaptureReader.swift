@@ -125,7 +125,7 @@ struct CaptureReader {
                     issues.append(
                         PacketLogIssue(
                             kind: .truncatedFile, block: blockNumber, offset: offset,
-                            message: "the file ends inside a \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
+                            message: "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
                             stopsDecoding: true))
                     return
                 }

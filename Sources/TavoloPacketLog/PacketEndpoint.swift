@@ -36,7 +36,7 @@ public struct PacketEndpoint: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     public var ipString: String {
-        if !isIPv6 { return address.map(String.init).joined(separator: ".") }
+        if !isIPv6 { return address.map { String($0) }.joined(separator: ".") }
         var groups: [UInt16] = []
         for i in stride(from: 0, to: 16, by: 2) { groups.append(UInt16(address[i]) << 8 | UInt16(address[i + 1])) }
         // The longest run (≥ 2) of zero groups becomes "::" (RFC 5952).

@@ -39,7 +39,7 @@ final class CorruptCaptureTests: XCTestCase {
         XCTAssertEqual(issue.block, 6)
         XCTAssertEqual(issue.offset, offsets[5])
         XCTAssertTrue(issue.stopsDecoding)
-        XCTAssertTrue(issue.description.contains("the file ends inside a enhanced packet block") || issue.description.contains("ends inside"), issue.description)
+        XCTAssertTrue(issue.description.contains("the file ends inside this enhanced packet block: it needs"), issue.description)
     }
 
     func testCutInsideAFrameSplitAcrossSegments() throws {

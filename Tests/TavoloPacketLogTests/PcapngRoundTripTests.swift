@@ -96,6 +96,7 @@ final class PcapngRoundTripTests: XCTestCase {
         XCTAssertEqual(log.issues, [])
         XCTAssertEqual(PacketEndpoint(ip: "fe80::1:2%lo", port: 1)?.ipString, "fe80::1:2")
         XCTAssertEqual(PacketEndpoint(ip: "::ffff:1.2.3.4", port: 9)?.description, "[::ffff:102:304]:9")
+        XCTAssertEqual(PacketEndpoint(ip: "127.0.0.1", port: 80)?.description, "127.0.0.1:80")
         XCTAssertNil(PacketEndpoint(ip: "1.2.3", port: 1))
         XCTAssertNil(PacketEndpoint(ip: "1::2::3", port: 1))
     }
