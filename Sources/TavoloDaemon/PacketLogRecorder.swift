@@ -51,7 +51,8 @@ public final class PacketLogRecorder: FrameRecorder, @unchecked Sendable {
             return
         }
         let t = DispatchSource.makeTimerSource(queue: queue)
-        let ms = Int(flushInterval.components.seconds * 1000 + flushInterval.components.attoseconds / 1_000_000_000_000_000)
+        let ms = Int(
+            flushInterval.components.seconds * 1000 + flushInterval.components.attoseconds / 1_000_000_000_000_000)
         t.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(max(ms, 10)))
         t.setEventHandler { [weak self] in self?.flushOnQueue() }
         t.resume()

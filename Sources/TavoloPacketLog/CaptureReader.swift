@@ -87,7 +87,8 @@ struct CaptureReader {
             let type = u32(offset) ?? 0
             if type == Pcapng.sectionHeader {
                 // The byte-order magic decides how this section's integers read.
-                let magicLE = UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
+                let magicLE =
+                    UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
                     | UInt32(bytes[offset + 11]) << 24
                 if magicLE == Pcapng.byteOrderMagic {
                     littleEndian = true
@@ -97,7 +98,9 @@ struct CaptureReader {
                     issues.append(
                         PacketLogIssue(
                             kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message: "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"))
+                            message:
+                                "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"
+                        ))
                     littleEndian = true
                 }
             }
@@ -118,14 +121,16 @@ struct CaptureReader {
                     issues.append(
                         PacketLogIssue(
                             kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message: "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
+                            message:
+                                "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
                                 + "skipped \(next - offset) bytes to the next block at byte \(next)"))
                     offset = next
                 } else {
                     issues.append(
                         PacketLogIssue(
                             kind: .truncatedFile, block: blockNumber, offset: offset,
-                            message: "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
+                            message:
+                                "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
                             stopsDecoding: true))
                     return
                 }
@@ -200,11 +205,16 @@ struct CaptureReader {
             }
             let number = packets.count + 1
             guard body + 20 + capLen <= bodyEnd else {
-                issue(.corruptBlock, offset, "captured length \(capLen) exceeds the block's \(bodyEnd - body - 20) bytes of data", packet: number)
+                issue(
+                    .corruptBlock, offset,
+                    "captured length \(capLen) exceeds the block's \(bodyEnd - body - 20) bytes of data", packet: number
+                )
                 return
             }
             guard Int(ifIndex) < interfaces.count else {
-                issue(.corruptBlock, offset, "interface \(ifIndex) has not been described (\(interfaces.count) known)", packet: number)
+                issue(
+                    .corruptBlock, offset, "interface \(ifIndex) has not been described (\(interfaces.count) known)",
+                    packet: number)
                 return
             }
             var direction: PacketRecord.Direction?
@@ -232,13 +242,15 @@ struct CaptureReader {
                 return
             }
             guard let iface = interfaces.first else {
-                issue(.corruptBlock, offset, "simple packet before any interface description", packet: packets.count + 1)
+                issue(
+                    .corruptBlock, offset, "simple packet before any interface description", packet: packets.count + 1)
                 return
             }
             let capLen = min(origLen, bodyEnd - body - 4)
             packets.append(
                 RawPacket(
-                    number: packets.count + 1, block: blockNumber, offset: offset, timeNanos: 0, linkType: iface.linkType,
+                    number: packets.count + 1, block: blockNumber, offset: offset, timeNanos: 0,
+                    linkType: iface.linkType,
                     data: Array(bytes[(body + 4)..<(body + 4 + capLen)]), originalLength: origLen, direction: nil,
                     synthesized: synthesized))
         case Pcapng.obsoletePacket:
@@ -260,7 +272,8 @@ struct CaptureReader {
             // Name resolution, statistics and custom blocks carry nothing we need; an unknown type is skipped,
             // but Tavolo never writes one, so in its own files it means a damaged type field.
             if synthesized && !Pcapng.knownBlockTypes.contains(type) {
-                issue(.corruptBlock, offset, "unknown block type 0x\(String(type, radix: 16)) (\(length) bytes) skipped")
+                issue(
+                    .corruptBlock, offset, "unknown block type 0x\(String(type, radix: 16)) (\(length) bytes) skipped")
             }
         }
     }
@@ -337,7 +350,8 @@ struct CaptureReader {
                 issues.append(
                     PacketLogIssue(
                         kind: .truncatedFile, block: blockNumber, offset: offset, packet: packets.count + 1,
-                        message: "the file ends inside a record: it needs \(capLen) bytes of data, \(bytes.count - offset - 16) remain",
+                        message:
+                            "the file ends inside a record: it needs \(capLen) bytes of data, \(bytes.count - offset - 16) remain",
                         stopsDecoding: true))
                 return
             }

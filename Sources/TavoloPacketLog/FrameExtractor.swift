@@ -33,7 +33,10 @@ struct FrameExtractor {
 
     mutating func add(_ s: TransportSegment) {
         if let c = s.checksumError {
-            issue(.checksum, s.packet, "\(c) (\(s.transport.rawValue.uppercased()) \(s.source) → \(s.destination)): the packet was changed after recording")
+            issue(
+                .checksum, s.packet,
+                "\(c) (\(s.transport.rawValue.uppercased()) \(s.source) → \(s.destination)): the packet was changed after recording"
+            )
         }
         switch s.transport {
         case .udp: addDatagram(s)
@@ -73,7 +76,9 @@ struct FrameExtractor {
             } else if delta > 0 {
                 if st.isTavolo == true {
                     let pending = st.buffer.isEmpty ? "" : "; dropped \(st.buffer.count) bytes of an unfinished frame"
-                    issue(.streamGap, s.packet, "TCP \(s.source) → \(s.destination): \(delta) bytes missing before this segment\(pending)")
+                    issue(
+                        .streamGap, s.packet,
+                        "TCP \(s.source) → \(s.destination): \(delta) bytes missing before this segment\(pending)")
                 }
                 st.bufferOffset += st.buffer.count + Int(delta)
                 st.buffer.removeAll()
@@ -82,7 +87,9 @@ struct FrameExtractor {
         }
         st.next = s.seq &+ UInt32(truncatingIfNeeded: s.payload.count)
         if st.isTavolo == nil {
-            if s.packet.synthesized || Self.plausibleHeader(Array(payload.prefix(FrameLimits.headerSize)), partialOK: true) {
+            if s.packet.synthesized
+                || Self.plausibleHeader(Array(payload.prefix(FrameLimits.headerSize)), partialOK: true)
+            {
                 st.isTavolo = true
             } else {
                 st.isTavolo = false
@@ -105,7 +112,9 @@ struct FrameExtractor {
         }
         while st.buffer.count - consumed >= FrameLimits.headerSize {
             let header = Array(st.buffer[consumed..<(consumed + FrameLimits.headerSize)])
-            if st.resync || !(header[0] == 0x54 && header[1] == 0x56) || Self.length(header) > FrameLimits.maxReliablePayload {
+            if st.resync || !(header[0] == 0x54 && header[1] == 0x56)
+                || Self.length(header) > FrameLimits.maxReliablePayload
+            {
                 let wasResync = st.resync
                 let from = consumed
                 var found: Int?
@@ -122,7 +131,9 @@ struct FrameExtractor {
                         !(header[0] == 0x54 && header[1] == 0x56)
                         ? "bad magic 0x\(header[0..<2].map { String(format2: $0) }.joined()) (expected 0x5456, \"TV\")"
                         : "frame length \(Self.length(header)) exceeds the limit of \(FrameLimits.maxReliablePayload)"
-                    let skip = found.map { "skipped \($0 - from) bytes to the next frame header" } ?? "no frame header follows yet"
+                    let skip =
+                        found.map { "skipped \($0 - from) bytes to the next frame header" }
+                        ?? "no frame header follows yet"
                     issue(
                         .badFrame, s.packet,
                         "TCP \(s.source) → \(s.destination), stream byte \(st.bufferOffset + from): \(what); \(skip)")
@@ -151,13 +162,17 @@ struct FrameExtractor {
         for key in streamOrder {
             guard let st = streams[key], st.isTavolo == true, !st.buffer.isEmpty, !st.resync else { continue }
             let header = Array(st.buffer.prefix(FrameLimits.headerSize))
-            let needed = header.count == FrameLimits.headerSize ? FrameLimits.headerSize + Self.length(header) : FrameLimits.headerSize
-            let type = header.count > 3 ? (MessageType(rawValue: header[3])?.description ?? "type-\(header[3])") : "unknown"
+            let needed =
+                header.count == FrameLimits.headerSize
+                ? FrameLimits.headerSize + Self.length(header) : FrameLimits.headerSize
+            let type =
+                header.count > 3 ? (MessageType(rawValue: header[3])?.description ?? "type-\(header[3])") : "unknown"
             let p = st.frameStartPacket
             issues.append(
                 PacketLogIssue(
                     kind: .truncatedFrame, block: p?.block, offset: p?.offset, packet: p?.number,
-                    message: "TCP \(key.source) → \(key.destination), stream byte \(st.bufferOffset): the capture ends inside a \(type) frame "
+                    message:
+                        "TCP \(key.source) → \(key.destination), stream byte \(st.bufferOffset): the capture ends inside a \(type) frame "
                         + "(\(st.buffer.count) of its \(needed) bytes)"))
         }
     }
@@ -171,7 +186,8 @@ struct FrameExtractor {
         }
         frames.append(
             LoggedFrame(
-                number: frames.count + 1, packet: packet.number, timeNanos: packet.timeNanos, direction: packet.direction,
+                number: frames.count + 1, packet: packet.number, timeNanos: packet.timeNanos,
+                direction: packet.direction,
                 transport: s.transport, source: s.source, destination: s.destination, bytes: bytes, frame: frame,
                 error: error))
     }

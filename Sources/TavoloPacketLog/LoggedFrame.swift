@@ -47,7 +47,8 @@ public struct LoggedFrame: Sendable {
     /// The `type` (else `kind`) string of an application payload: table messages are told apart by it.
     public var kind: String? {
         guard let body = applicationBody,
-            let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+                as? [String: Any]
         else { return nil }
         return (object["type"] as? String) ?? (object["kind"] as? String)
     }

@@ -33,7 +33,9 @@ enum PacketDissector {
             var p = 12
             while data.be16(p) == 0x8100 || data.be16(p) == 0x88A8 { p += 4 }
             guard let ethertype = data.be16(p) else { return .bad("Ethernet header cut short", .badPacket) }
-            guard ethertype == 0x0800 || ethertype == 0x86DD else { return .other("ethertype 0x\(String(ethertype, radix: 16))") }
+            guard ethertype == 0x0800 || ethertype == 0x86DD else {
+                return .other("ethertype 0x\(String(ethertype, radix: 16))")
+            }
             ipStart = p + 2
         case .linuxSLL?:
             guard let proto = data.be16(14) else { return .bad("Linux cooked header cut short", .badPacket) }
@@ -57,7 +59,8 @@ enum PacketDissector {
     }
 
     private static func ipv4(_ ip: ByteView, _ packet: RawPacket) -> Outcome {
-        guard let vihl = ip.u8(0), let total = ip.be16(2).map(Int.init), let fragment = ip.be16(6), let proto = ip.u8(9),
+        guard let vihl = ip.u8(0), let total = ip.be16(2).map(Int.init), let fragment = ip.be16(6),
+            let proto = ip.u8(9),
             let src = ip.slice(12, 4), let dst = ip.slice(16, 4)
         else { return .bad("IPv4 header cut short (\(ip.count) bytes)", .badPacket) }
         let headerLength = Int(vihl & 0x0F) * 4
@@ -73,8 +76,12 @@ enum PacketDissector {
             sum.add(header)
             if sum.value != 0 { checksumError = "IPv4 header checksum does not match its bytes" }
         }
-        guard fragment & 0x3FFF == 0 else { return .other("an IPv4 fragment (flags and offset 0x\(String(fragment, radix: 16)))") }
-        guard let body = ip.sub(headerLength, total - headerLength) else { return .bad("IPv4 payload cut short", .badPacket) }
+        guard fragment & 0x3FFF == 0 else {
+            return .other("an IPv4 fragment (flags and offset 0x\(String(fragment, radix: 16)))")
+        }
+        guard let body = ip.sub(headerLength, total - headerLength) else {
+            return .bad("IPv4 payload cut short", .badPacket)
+        }
         let outcome = transport(proto, body, src: src, dst: dst, packet)
         if let checksumError, case .segment(var segment) = outcome {
             segment.checksumError = checksumError
@@ -93,7 +100,9 @@ enum PacketDissector {
         var p = 40
         // Hop-by-hop, routing and destination options headers come before TCP or UDP.
         while next == 0 || next == 43 || next == 60 {
-            guard let n = ip.u8(p), let len = ip.u8(p + 1) else { return .bad("IPv6 extension header cut short", .badPacket) }
+            guard let n = ip.u8(p), let len = ip.u8(p + 1) else {
+                return .bad("IPv6 extension header cut short", .badPacket)
+            }
             next = n
             p += 8 + Int(len) * 8
         }
@@ -103,7 +112,9 @@ enum PacketDissector {
         return transport(next, body, src: src, dst: dst, packet)
     }
 
-    private static func transport(_ proto: UInt8, _ body: ByteView, src: [UInt8], dst: [UInt8], _ packet: RawPacket) -> Outcome {
+    private static func transport(_ proto: UInt8, _ body: ByteView, src: [UInt8], dst: [UInt8], _ packet: RawPacket)
+        -> Outcome
+    {
         func pseudoSum(_ length: Int) -> InternetChecksum {
             var sum = InternetChecksum()
             sum.add(src)
@@ -125,7 +136,8 @@ enum PacketDissector {
                 let flags = body.u8(13)
             else { return .bad("TCP header cut short (\(body.count) bytes)", .badPacket) }
             let headerLength = Int(off >> 4) * 4
-            guard headerLength >= 20, headerLength <= body.count, let payload = body.slice(headerLength, body.count - headerLength)
+            guard headerLength >= 20, headerLength <= body.count,
+                let payload = body.slice(headerLength, body.count - headerLength)
             else { return .bad("TCP data offset \(headerLength) in a \(body.count)-byte segment", .badPacket) }
             var checksumError: String?
             if packet.synthesized, let all = body.slice(0, body.count) {
@@ -133,7 +145,8 @@ enum PacketDissector {
                 sum.add(all)
                 if sum.value != 0 { checksumError = "TCP checksum does not match the segment's bytes" }
             }
-            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport) else {
+            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
+            else {
                 return .other("bad addresses")
             }
             return .segment(
@@ -153,7 +166,8 @@ enum PacketDissector {
                 sum.add(all)
                 if sum.value != 0 { checksumError = "UDP checksum does not match the datagram's bytes" }
             }
-            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport) else {
+            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
+            else {
                 return .other("bad addresses")
             }
             return .segment(

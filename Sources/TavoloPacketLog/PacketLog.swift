@@ -21,7 +21,8 @@ public struct PacketLog: Sendable {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? reason : "no such file")
+            throw .unreadable(
+                path: path, reason: FileManager.default.fileExists(atPath: path) ? reason : "no such file")
         }
         return try decode(Array(data))
     }
@@ -53,7 +54,9 @@ public struct PacketLog: Sendable {
                 }
             case .bad(let message, let kind):
                 issues.append(
-                    PacketLogIssue(kind: kind, block: packet.block, offset: packet.offset, packet: packet.number, message: message))
+                    PacketLogIssue(
+                        kind: kind, block: packet.block, offset: packet.offset, packet: packet.number, message: message)
+                )
             }
         }
         extractor.finish()
@@ -75,7 +78,8 @@ public struct PacketLog: Sendable {
         switch f.direction {
         case .sent?: directory.name(of: f.destination, f.transport)
         case .received?: directory.name(of: f.source, f.transport, sender: f)
-        case nil: "\(directory.name(of: f.source, f.transport, sender: f)) → \(directory.name(of: f.destination, f.transport))"
+        case nil:
+            "\(directory.name(of: f.source, f.transport, sender: f)) → \(directory.name(of: f.destination, f.transport))"
         }
     }
 
@@ -109,7 +113,8 @@ public struct PacketLog: Sendable {
         for f in frames {
             guard let body = f.applicationBody else { continue }
             out[peer(of: f), default: []].append(
-                ApplicationMessage(frame: f.number, timeNanos: f.timeNanos, direction: f.direction, channel: f.channel, body: body))
+                ApplicationMessage(
+                    frame: f.number, timeNanos: f.timeNanos, direction: f.direction, channel: f.channel, body: body))
         }
         return out
     }
@@ -135,7 +140,9 @@ public struct NodeDirectory: Sendable {
             let node = Node(id: h.nodeId, name: h.name)
             tcp[f.source] = node
             byID[h.nodeId] = node
-            if (0...65535).contains(h.udpPort), let u = PacketEndpoint(address: f.source.address, port: UInt16(h.udpPort)) {
+            if (0...65535).contains(h.udpPort),
+                let u = PacketEndpoint(address: f.source.address, port: UInt16(h.udpPort))
+            {
                 udp[u] = node
             }
             if f.direction == .sent { local = node }
@@ -150,7 +157,9 @@ public struct NodeDirectory: Sendable {
     }
 
     /// The node's name, else the address.
-    public func name(of endpoint: PacketEndpoint, _ transport: PacketRecord.Transport, sender: LoggedFrame? = nil) -> String {
+    public func name(of endpoint: PacketEndpoint, _ transport: PacketRecord.Transport, sender: LoggedFrame? = nil)
+        -> String
+    {
         if let n = node(at: endpoint, transport) { return n.name }
         if case .datagram(let d)? = sender?.frame, let n = byID[d.sender] { return n.name }
         return endpoint.description

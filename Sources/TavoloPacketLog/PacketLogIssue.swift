@@ -31,7 +31,10 @@ public struct PacketLogIssue: Sendable, Equatable, Codable, CustomStringConverti
     /// True when decoding stopped here (nothing after it was read).
     public var stopsDecoding: Bool
 
-    public init(kind: Kind, block: Int? = nil, offset: Int? = nil, packet: Int? = nil, message: String, stopsDecoding: Bool = false) {
+    public init(
+        kind: Kind, block: Int? = nil, offset: Int? = nil, packet: Int? = nil, message: String,
+        stopsDecoding: Bool = false
+    ) {
         self.kind = kind
         self.block = block
         self.offset = offset

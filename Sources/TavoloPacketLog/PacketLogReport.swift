@@ -18,7 +18,9 @@ public enum PacketLogReport {
 
     /// Any JSON value; bytes that are not JSON come back as `{"notJSON": "<hex>"}`.
     static func json(_ bytes: [UInt8]) -> Any {
-        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) ?? ["notJSON": bytes.hexString]
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) ?? [
+            "notJSON": bytes.hexString
+        ]
     }
 
     static func compact(_ value: Any) -> String {
@@ -84,7 +86,8 @@ public enum PacketLogReport {
         let peerWidth = max(8, frames.map { log.peer(of: $0).count }.max() ?? 8) + 1
         if !frames.isEmpty {
             lines.append(
-                pad("#", 6) + pad("TIME", 19) + pad("DIR", 9) + pad("PEER", peerWidth) + pad("CHANNEL", 11) + pad("TYPE", 14)
+                pad("#", 6) + pad("TIME", 19) + pad("DIR", 9) + pad("PEER", peerWidth) + pad("CHANNEL", 11)
+                    + pad("TYPE", 14)
                     + "FIELDS")
         }
         for f in frames {
@@ -92,7 +95,9 @@ public enum PacketLogReport {
             if let kind = f.kind { type += ":" + kind }
             var fields = f.frame == nil ? "MALFORMED: \(f.error ?? "does not decode")" : fieldText(fields(of: f))
             if fields.count > maxFieldText {
-                fields = String(fields.prefix(maxFieldText)) + "… (\(fields.count - maxFieldText) more characters; --json has all)"
+                fields =
+                    String(fields.prefix(maxFieldText))
+                    + "… (\(fields.count - maxFieldText) more characters; --json has all)"
             }
             lines.append(
                 pad(String(f.number), 6) + pad(timeOfDay(f.timeNanos), 19) + pad(f.direction?.rawValue ?? "-", 9)
@@ -104,14 +109,17 @@ public enum PacketLogReport {
     /// One JSON object per frame.
     public static func frameObject(_ log: PacketLog, _ f: LoggedFrame) -> [String: Any] {
         var o: [String: Any] = [
-            "number": f.number, "packet": f.packet, "time": isoTime(f.timeNanos), "timeNanos": NSNumber(value: f.timeNanos),
+            "number": f.number, "packet": f.packet, "time": isoTime(f.timeNanos),
+            "timeNanos": NSNumber(value: f.timeNanos),
             "direction": f.direction?.rawValue ?? NSNull(), "peer": log.peer(of: f), "channel": f.channel,
             "type": f.typeName, "source": f.source.description, "destination": f.destination.description,
             "length": f.bytes.count,
         ]
         if let id = log.peerID(of: f) { o["peerId"] = id.hex }
         if let v = f.version, let t = f.typeCode, let fl = f.flags, f.bytes.count >= FrameLimits.headerSize {
-            o["header"] = ["version": Int(v), "type": Int(t), "flags": Int(fl), "length": f.bytes.count - FrameLimits.headerSize]
+            o["header"] = [
+                "version": Int(v), "type": Int(t), "flags": Int(fl), "length": f.bytes.count - FrameLimits.headerSize,
+            ]
         }
         if let k = f.kind { o["kind"] = k }
         if let fields = fields(of: f) { o["fields"] = fields }

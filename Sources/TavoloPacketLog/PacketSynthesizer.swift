@@ -42,10 +42,17 @@ struct PacketSynthesizer {
         let (src, dst) = record.direction == .sent ? (local, remote) : (remote, local)
         switch record.transport {
         case .udp:
-            return [ipPacket(src: src, dst: dst, proto: 17, transport: udpSegment(src: src, dst: dst, payload: record.bytes[...]))]
+            return [
+                ipPacket(
+                    src: src, dst: dst, proto: 17, transport: udpSegment(src: src, dst: dst, payload: record.bytes[...])
+                )
+            ]
         case .tcp:
             let key = ConnectionKey(local: local, remote: remote)
-            var c = connections[key] ?? Connection(localNext: Self.initialSequence(local, remote), remoteNext: Self.initialSequence(remote, local))
+            var c =
+                connections[key]
+                ?? Connection(
+                    localNext: Self.initialSequence(local, remote), remoteNext: Self.initialSequence(remote, local))
             var out: [[UInt8]] = []
             var offset = 0
             repeat {
@@ -54,7 +61,11 @@ struct PacketSynthesizer {
                 let (seq, ack) = record.direction == .sent ? (c.localNext, c.remoteNext) : (c.remoteNext, c.localNext)
                 let segment = tcpSegment(src: src, dst: dst, seq: seq, ack: ack, payload: chunk)
                 out.append(ipPacket(src: src, dst: dst, proto: 6, transport: segment))
-                if record.direction == .sent { c.localNext &+= UInt32(chunk.count) } else { c.remoteNext &+= UInt32(chunk.count) }
+                if record.direction == .sent {
+                    c.localNext &+= UInt32(chunk.count)
+                } else {
+                    c.remoteNext &+= UInt32(chunk.count)
+                }
                 offset = end
             } while offset < record.bytes.count
             connections[key] = c
@@ -107,7 +118,9 @@ struct PacketSynthesizer {
         return s
     }
 
-    private func tcpSegment(src: PacketEndpoint, dst: PacketEndpoint, seq: UInt32, ack: UInt32, payload: ArraySlice<UInt8>)
+    private func tcpSegment(
+        src: PacketEndpoint, dst: PacketEndpoint, seq: UInt32, ack: UInt32, payload: ArraySlice<UInt8>
+    )
         -> [UInt8]
     {
         var s: [UInt8] = []
@@ -131,7 +144,9 @@ struct PacketSynthesizer {
         return s
     }
 
-    private mutating func ipPacket(src: PacketEndpoint, dst: PacketEndpoint, proto: UInt8, transport: [UInt8]) -> [UInt8] {
+    private mutating func ipPacket(src: PacketEndpoint, dst: PacketEndpoint, proto: UInt8, transport: [UInt8])
+        -> [UInt8]
+    {
         var p: [UInt8] = []
         if src.isIPv6 {
             p.reserveCapacity(40 + transport.count)

@@ -25,5 +25,6 @@ func reportIssues(_ log: PacketLog, path: String) throws {
     guard !log.isComplete else { return }
     for issue in log.issues { FileHandleStderr.write("tavolo: \(path): \(issue)") }
     throw CleanExit.failure(
-        "\(path): \(log.issues.count) problem\(log.issues.count == 1 ? "" : "s") found; showing what could be decoded (\(log.frames.count) frames)")
+        "\(path): \(log.issues.count) problem\(log.issues.count == 1 ? "" : "s") found; showing what could be decoded (\(log.frames.count) frames)"
+    )
 }

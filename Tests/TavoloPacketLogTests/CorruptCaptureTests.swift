@@ -39,7 +39,8 @@ final class CorruptCaptureTests: XCTestCase {
         XCTAssertEqual(issue.block, 6)
         XCTAssertEqual(issue.offset, offsets[5])
         XCTAssertTrue(issue.stopsDecoding)
-        XCTAssertTrue(issue.description.contains("the file ends inside this enhanced packet block: it needs"), issue.description)
+        XCTAssertTrue(
+            issue.description.contains("the file ends inside this enhanced packet block: it needs"), issue.description)
     }
 
     func testCutInsideAFrameSplitAcrossSegments() throws {
@@ -53,7 +54,9 @@ final class CorruptCaptureTests: XCTestCase {
         let issue = try XCTUnwrap(log.issues.first)
         XCTAssertEqual(issue.kind, .truncatedFrame)
         XCTAssertEqual(issue.packet, 11)
-        XCTAssertTrue(issue.message.contains("the capture ends inside a application frame (65000 of its 70033 bytes)"), issue.message)
+        XCTAssertTrue(
+            issue.message.contains("the capture ends inside a application frame (65000 of its 70033 bytes)"),
+            issue.message)
     }
 
     func testFlippedPayloadByteIsCaughtByTheChecksum() throws {
@@ -93,7 +96,8 @@ final class CorruptCaptureTests: XCTestCase {
         for cut in stride(from: 1, to: bytes.count, by: 3) {
             let log = try? PacketLog.decode(Array(bytes[..<cut]))
             if let log, cut >= 4 {
-                XCTAssertFalse(log.issues.isEmpty && log.frames.count == whole.frames.count, "cut at \(cut) went unnoticed")
+                XCTAssertFalse(
+                    log.issues.isEmpty && log.frames.count == whole.frames.count, "cut at \(cut) went unnoticed")
             }
         }
         var unnoticed: [Int] = []
@@ -101,7 +105,9 @@ final class CorruptCaptureTests: XCTestCase {
             var b = bytes
             b[i] ^= 0x20
             guard let log = try? PacketLog.decode(b) else { continue }
-            let same = log.frames.count == whole.frames.count && zip(log.frames, whole.frames).allSatisfy { $0.bytes == $1.bytes }
+            let same =
+                log.frames.count == whole.frames.count
+                && zip(log.frames, whole.frames).allSatisfy { $0.bytes == $1.bytes }
             if log.issues.isEmpty && !same { unnoticed.append(i) }
         }
         XCTAssertEqual(unnoticed, [], "bytes whose change altered the frames without a report")

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import TavoloDaemon
-@testable import TavoloMesh
 import TavoloPacketLog
 import TavoloProtocol
 import XCTest
+
+@testable import TavoloMesh
 
 /// Protocol/tavolo.lua under tshark: the frames.json vectors decode to their values, and a capture of a
 /// real three-node mesh decodes frame for frame as `tavolo log stats` counts it, with nothing malformed.
@@ -36,7 +37,8 @@ final class DissectorTests: XCTestCase {
             let transport: PacketRecord.Transport = c["type"] as? String == "datagram" ? .udp : .tcp
             file += writer.encode(
                 PacketRecord(
-                    timeNanos: 1_700_000_000_000_000_000 + UInt64(i) * 1_000_000, direction: .sent, transport: transport,
+                    timeNanos: 1_700_000_000_000_000_000 + UInt64(i) * 1_000_000, direction: .sent,
+                    transport: transport,
                     local: a, remote: b, bytes: bytes))
         }
         let path = Fixtures.temporaryPath("vectors.pcapng")
@@ -61,7 +63,9 @@ final class DissectorTests: XCTestCase {
                 XCTAssertEqual(column(row, "tavolo.handshake.node_id"), str("nodeId"))
                 XCTAssertEqual(column(row, "tavolo.handshake.name"), str("name"))
                 XCTAssertEqual(column(row, "tavolo.handshake.udp_port"), str("udpPort"))
-                XCTAssertEqual(column(row, "tavolo.handshake.capabilities"), (value["capabilities"] as? [String])?.joined(separator: ","))
+                XCTAssertEqual(
+                    column(row, "tavolo.handshake.capabilities"),
+                    (value["capabilities"] as? [String])?.joined(separator: ","))
             case .heartbeat, .heartbeatAck:
                 XCTAssertEqual(column(row, "tavolo.heartbeat.seq"), str("seq"), name)
                 XCTAssertEqual(column(row, "tavolo.heartbeat.sent_at"), str("sentAt"), name)
@@ -99,7 +103,8 @@ final class DissectorTests: XCTestCase {
         }
         for a in nodes {
             for b in nodes where a !== b {
-                a.discovered(DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+                a.discovered(
+                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
             }
         }
         let deadline = Date().addingTimeInterval(10)
@@ -128,7 +133,8 @@ final class DissectorTests: XCTestCase {
             }
             XCTAssertEqual(stats.malformed, 0)
             XCTAssertEqual(Set(stats.byPeer.keys).count, 2, "\(stats.byPeer.keys)")
-            let rows = try Tshark.fields(path, ["frame.number", "tavolo.type", "_ws.malformed", "_ws.expert.severity", "_ws.expert.message"])
+            let rows = try Tshark.fields(
+                path, ["frame.number", "tavolo.type", "_ws.malformed", "_ws.expert.severity", "_ws.expert.message"])
             var byType: [String: Int] = [:]
             for row in rows {
                 guard row.count >= 5 else { continue }
@@ -137,19 +143,23 @@ final class DissectorTests: XCTestCase {
                 XCTAssertEqual(row[3], "", "expert info: \(row)")
             }
             XCTAssertEqual(byType.values.reduce(0, +), stats.frames, path)
-            let expected = Dictionary(uniqueKeysWithValues: stats.byType.compactMap { k, v in
-                MessageType.allCases.first { $0.description == k }.map { (String($0.rawValue), v.frames) }
-            })
+            let expected = Dictionary(
+                uniqueKeysWithValues: stats.byType.compactMap { k, v in
+                    MessageType.allCases.first { $0.description == k }.map { (String($0.rawValue), v.frames) }
+                })
             XCTAssertEqual(byType, expected, path)
         }
     }
 
     func testRecorderOnAnUnwritablePathStopsQuietly() {
         let logger = Logger(label: "test.pcap")
-        for path in ["/nonexistent-dir/x.pcapng", "/dev/full"] where path != "/dev/full" || FileManager.default.fileExists(atPath: path) {
+        for path in ["/nonexistent-dir/x.pcapng", "/dev/full"]
+        where path != "/dev/full" || FileManager.default.fileExists(atPath: path) {
             let r = PacketLogRecorder(path: path, logger: logger)
             XCTAssertFalse(r.isRecording, path)
-            r.record(CapturedFrame(time: Date(), direction: .sent, transport: .tcp, local: nil, remote: nil, bytes: [1, 2, 3]))
+            r.record(
+                CapturedFrame(
+                    time: Date(), direction: .sent, transport: .tcp, local: nil, remote: nil, bytes: [1, 2, 3]))
             r.close()
             XCTAssertEqual(r.counts.written, 0)
         }

@@ -18,7 +18,8 @@ final class PcapngRoundTripTests: XCTestCase {
             XCTAssertEqual(f.timeNanos, r.timeNanos)
             XCTAssertNotNil(f.frame, f.error ?? "")
             let (src, dst) = r.direction == .sent ? (r.local, r.remote) : (r.remote, r.local)
-            XCTAssertEqual(f.destination, dst.isUnspecified ? PacketEndpoint(ip: "127.0.0.1", port: Int(dst.port)) : dst)
+            XCTAssertEqual(
+                f.destination, dst.isUnspecified ? PacketEndpoint(ip: "127.0.0.1", port: Int(dst.port)) : dst)
             if r.transport == .tcp { XCTAssertEqual(f.source, src) }
         }
         // A UDP socket bound to 0.0.0.0 is shown at the address its TCP connections to that peer use.
@@ -28,10 +29,13 @@ final class PcapngRoundTripTests: XCTestCase {
     func testPeersAreNamedFromHandshakes() throws {
         let log = try PacketLog.decode(Fixtures.pcapng(Fixtures.records()))
         XCTAssertEqual(log.directory.local?.name, "alpha")
-        XCTAssertEqual(log.frames.map { log.peer(of: $0) }, [
-            "bravo", "bravo", "charlie", "charlie", "bravo", "bravo", "bravo", "charlie", "bravo", "bravo", "charlie",
-            "bravo", "charlie",
-        ])
+        XCTAssertEqual(
+            log.frames.map { log.peer(of: $0) },
+            [
+                "bravo", "bravo", "charlie", "charlie", "bravo", "bravo", "bravo", "charlie", "bravo", "bravo",
+                "charlie",
+                "bravo", "charlie",
+            ])
         XCTAssertEqual(log.frames(matching: PacketLogFilter(peer: "charlie")).count, 5)
         XCTAssertEqual(log.frames(matching: PacketLogFilter(peer: "2222")).count, 5)
         XCTAssertEqual(log.frames(matching: PacketLogFilter(type: "join")).count, 1)
@@ -48,9 +52,11 @@ final class PcapngRoundTripTests: XCTestCase {
         let s = PacketLogStatistics(log)
         XCTAssertEqual(s.frames, 13)
         XCTAssertEqual(s.bytes, records.map(\.bytes.count).reduce(0, +))
-        XCTAssertEqual(s.byType.mapValues(\.frames), [
-            "handshake": 4, "heartbeat": 1, "heartbeat-ack": 1, "application": 3, "datagram": 2, "goodbye": 2,
-        ])
+        XCTAssertEqual(
+            s.byType.mapValues(\.frames),
+            [
+                "handshake": 4, "heartbeat": 1, "heartbeat-ack": 1, "application": 3, "datagram": 2, "goodbye": 2,
+            ])
         XCTAssertEqual(s.byType["handshake"]?.bytes, records.prefix(4).map(\.bytes.count).reduce(0, +))
         XCTAssertEqual(s.byChannel.mapValues(\.frames), ["reliable": 11, "unreliable": 2])
         XCTAssertEqual(s.byPeer.mapValues(\.frames), ["bravo": 8, "charlie": 5])
@@ -75,7 +81,8 @@ final class PcapngRoundTripTests: XCTestCase {
         let dg = try XCTUnwrap(lines.first { $0.contains(" datagram ") })
         XCTAssertTrue(dg.contains("unreliable") && dg.contains("seq=1") && dg.contains(#"body={"x":1}"#), dg)
         let json = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(PacketLogReport.showJSON(log, frames: log.frames).utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(PacketLogReport.showJSON(log, frames: log.frames).utf8))
+                as? [String: Any])
         let frames = try XCTUnwrap(json["frames"] as? [[String: Any]])
         XCTAssertEqual(frames.count, 13)
         XCTAssertEqual(frames[0]["type"] as? String, "handshake")

@@ -4,7 +4,8 @@ import XCTest
 /// Runs tshark with the repository's Lua dissector.
 enum Tshark {
     static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static var dissector: String { repositoryRoot.appendingPathComponent("Protocol/tavolo.lua").path }
@@ -71,8 +72,13 @@ enum Tshark {
         for path in ["/usr/share/wireshark/init.lua", "/usr/local/share/wireshark/init.lua"] {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            if lines.contains(where: { $0.hasPrefix("run_user_scripts_when_superuser") && $0.hasSuffix("false") }) { return false }
-            if lines.contains(where: { ($0.hasPrefix("disable_lua") && $0.hasSuffix("true")) || ($0.hasPrefix("enable_lua") && $0.hasSuffix("false")) }) {
+            if lines.contains(where: { $0.hasPrefix("run_user_scripts_when_superuser") && $0.hasSuffix("false") }) {
+                return false
+            }
+            if lines.contains(where: {
+                ($0.hasPrefix("disable_lua") && $0.hasSuffix("true"))
+                    || ($0.hasPrefix("enable_lua") && $0.hasSuffix("false"))
+            }) {
                 return false
             }
             return true
