@@ -6,7 +6,9 @@
 --
 -- Tavolo nodes pick their ports at random unless told otherwise, so the dissector finds its traffic with
 -- heuristics on TCP and UDP (magic "TV", version 1, a known type, reserved byte 0); the preference
--- tavolo.ports adds fixed ports (e.g. -o tavolo.ports:7000-7010). TCP frames split across segments are
+-- tavolo.ports adds fixed ports (e.g. -o tavolo.ports:7000-7010). On a port that another dissector owns
+-- (6000-6063 is X11, for one) add -o tcp.try_heuristic_first:TRUE -o udp.try_heuristic_first:TRUE, or name
+-- the port in tavolo.ports. TCP frames split across segments are
 -- reassembled with dissect_tcp_pdus. JSON payloads are handed to Wireshark's json dissector and their
 -- top-level members also become named tavolo.* fields.
 
