@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "TavoloGames", dependencies: ["TavoloCore"]),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
+        .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
             dependencies: [
@@ -45,7 +46,7 @@ let package = Package(
         .target(
             name: "TavoloDaemon",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable", "TavoloPacketLog",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "tavolo",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloPacketLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,5 +86,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(
+            name: "TavoloPacketLogTests",
+            dependencies: [
+                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

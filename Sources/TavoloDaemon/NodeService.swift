@@ -24,6 +24,8 @@ public final class NodeService: Sendable {
         public var tableOptions = TableManager.Options()
         /// Test-only: accept the `inject` control op (send raw table messages, as a misbehaving node).
         public var allowInjection = false
+        /// pcapng file recording every frame sent and received (PROTOCOL.md §8); nil records nothing.
+        public var packetLog: String?
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -75,6 +77,7 @@ public final class NodeService: Sendable {
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
         config.wireVersion = options.wireVersion
+        config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
             throw StartError("cannot listen on port \(options.port): \(error)")
@@ -194,6 +197,7 @@ public final class NodeService: Sendable {
         await mesh.shutdown()
         await control.close()
         try? await controlGroup.shutdownGracefully()
+        (mesh.config.recorder as? PacketLogRecorder)?.close()
         logger.info("node \(options.name) stopped")
     }
 }

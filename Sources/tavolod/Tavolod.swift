@@ -37,6 +37,9 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "Seconds of silence after which a peer is lost.")
     var heartbeatTimeout: Double = 5
 
+    @Option(help: ArgumentHelp("Record every frame sent and received to this pcapng file.", valueName: "file"))
+    var packetLog: String?
+
     @Option(help: .hidden)
     var testProtocolVersion: UInt8?
 
@@ -91,6 +94,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.nodeIndex = nonceIndex
         options.tableOptions.cheatDeal = testCheatDeal
         options.allowInjection = testAllowInjection
+        options.packetLog = packetLog
 
         let service: NodeService
         do {

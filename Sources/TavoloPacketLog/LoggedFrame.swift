@@ -1,0 +1,55 @@
+import Foundation
+import TavoloProtocol
+
+/// One Tavolo frame found in a capture, decoded as far as it goes.
+public struct LoggedFrame: Sendable {
+    /// 1-based position among the Tavolo frames of the file.
+    public var number: Int
+    /// Number of the packet that completes the frame (Wireshark's frame number).
+    public var packet: Int
+    /// Capture time, nanoseconds since 1970 UTC.
+    public var timeNanos: UInt64
+    /// Sent or received by the recording node; nil in captures that do not say (a live capture of `lo`).
+    public var direction: PacketRecord.Direction?
+    public var transport: PacketRecord.Transport
+    public var source: PacketEndpoint
+    public var destination: PacketEndpoint
+    /// Header and payload as captured.
+    public var bytes: [UInt8]
+    /// The decoded frame; nil when it does not decode (see `error`).
+    public var frame: Frame?
+    /// Why the frame does not decode.
+    public var error: String?
+
+    /// "reliable" (TCP) or "unreliable" (UDP).
+    public var channel: String { transport == .tcp ? "reliable" : "unreliable" }
+
+    /// The header's type byte, or nil when the frame is too short to have one.
+    public var typeCode: UInt8? { bytes.count > 3 ? bytes[3] : nil }
+    public var version: UInt8? { bytes.count > 2 ? bytes[2] : nil }
+    public var flags: UInt8? { bytes.count > 4 ? bytes[4] : nil }
+
+    /// The message type's name ("handshake", …), or "type-N" for an unknown type byte.
+    public var typeName: String {
+        guard let code = typeCode else { return "invalid" }
+        return MessageType(rawValue: code)?.description ?? "type-\(code)"
+    }
+
+    /// The application JSON of an application message or datagram.
+    public var applicationBody: [UInt8]? {
+        switch frame {
+        case .application(let body)?: body
+        case .datagram(let d)?: d.body
+        default: nil
+        }
+    }
+
+    /// The `type` (else `kind`) string of an application payload: table messages are told apart by it.
+    public var kind: String? {
+        guard let body = applicationBody,
+            let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+                as? [String: Any]
+        else { return nil }
+        return (object["type"] as? String) ?? (object["kind"] as? String)
+    }
+}
