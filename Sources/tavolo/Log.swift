@@ -7,9 +7,9 @@ struct Log: ParsableCommand {
         discussion: """
             `show` prints the decoded timeline, `stats` counts frames and bytes. Both also read live captures \
             (`tshark -i lo -w FILE`). A damaged file is decoded as far as possible; where it breaks is \
-            reported and the exit code is 1. `tavolo log replay` comes with the tables layer.
+            reported and the exit code is 1. `replay` re-runs every table in the file and checks every state hash.
             """,
-        subcommands: [LogShow.self, LogStats.self]
+        subcommands: [LogShow.self, LogStats.self, LogReplay.self]
     )
 }
 

@@ -13,6 +13,8 @@ final class FakeNetwork: @unchecked Sendable {
     private var tasks: [Task<Void, Never>] = []
     /// Messages seen on the wire, for assertions.
     private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
+    /// Every message as it left its sender (once, whatever the number of targets), for replay tests.
+    private(set) var bodies: [(from: NodeID, body: [UInt8])] = []
 
     struct Endpoint: TableTransport {
         let network: FakeNetwork
@@ -23,6 +25,7 @@ final class FakeNetwork: @unchecked Sendable {
     func deliver(_ body: [UInt8], from: NodeID, to nodes: [NodeID]) {
         let type = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
         lock.withLock {
+            bodies.append((from, body))
             for n in nodes {
                 sent.append((from, n, type))
                 queues[n]?.yield((from, body))

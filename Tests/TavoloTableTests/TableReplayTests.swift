@@ -1,0 +1,59 @@
+import Foundation
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloTable
+import XCTest
+
+final class TableReplayTests: XCTestCase {
+    /// Plays a three-node Spirits! game in memory and returns every message with its sender.
+    func capturedGame() async throws -> ([TableReplay.Captured], String) {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let log = await EventLog(nodes[2])
+        let table = try await nodes[0].host(game: "spirits", players: 3)
+        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        for i in 0..<3 { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: "random") }
+        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        _ = try await nodes[0].start(table: table.id)
+        let done = await eventually(20) { log.first(.finished) != nil }
+        XCTAssertTrue(done)
+        let final = try XCTUnwrap(log.first(.finished)?.stateHash)
+        return (net.bodies.enumerated().map { TableReplay.Captured(frame: $0.offset + 1, sender: $0.element.from, body: $0.element.body) }, final)
+    }
+
+    func testReplayConfirmsACapturedGame() async throws {
+        let (captured, final) = try await capturedGame()
+        let outcomes = TableReplay(catalog: .standard).run(captured)
+        XCTAssertEqual(outcomes.count, 1)
+        let o = try XCTUnwrap(outcomes.first)
+        XCTAssertNil(o.problem)
+        XCTAssertEqual(o.finalHash, final)
+        XCTAssertEqual(o.dealsChecked, 3)
+        XCTAssertGreaterThan(o.hashesChecked, o.movesReplayed * 3)
+    }
+
+    /// A confirmation whose hash was altered in the capture is named as the first mismatch, with its frame.
+    func testReplayReportsTheFirstMismatch() async throws {
+        var (captured, _) = try await capturedGame()
+        let index = try XCTUnwrap(captured.firstIndex {
+            String(decoding: $0.body, as: UTF8.self).contains(#""number":7,"stateHash""#)
+                && String(decoding: $0.body, as: UTF8.self).contains("table.confirm")
+        })
+        var text = String(decoding: captured[index].body, as: UTF8.self)
+        let range = try XCTUnwrap(text.range(of: #"(?<="stateHash":")[0-9a-f]{4}"#, options: .regularExpression))
+        text.replaceSubrange(range, with: "0000" == text[range] ? "1111" : "0000")
+        captured[index].body = Array(text.utf8)
+        let o = try XCTUnwrap(TableReplay(catalog: .standard).run(captured).first)
+        XCTAssertEqual(o.movesReplayed, 8)
+        XCTAssertTrue(o.problem?.contains("frame \(captured[index].frame)") == true, o.problem ?? "")
+        XCTAssertTrue(o.problem?.contains("move 7") == true, o.problem ?? "")
+    }
+
+    func testReplayWithoutRevealsSaysWhy() async throws {
+        let (captured, _) = try await capturedGame()
+        let noReveals = captured.filter { !String(decoding: $0.body, as: UTF8.self).contains("table.reveal") }
+        let o = try XCTUnwrap(TableReplay(catalog: .standard).run(noReveals).first)
+        XCTAssertTrue(o.problem?.contains("no reveal") == true)
+    }
+}
