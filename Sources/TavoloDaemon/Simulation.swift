@@ -188,7 +188,7 @@ public final class Simulation: @unchecked Sendable {
         var watchers: [ControlClient] = []
         for i in 0..<options.peers {
             let w = try ControlClient(path: socketPath(i))
-            _ = try w.requestLine(["op": "events"])
+            _ = try w.requestLine(["op": "events", "kinds": ["finished", "stopped"]])
             watchers.append(w)
             Thread.detachNewThread {
                 while true {

@@ -17,6 +17,7 @@ struct InviteParams: Codable { var table: String; var seat: Int; var node: Strin
 struct TableParams: Codable { var table: String }
 struct MoveParams: Codable { var table: String; var move: JSONValue }
 struct InjectParams: Codable { var message: TableMessage }
+struct EventsParams: Codable { var kinds: [TableEvent.Kind]? }
 /// The `join` result: the table asked.
 public struct JoinResult: Codable, Sendable { public var table: String }
 
@@ -60,7 +61,7 @@ extension NodeService {
             case "state":
                 return ok(try await tables.state(table: try params(TableParams.self).table))
             case "events":
-                let stream = await tables.subscribe()
+                let stream = await tables.subscribe(kinds: try params(EventsParams.self).kinds.map(Set.init))
                 let lines = AsyncStream<[UInt8]> { continuation in
                     let task = Task {
                         for await e in stream { continuation.yield((try? WireJSON.encode(EventLine(event: e))) ?? []) }

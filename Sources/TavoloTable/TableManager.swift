@@ -44,7 +44,7 @@ public actor TableManager {
     var connected: Set<NodeID> = []
     var nextTableNumber = 1
     var seededTables: UInt64 = 0
-    var subscribers: [UUID: AsyncStream<TableEvent>.Continuation] = [:]
+    var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
 
     public init(me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger) {
         self.me = me
@@ -58,11 +58,11 @@ public actor TableManager {
 
     // MARK: Events
 
-    /// Every table event from now on.
-    public func subscribe() -> AsyncStream<TableEvent> {
+    /// Every table event from now on, or only those of `kinds`.
+    public func subscribe(kinds: Set<TableEvent.Kind>? = nil) -> AsyncStream<TableEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: TableEvent.self)
         let id = UUID()
-        subscribers[id] = continuation
+        subscribers[id] = (kinds, continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
@@ -72,7 +72,7 @@ public actor TableManager {
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
     func emit(_ event: TableEvent) {
-        for c in subscribers.values { c.yield(event) }
+        for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
     }
 
     func event(_ kind: TableEvent.Kind, _ t: TableRuntime, _ fill: (inout TableEvent) -> Void = { _ in }) {
