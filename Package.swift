@@ -77,7 +77,10 @@ let package = Package(
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
         .testTarget(
             name: "TavoloTableTests",
-            dependencies: ["TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(

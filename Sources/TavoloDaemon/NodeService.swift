@@ -110,21 +110,23 @@ public final class NodeService: Sendable {
         tableOptions.stateDirectory = options.stateDirectory
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
-            options: tableOptions, logger: logger)
-        let eventTask = Task {
-            for await event in mesh.events {
-                Self.log(event, logger: logger)
+            options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
+        // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
+        // synchronously, in order.
+        mesh.setEventHandler { event in
+            Self.log(event, logger: logger)
+            tables.assumeIsolated { tables in
                 switch event {
-                case .peerConnected(let p): await tables.peerConnected(p.id, name: p.name)
-                case .peerLost(let p, _): await tables.peerLost(p.id)
-                case .message(let m) where m.channel == .reliable: await tables.received(m.body, from: m.from)
+                case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
+                case .peerLost(let p, _): tables.peerLost(p.id)
+                case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
                 default: break
                 }
             }
         }
         let service = NodeService(
             options: options, mesh: mesh, tables: tables, logger: logger, advertiser: advertiser, control: control,
-            controlGroup: controlGroup, tasks: [browseTask, eventTask])
+            controlGroup: controlGroup, tasks: [browseTask])
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service

@@ -31,6 +31,7 @@ public final class MeshNode: @unchecked Sendable {
     private var heartbeat: RepeatedTask?
     private var datagramSeq: UInt64 = 0
     private var isShutDown = false
+    private var eventHandler: (@Sendable (MeshEvent) -> Void)?
     var stats = MeshStats()
 
     /// Confined to the node's event loop like the rest of its state.
@@ -122,6 +123,19 @@ public final class MeshNode: @unchecked Sendable {
         sessions[ObjectIdentifier(session)] = session
     }
 
+    /// The event loop that owns this node's state; an actor may use it as its executor.
+    public var eventLoop: EventLoop { loop }
+
+    /// Delivers events to `handler`, called on the node's event loop, instead of the `events` stream: no thread
+    /// hop per message. The handler must be quick and must not block.
+    public func setEventHandler(_ handler: @escaping @Sendable (MeshEvent) -> Void) {
+        loop.execute { self.eventHandler = handler }
+    }
+
+    private func emit(_ event: MeshEvent) {
+        if let eventHandler { eventHandler(event) } else { continuation.yield(event) }
+    }
+
     /// The TXT record to advertise (PROTOCOL.md §6).
     public var txtRecord: [String: String] {
         [TXTKey.id: id.hex, TXTKey.version: String(config.wireVersion), TXTKey.udpPort: String(udpPort)]
@@ -166,12 +180,12 @@ public final class MeshNode: @unchecked Sendable {
             if peer.state != .incompatible {
                 peer.state = .incompatible
                 peer.reason = "protocol version \(version), this node speaks \(config.wireVersion)"
-                continuation.yield(.peerIncompatible(info(peer), reason: peer.reason ?? ""))
+                emit(.peerIncompatible(info(peer), reason: peer.reason ?? ""))
             }
             return
         }
         if peer.state == .incompatible { peer.state = .discovered }
-        if isNew { continuation.yield(.peerDiscovered(info(peer))) }
+        if isNew { emit(.peerDiscovered(info(peer))) }
         if peer.session == nil {
             peer.nextDialAt = .now()
             peer.dialFailures = 0
@@ -185,7 +199,7 @@ public final class MeshNode: @unchecked Sendable {
         else { return }
         peer.dialing = true
         peer.state = .connecting
-        continuation.yield(.peerConnecting(info(peer)))
+        emit(.peerConnecting(info(peer)))
         let expected = peer.id
         ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -246,12 +260,12 @@ public final class MeshNode: @unchecked Sendable {
         peer.reason = nil
         peer.lastDatagramSeq = 0
         logger.info("connected to \(h.name) (\(h.nodeId.short)) at \(session.remoteDescription)")
-        continuation.yield(.peerConnected(info(peer)))
+        emit(.peerConnected(info(peer)))
     }
 
     func sessionMessage(_ session: PeerSession, body: [UInt8]) {
         guard let from = session.peerID else { return }
-        continuation.yield(.message(MeshMessage(from: from, channel: .reliable, body: body)))
+        emit(.message(MeshMessage(from: from, channel: .reliable, body: body)))
     }
 
     func sessionRoundTrip(_ session: PeerSession, sentAt: UInt64) {
@@ -279,7 +293,7 @@ public final class MeshNode: @unchecked Sendable {
         peer.reason = reason
         peer.nextDialAt = .now() + .milliseconds(200)
         logger.info("lost \(peer.name) (\(pid.short)): \(reason)")
-        continuation.yield(.peerLost(info(peer), reason: reason))
+        emit(.peerLost(info(peer), reason: reason))
     }
 
     // MARK: Heartbeats and reconnects
@@ -319,7 +333,7 @@ public final class MeshNode: @unchecked Sendable {
             return
         }
         peer.lastDatagramSeq = d.seq
-        continuation.yield(.message(MeshMessage(from: d.sender, channel: .unreliable, body: d.body)))
+        emit(.message(MeshMessage(from: d.sender, channel: .unreliable, body: d.body)))
     }
 
     // MARK: Public API
@@ -385,7 +399,7 @@ public final class MeshNode: @unchecked Sendable {
             logger.error("dropping an application message of \(body.count) bytes: over the frame limit")
             return
         }
-        loop.execute {
+        let write = {
             var skipped: [NodeID] = []
             for t in targets {
                 if let s = self.peers[t]?.session, !self.isShutDown {
@@ -396,6 +410,8 @@ public final class MeshNode: @unchecked Sendable {
             }
             if !skipped.isEmpty { onSkipped?(skipped) }
         }
+        // On the loop already (an actor running on it): write now, keeping the caller's order.
+        if loop.inEventLoop { write() } else { loop.execute(write) }
     }
 
     private func resolve(_ targets: [NodeID]?) throws -> [PeerSession] {

@@ -34,6 +34,10 @@ public actor TableManager {
 
     public let me: NodeID
     public let myName: String
+    /// Where the actor runs: the mesh's event loop in the daemon, so table messages are handled where they
+    /// arrive, with no thread hop (`assumeIsolated`), and sends are written in order at once.
+    nonisolated let executor: any SerialExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let transport: any TableTransport
     let catalog: GameCatalog
     let options: Options
@@ -46,8 +50,12 @@ public actor TableManager {
     var seededTables: UInt64 = 0
     var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
 
-    public init(me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger) {
+    public init(
+        me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
+        executor: any SerialExecutor
+    ) {
         self.me = me
+        self.executor = executor
         myName = name
         self.transport = transport
         self.catalog = catalog

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
@@ -42,7 +43,7 @@ final class FakeNetwork: @unchecked Sendable {
             logger.logLevel = .critical
             let m = TableManager(
                 me: id, name: "n\(i)", transport: Endpoint(network: self, me: id), catalog: .standard, options: options(i),
-                logger: logger)
+                logger: logger, executor: MultiThreadedEventLoopGroup.singleton.next().executor)
             let (stream, continuation) = AsyncStream.makeStream(of: (NodeID, [UInt8]).self)
             lock.withLock {
                 managers[id] = m
