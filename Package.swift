@@ -58,6 +58,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // In-process mesh measurements for scripts/bench mesh.
+        .executableTarget(
+            name: "tavolo-bench",
+            dependencies: [
+                "TavoloMesh", "TavoloProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
@@ -73,5 +82,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
+        .testTarget(
+            name: "TavoloIntegrationTests",
+            dependencies: ["TavoloDaemon", "TavoloMesh", "TavoloProtocol"]
+        ),
     ]
 )
