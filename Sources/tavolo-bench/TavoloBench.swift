@@ -25,6 +25,9 @@ struct TavoloBench: AsyncParsableCommand {
     @Option(help: "Broadcasts sent by each node in the broadcast measurement.")
     var broadcasts = 5_000
 
+    @Flag(help: "Round trips only (skips the broadcast), for profiling.")
+    var roundTripsOnly = false
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -46,7 +49,8 @@ struct TavoloBench: AsyncParsableCommand {
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
-        let (delivered, seconds) = try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
+        let (delivered, seconds) =
+            roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
             baseline: Percentiles(baseline), reliable: Percentiles(reliable), unreliable: Percentiles(unreliable),
