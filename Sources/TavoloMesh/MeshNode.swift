@@ -93,7 +93,10 @@ public final class MeshNode: @unchecked Sendable {
     private func bind() async throws {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // `.tcpOption`, not `.socketOption`: the latter is level SOL_SOCKET, where option 1 is SO_DEBUG
+            // (strace showed setsockopt(SO_DEBUG) on every accepted socket). Nagle stayed off only because
+            // NIO's default TCP_NODELAY on the listener is inherited by accepted sockets on Linux.
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [unowned self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.installSession(on: channel, outbound: false, expected: nil)
@@ -203,7 +206,7 @@ public final class MeshNode: @unchecked Sendable {
         continuation.yield(.peerConnecting(info(peer)))
         let expected = peer.id
         ClientBootstrap(group: loop)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)  // see bind(): SOL_TCP, not SOL_SOCKET
             .connectTimeout(.seconds(2))
             .channelInitializer { [unowned self] channel in
                 channel.eventLoop.makeCompletedFuture { try self.installSession(on: channel, outbound: true, expected: expected) }

@@ -119,8 +119,14 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Kills every process still running (SIGCONT first, so stopped ones die too) and removes the temp dir.
     func stopAll() {
+        // SIGTERM first (goodbyes, DNS-SD withdrawal: less churn for the next test), SIGKILL after 2 s.
         for n in nodes where n.process.isRunning {
             kill(n.process.processIdentifier, SIGCONT)
+            kill(n.process.processIdentifier, SIGTERM)
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while nodes.contains(where: { $0.process.isRunning }) && Date() < deadline { usleep(10_000) }
+        for n in nodes where n.process.isRunning {
             kill(n.process.processIdentifier, SIGKILL)
         }
         for n in nodes {
