@@ -92,9 +92,14 @@ final class DaemonHarness: @unchecked Sendable {
 
     func pid(_ index: Int) -> pid_t { nodes[index].process.processIdentifier }
 
+    /// Nodes stopped with SIGSTOP: their control socket would never answer (ControlClient has no timeout).
+    private(set) var stopped: Set<Int> = []
+
     func signal(_ index: Int, _ sig: Int32) {
         let p = nodes[index].process
         guard p.isRunning else { return }
+        if sig == SIGSTOP { stopped.insert(index) }
+        if sig == SIGCONT || sig == SIGKILL { stopped.remove(index) }
         kill(p.processIdentifier, sig)
     }
 
@@ -148,7 +153,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// The node's peers, or nil while its control socket is not up.
     func peers(_ index: Int) -> [PeerInfo]? {
-        guard let client = try? ControlClient(path: nodes[index].controlPath) else { return nil }
+        guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else { return nil }
         return try? client.call("peers", as: [PeerInfo].self)
     }
 
@@ -187,7 +192,7 @@ final class DaemonHarness: @unchecked Sendable {
         }
         if condition() { return Date().timeIntervalSince(start) }
         let views = nodes.indices.map { i in
-            let state = nodes[i].process.isRunning ? "running" : "exited"
+            let state = stopped.contains(i) ? "stopped" : nodes[i].process.isRunning ? "running" : "exited"
             let v = view(i).map { $0.values.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.state.rawValue)" } }
             return "  \(name(i)) [\(state)]: \(v?.joined(separator: " ") ?? "no control socket")"
         }
