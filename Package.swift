@@ -73,6 +73,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // In-process mesh measurements for scripts/bench mesh.
+        .executableTarget(
+            name: "tavolo-bench",
+            dependencies: [
+                "TavoloMesh", "TavoloProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
         .testTarget(
@@ -101,6 +110,11 @@ let package = Package(
                 "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
+        .testTarget(
+            name: "TavoloIntegrationTests",
+            dependencies: ["TavoloDaemon", "TavoloMesh", "TavoloProtocol"]
         ),
     ]
 )

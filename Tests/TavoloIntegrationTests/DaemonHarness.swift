@@ -1,0 +1,300 @@
+import Foundation
+import TavoloDaemon
+import TavoloMesh
+import TavoloProtocol
+import XCTest
+
+/// Starts real `tavolod` processes for integration tests: unique names (a random suffix, so parallel runs and stale
+/// Avahi records never collide), a temp directory with one state dir per node and the control sockets
+/// (`XDG_RUNTIME_DIR` points into it), short heartbeats. `stopAll()` SIGKILLs every process it started; tests call
+/// it from `tearDown` (which XCTest runs after a failure too), and an `atexit` hook does the same if the test
+/// process itself ends early.
+final class DaemonHarness: @unchecked Sendable {
+    struct Node {
+        let name: String
+        let stateDir: String
+        let controlPath: String
+        let logPath: String
+        var process: Process
+        var extraArguments: [String]
+    }
+
+    static let heartbeatInterval = 0.3
+    static let heartbeatTimeout = 1.5
+
+    let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    let root: URL
+    private(set) var nodes: [Node] = []
+    let binary: URL
+
+    init() throws {
+        binary = try locateTavolod()
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-it-\(runID)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+    }
+
+    /// The name of node `index` in this run.
+    func name(_ index: Int) -> String { "it\(runID)-n\(index)" }
+
+    /// Names of every node this harness started (peers from other runs are ignored by the checks).
+    var names: Set<String> { Set(nodes.map(\.name)) }
+
+    /// Starts `count` nodes and returns their indices.
+    @discardableResult
+    func start(_ count: Int, extraArguments: [String] = []) throws -> [Int] {
+        try (0..<count).map { _ in try startNode(extraArguments: extraArguments) }
+    }
+
+    /// Starts one new node and returns its index.
+    func startNode(extraArguments: [String] = []) throws -> Int {
+        let index = nodes.count
+        let name = name(index)
+        let node = Node(
+            name: name, stateDir: root.appendingPathComponent("state-\(index)").path,
+            controlPath: root.appendingPathComponent("run/tavolo/\(name).sock").path,
+            logPath: root.appendingPathComponent("\(name).log").path,
+            process: Process(), extraArguments: extraArguments)
+        nodes.append(node)
+        try launch(index)
+        return index
+    }
+
+    /// (Re)starts node `index` with its state dir (so the same node id).
+    func restart(_ index: Int) throws {
+        precondition(!nodes[index].process.isRunning, "restart a node that is not running")
+        try launch(index)
+    }
+
+    private func launch(_ index: Int) throws {
+        let node = nodes[index]
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = [
+            "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
+            "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout", String(Self.heartbeatTimeout),
+            "--log-level", "info",
+        ] + node.extraArguments
+        var env = ProcessInfo.processInfo.environment
+        env["AVAHI_COMPAT_NOWARN"] = "1"
+        env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
+        p.environment = env
+        FileManager.default.createFile(atPath: node.logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: node.logPath))
+        log.seekToEndOfFile()
+        p.standardOutput = log
+        p.standardError = log
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        try? log.close()
+        nodes[index].process = p
+        RunningProcesses.shared.add(p.processIdentifier)
+    }
+
+    func pid(_ index: Int) -> pid_t { nodes[index].process.processIdentifier }
+
+    /// Nodes stopped with SIGSTOP: their control socket would never answer (ControlClient has no timeout).
+    private(set) var stopped: Set<Int> = []
+
+    func signal(_ index: Int, _ sig: Int32) {
+        let p = nodes[index].process
+        guard p.isRunning else { return }
+        if sig == SIGSTOP { stopped.insert(index) }
+        if sig == SIGCONT || sig == SIGKILL { stopped.remove(index) }
+        kill(p.processIdentifier, sig)
+    }
+
+    /// SIGKILLs node `index` and reaps it.
+    func kill9(_ index: Int) {
+        signal(index, SIGKILL)
+        nodes[index].process.waitUntilExit()
+        RunningProcesses.shared.remove(pid(index))
+    }
+
+    /// Waits up to `seconds` for node `index` to exit; returns how long it took, or nil if it is still running.
+    func waitForExit(_ index: Int, seconds: Double) -> Double? {
+        let p = nodes[index].process
+        let start = Date()
+        while p.isRunning {
+            if Date().timeIntervalSince(start) > seconds { return nil }
+            usleep(5_000)
+        }
+        RunningProcesses.shared.remove(p.processIdentifier)
+        return Date().timeIntervalSince(start)
+    }
+
+    /// Kills every process still running (SIGCONT first, so stopped ones die too) and removes the temp dir.
+    func stopAll() {
+        // SIGTERM first (goodbyes, DNS-SD withdrawal: less churn for the next test), SIGKILL after 2 s.
+        for n in nodes where n.process.isRunning {
+            kill(n.process.processIdentifier, SIGCONT)
+            kill(n.process.processIdentifier, SIGTERM)
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while nodes.contains(where: { $0.process.isRunning }) && Date() < deadline { usleep(10_000) }
+        for n in nodes where n.process.isRunning {
+            kill(n.process.processIdentifier, SIGKILL)
+        }
+        for n in nodes {
+            n.process.waitUntilExit()
+            RunningProcesses.shared.remove(n.process.processIdentifier)
+        }
+        if ProcessInfo.processInfo.environment["TAVOLO_KEEP_TEST_LOGS"] == nil {
+            try? FileManager.default.removeItem(at: root)
+        }
+    }
+
+    /// The last lines of node `index`'s log, for failure messages.
+    func logTail(_ index: Int, lines: Int = 15) -> String {
+        let text = (try? String(contentsOfFile: nodes[index].logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    // MARK: Control socket
+
+    /// The node's peers, or nil while its control socket is not up.
+    func peers(_ index: Int) -> [PeerInfo]? {
+        guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else { return nil }
+        return try? client.call("peers", as: [PeerInfo].self)
+    }
+
+    func status(_ index: Int) throws -> NodeStatus {
+        try ControlClient(path: nodes[index].controlPath).call("status", as: NodeStatus.self)
+    }
+
+    /// Node `index`'s view of the other nodes of this run, by name.
+    func view(_ index: Int) -> [String: PeerInfo]? {
+        guard let list = peers(index) else { return nil }
+        let mine = names
+        return Dictionary(list.filter { mine.contains($0.name) }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// True when every node in `members` lists every other member as connected.
+    func isFullMesh(_ members: [Int]) -> Bool {
+        for i in members {
+            guard let v = view(i) else { return false }
+            for j in members where j != i {
+                guard v[name(j)]?.state == .connected else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `seconds` pass; returns the time it took.
+    @discardableResult
+    func eventually(
+        _ what: @autoclosure () -> String, seconds: Double, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () -> Bool
+    ) throws -> Double {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if condition() { return Date().timeIntervalSince(start) }
+            usleep(50_000)
+        }
+        if condition() { return Date().timeIntervalSince(start) }
+        let views = nodes.indices.map { i in
+            let state = stopped.contains(i) ? "stopped" : nodes[i].process.isRunning ? "running" : "exited"
+            let v = view(i).map { $0.values.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.state.rawValue)" } }
+            return "  \(name(i)) [\(state)]: \(v?.joined(separator: " ") ?? "no control socket")"
+        }
+        let message = "timed out after \(seconds) s waiting for \(what())\n" + views.joined(separator: "\n")
+        XCTFail(message, file: file, line: line)
+        throw HarnessError(message)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Every pid the harnesses started, SIGKILLed at exit if still there (a crash or `exit` in a test).
+final class RunningProcesses: @unchecked Sendable {
+    static let shared = RunningProcesses()
+    private let lock = NSLock()
+    private var pids: Set<pid_t> = []
+
+    private init() {
+        atexit {
+            for pid in RunningProcesses.shared.lock.withLock({ RunningProcesses.shared.pids }) {
+                kill(pid, SIGCONT)
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    func add(_ pid: pid_t) { _ = lock.withLock { pids.insert(pid) } }
+    func remove(_ pid: pid_t) { _ = lock.withLock { pids.remove(pid) } }
+}
+
+/// Finds the `tavolod` built next to this test bundle: `$TAVOLOD` if set, else the build products directory that
+/// holds the running test binary (works for `.build` and any `--scratch-path`), else `.build*/{debug,release}`
+/// next to this package.
+func locateTavolod() throws -> URL {
+    let fm = FileManager.default
+    if let explicit = ProcessInfo.processInfo.environment["TAVOLOD"], fm.isExecutableFile(atPath: explicit) {
+        return URL(fileURLWithPath: explicit)
+    }
+    var dirs: [URL] = []
+    // On Linux the .xctest is an executable in the products dir; on macOS a bundle in it.
+    dirs.append(Bundle.main.bundleURL)
+    dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        dirs.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+    }
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        dirs.append(bundle.bundleURL.deletingLastPathComponent())
+    }
+    // Package root from this file: Tests/TavoloIntegrationTests/DaemonHarness.swift.
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    if let entries = try? fm.contentsOfDirectory(atPath: packageRoot.path) {
+        for entry in entries.sorted() where entry.hasPrefix(".build") {
+            for config in ["debug", "release"] {
+                dirs.append(packageRoot.appendingPathComponent(entry).appendingPathComponent(config))
+            }
+        }
+    }
+    for dir in dirs {
+        let candidate = dir.appendingPathComponent("tavolod")
+        if fm.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw HarnessError(
+        "tavolod not found next to the test bundle (looked in \(dirs.map(\.path))); build it (swift build) or set TAVOLOD")
+}
+
+/// Skips (or, under CI=true, fails) when avahi-daemon is not reachable.
+func requireAvahi() throws {
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/sbin/avahi-daemon")
+    check.arguments = ["--check"]
+    check.standardOutput = FileHandle.nullDevice
+    check.standardError = FileHandle.nullDevice
+    var running = false
+    if (try? check.run()) != nil {
+        check.waitUntilExit()
+        running = check.terminationStatus == 0
+    }
+    guard !running else { return }
+    let message = "avahi-daemon is not running (start it with scripts/setup)."
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI=true: integration tests need avahi-daemon. " + message)
+        throw HarnessError(message)
+    }
+    throw XCTSkip("Skipping integration test: " + message + " Under CI=true this is a failure.")
+}
+
+/// Runs a command and returns its standard output (standard error discarded), or nil if it could not start.
+func runCommand(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (status: Int32, output: String)? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    if let environment { p.environment = environment }
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    p.standardInput = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
