@@ -114,7 +114,7 @@ let package = Package(
         // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
         .testTarget(
             name: "TavoloIntegrationTests",
-            dependencies: ["TavoloDaemon", "TavoloMesh", "TavoloProtocol"]
+            dependencies: ["TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable"]
         ),
     ]
 )

@@ -5,9 +5,16 @@ import TavoloProtocol
 extension TableManager {
     // MARK: Joint seed
 
+    /// Seeding starts at every member when it sees the table started; only seat owners commit a nonce, a host
+    /// without a seat just waits for the reveals.
     func beginSeeding(_ t: TableRuntime) {
-        guard t.myNonce == nil, t.info.participants.contains(me) else { return }
+        guard t.startedAt == nil else { return }
         t.startedAt = .now
+        guard t.info.participants.contains(me) else {
+            event(.started, t) { $0.message = "seeding: waiting for the seat owners' reveals" }
+            maybeSeed(t)
+            return
+        }
         let nonce: [UInt8]
         if let seed = options.nonceSeed {
             nonce = JointSeed.testNonce(seed: seed, nodeIndex: options.nodeIndex, counter: seededTables)
@@ -65,7 +72,9 @@ extension TableManager {
     }
 
     func maybeSeed(_ t: TableRuntime) {
-        guard t.jointSeed == nil, t.myNonce != nil else { return }
+        // Seats are final only once this node has seen the table start.
+        guard t.jointSeed == nil, t.info.phase == .seeding else { return }
+        if t.info.participants.contains(me) && t.myNonce == nil { return }
         let order = t.info.participants
         let nonces = order.compactMap { t.reveals[$0] }
         guard nonces.count == order.count, let entry = catalog[t.info.game] else { return }

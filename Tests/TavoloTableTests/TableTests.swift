@@ -187,6 +187,23 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(seated)
     }
 
+    /// The host need not play: a host without a seat seeds from the players' reveals and checks every move.
+    func testHostWithoutASeatFollowsTheGame() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
+        let table = try await nodes[0].host(game: "othello", players: 2)
+        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 0, bot: "greedy")
+        _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
+        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        _ = try await nodes[0].start(table: table.id)
+        let done = await eventually(20) { logs.allSatisfy { $0.first(.finished) != nil } }
+        XCTAssertTrue(done, "\(logs.map { $0.all.last?.kind.rawValue ?? "-" })")
+        XCTAssertEqual(Set(logs.compactMap { $0.first(.finished)?.stateHash }).count, 1)
+        XCTAssertEqual(logs[0].first(.finished)?.finalHashes?.count, 3)
+    }
+
     func testJointSeedFormula() {
         let a = [UInt8](repeating: 0xAA, count: 32)
         let b = [UInt8](repeating: 0xBB, count: 32)

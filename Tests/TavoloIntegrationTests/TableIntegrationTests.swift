@@ -1,0 +1,200 @@
+import Foundation
+import TavoloDaemon
+import TavoloMesh
+import TavoloProtocol
+import TavoloTable
+import XCTest
+
+/// Tables between real `tavolod` processes (real Avahi, real sockets), with real misbehaving peers:
+/// a host started with `--test-cheat-deal`, and a node that injects raw table messages through its control
+/// socket (`--test-allow-injection`). Every other node must catch them.
+final class TableIntegrationTests: XCTestCase {
+    var harness: DaemonHarness!
+
+    override func setUpWithError() throws {
+        try requireAvahi()
+        harness = try DaemonHarness()
+    }
+
+    override func tearDown() {
+        harness?.stopAll()
+    }
+
+    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+
+    /// Collects one node's table events of some kinds, on a background thread.
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [TableEvent] = []
+        private let client: ControlClient
+
+        init(path: String, kinds: [String]) throws {
+            client = try ControlClient(path: path)
+            _ = try client.requestLine(["op": "events", "kinds": kinds])
+            let c = client
+            Thread.detachNewThread { [weak self] in
+                while let line = try? c.readLine() {
+                    if let e = try? WireJSON.decode(EventLine.self, line).event { self?.append(e) }
+                }
+            }
+        }
+
+        private func append(_ e: TableEvent) { lock.withLock { list.append(e) } }
+        var all: [TableEvent] { lock.withLock { list } }
+        func close() { client.close() }
+    }
+
+    func waitFor(_ what: String, seconds: Double = 15, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if (try? condition()) == true { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("timed out: \(what)")
+        throw XCTSkip("gave up waiting for \(what)")
+    }
+
+    /// Hosts a table on `host`, seats `seats[i]` (node index, bot or nil for a human) in order, returns its id.
+    func table(host: Int, game: String, seats: [(node: Int, bot: String?)]) throws -> String {
+        let info = try client(host).call("host", ["game": game, "players": seats.count], as: TableInfo.self)
+        try waitFor("every node sees \(info.id)") {
+            try seats.allSatisfy { s in try client(s.node).call("tables", as: [TableInfo].self).contains { $0.id == info.id } }
+        }
+        for (i, s) in seats.enumerated() {
+            var p: [String: Any] = ["table": info.id, "seat": i]
+            if let b = s.bot { p["bot"] = b }
+            _ = try client(s.node).call("join", p, as: JoinResult.self)
+        }
+        try waitFor("seats taken") {
+            try client(host).call("tables", as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
+        }
+        return info.id
+    }
+
+    func testADealThatIsNotTheJointSeedsShuffleIsCaughtByEveryOtherNode() throws {
+        _ = try harness.startNode(extraArguments: ["--test-cheat-deal"])
+        _ = try harness.start(2)
+        try harness.eventually("full mesh of 3", seconds: 20) { harness.isFullMesh([0, 1, 2]) }
+        let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: ["stopped", "moved"]) }
+        defer { watchers.forEach { $0.close() } }
+        let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
+        _ = try client(0).call("start", ["table": id], as: TableInfo.self)
+        try waitFor("both honest nodes stop the table") { watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } } }
+        for w in watchers {
+            XCTAssertEqual(w.all.first { $0.kind == .stopped }?.code, "deal/mismatch")
+            XCTAssertFalse(w.all.contains { $0.kind == .moved }, "a move was played on a wrong deal")
+        }
+    }
+
+    func testIllegalAndForeignMovesFromARealPeerAreRejectedByEveryOtherNode() throws {
+        _ = try harness.startNode(extraArguments: ["--test-allow-injection"])
+        _ = try harness.start(2)
+        try harness.eventually("full mesh of 3", seconds: 20) { harness.isFullMesh([0, 1, 2]) }
+        let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: ["rejected", "moved", "stopped"]) }
+        defer { watchers.forEach { $0.close() } }
+        // Othello: node 0 plays black (seat 0, moves first), node 1 white; node 2 hosts and watches.
+        let id = try table(host: 2, game: "othello", seats: [(0, nil), (1, nil)])
+        _ = try client(2).call("start", ["table": id], as: TableInfo.self)
+        var state = try client(0).call("state", ["table": id], as: TableState.self)
+        try waitFor("black to play") {
+            state = try client(0).call("state", ["table": id], as: TableState.self)
+            return state.turn == 0 && !state.legalMoves.isEmpty
+        }
+        let hash = try XCTUnwrap(state.stateHash)
+        func inject(_ m: [String: Any]) throws {
+            var message = m
+            message["table"] = id
+            _ = try client(0).call("inject", ["message": message], as: Empty.self)
+        }
+        // An illegal square for the right seat.
+        try inject(["type": "table.move", "number": 0, "seat": 0, "move": "a1", "stateHash": hash])
+        try waitFor("illegal move rejected by nodes 1 and 2") { watchers.allSatisfy { $0.all.contains { $0.kind == .rejected } } }
+        for w in watchers { XCTAssertTrue(["move/illegal", "move/malformed"].contains(w.all.first { $0.kind == .rejected }?.code ?? "")) }
+        // A legal move, but for white's seat, which node 0 does not own.
+        let legal = try XCTUnwrap(state.legalMoves.first)
+        let legalJSON = try JSONSerialization.jsonObject(with: Data(legal.jsonBytes), options: [.fragmentsAllowed])
+        try inject(["type": "table.move", "number": 0, "seat": 1, "move": legalJSON, "stateHash": hash])
+        try waitFor("foreign move rejected") {
+            watchers.allSatisfy { $0.all.contains { $0.code == "move/not-your-turn" } }
+        }
+        // The table goes on: the real move is accepted everywhere.
+        _ = try client(0).call("move", ["table": id, "move": legalJSON], as: Empty.self)
+        try waitFor("the legal move is applied by both: \(watchers.map { $0.all.map { "\($0.kind.rawValue) \($0.code ?? "") \($0.message ?? "")" } })") {
+            watchers.allSatisfy { $0.all.contains { $0.kind == .moved } }
+        }
+        for w in watchers { XCTAssertFalse(w.all.contains { $0.kind == .stopped }) }
+    }
+
+    /// `tavolo simulate` with packet logs: every node agrees; each game equals the engine-only playout with its
+    /// joint seed; every log replays; tshark with the dissector decodes as many frames as `tavolo log stats` counts.
+    func testSixNodeSimulationAgreesMatchesPlayoutAndItsPacketLogsReplay() throws {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let logs = harness.root.appendingPathComponent("pcap").path
+        let sim = try run(tavolo, ["simulate", "--peers", "6", "--game", "spirits", "--games", "2", "--seed", "11", "--json", "--packet-logs", logs])
+        XCTAssertEqual(sim.status, 0, sim.stderr)
+        let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
+        XCTAssertEqual(report.games.count, 2)
+        for g in report.games {
+            XCTAssertTrue(g.agree)
+            XCTAssertEqual(g.finalHashes.count, 6)
+            XCTAssertEqual(Set(g.finalHashes.values).count, 1)
+            let seed = try XCTUnwrap(g.jointSeed)
+            let playout = try run(tavolo, ["playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot, "--json"])
+            let finalHash = (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
+            XCTAssertEqual(finalHash, g.finalHashes.values.first, "mesh game differs from the engine-only game with seed \(seed)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs).filter { $0.hasSuffix(".pcapng") }.sorted()
+        XCTAssertEqual(files.count, 6)
+        for f in files {
+            let path = "\(logs)/\(f)"
+            let replay = try run(tavolo, ["log", "replay", path])
+            XCTAssertEqual(replay.status, 0, replay.stdout + replay.stderr)
+            XCTAssertEqual(replay.stdout.components(separatedBy: "confirmed").count - 1, 2, replay.stdout)
+            let stats = try run(tavolo, ["log", "stats", path, "--json"])
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            let frames = try XCTUnwrap(object["frames"] as? Int)
+            let byType = try XCTUnwrap(object["byType"] as? [String: Any])
+            XCTAssertEqual(Set(byType.keys), ["handshake", "heartbeat", "heartbeat-ack", "application", "goodbye"].filter { byType[$0] != nil }.reduce(into: Set<String>()) { $0.insert($1) })
+            XCTAssertNotNil(byType["application"])
+            XCTAssertNotNil(byType["handshake"])
+            if let tshark = which("tshark") {
+                let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
+                let decoded = try run(tshark, ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
+                let count = decoded.stdout.split(separator: "\n").reduce(0) { $0 + $1.split(separator: ",").count }
+                XCTAssertEqual(count, frames, "tshark and tavolo log stats disagree on \(f)")
+                let malformed = try run(tshark, ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "_ws.malformed || _ws.expert.severity >= warning"])
+                XCTAssertEqual(malformed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "", "malformed frames in \(f)")
+            } else if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("tshark is missing (scripts/setup installs it)")
+            }
+        }
+    }
+
+    struct Output { var status: Int32; var stdout: String; var stderr: String }
+
+    func run(_ path: String, _ args: [String]) throws -> Output {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = harness.root.path
+        p.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func which(_ name: String) -> String? {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+}
