@@ -7,6 +7,7 @@ public final class ControlClient: @unchecked Sendable {
     public enum ClientError: Error, CustomStringConvertible {
         case cannotConnect(path: String, detail: String)
         case closed(path: String)
+        case timedOut(path: String)
         case badResponse(String)
 
         public var description: String {
@@ -14,6 +15,7 @@ public final class ControlClient: @unchecked Sendable {
             case .cannotConnect(let p, let d):
                 "cannot reach the node at \(p): \(d) — is tavolod running? (start it with: tavolod --name NAME)"
             case .closed(let p): "the node at \(p) closed the connection"
+            case .timedOut(let p): "the node at \(p) did not answer in time (is it stopped or overloaded?)"
             case .badResponse(let d): "unexpected answer from the node: \(d)"
             }
         }
@@ -24,10 +26,16 @@ public final class ControlClient: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var nextID = 1
 
-    public init(path: String) throws {
+    /// Connects to a node. A read waits at most `timeout` seconds (nil: forever, for event streams), so a node
+    /// that hangs (stopped, deadlocked) gives an error instead of a hung command.
+    public init(path: String, timeout: Double? = 10) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.cannotConnect(path: path, detail: String(cString: strerror(errno))) }
+        if let timeout {
+            var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -90,6 +98,7 @@ public final class ControlClient: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw ClientError.timedOut(path: path) }
             guard n > 0 else { throw ClientError.closed(path: path) }
             pending.append(contentsOf: chunk[..<n])
         }

@@ -187,7 +187,7 @@ public final class Simulation: @unchecked Sendable {
         let collector = EventCollector()
         var watchers: [ControlClient] = []
         for i in 0..<options.peers {
-            let w = try ControlClient(path: socketPath(i))
+            let w = try ControlClient(path: socketPath(i), timeout: nil)
             _ = try w.requestLine(["op": "events", "kinds": ["finished", "stopped"]])
             watchers.append(w)
             Thread.detachNewThread {

@@ -17,8 +17,8 @@ struct NodeOptions: ParsableArguments {
     var socketPath: String { control ?? ControlProtocol.defaultSocketPath(node: node ?? "") }
 
     /// Connects, or fails with one line.
-    func connect() throws -> ControlClient {
-        do { return try ControlClient(path: socketPath) } catch {
+    func connect(timeout: Double? = 10) throws -> ControlClient {
+        do { return try ControlClient(path: socketPath, timeout: timeout) } catch {
             throw CleanExit.failure("\(error)")
         }
     }

@@ -167,7 +167,7 @@ struct Watch: ParsableCommand {
     @Flag(help: "Print each event as a JSON line.") var json = false
 
     func run() throws {
-        let client = try nodeOptions.connect()
+        let client = try nodeOptions.connect(timeout: nil)
         _ = try client.requestLine(["op": "events"])
         while true {
             let line: [UInt8]

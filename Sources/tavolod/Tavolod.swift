@@ -96,6 +96,8 @@ struct Tavolod: AsyncParsableCommand {
         options.allowInjection = testAllowInjection
         options.packetLog = packetLog
 
+        // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
+        let signalled = Task { await waitForTerminationSignal() }
         let service: NodeService
         do {
             service = try await NodeService.start(options, logger: logger)
@@ -103,7 +105,7 @@ struct Tavolod: AsyncParsableCommand {
             FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        await waitForTerminationSignal()
+        await signalled.value
         logger.info("signal received; shutting down")
         await service.shutdown()
     }

@@ -29,7 +29,7 @@ final class TableIntegrationTests: XCTestCase {
         private let client: ControlClient
 
         init(path: String, kinds: [String]) throws {
-            client = try ControlClient(path: path)
+            client = try ControlClient(path: path, timeout: nil)
             _ = try client.requestLine(["op": "events", "kinds": kinds])
             let c = client
             Thread.detachNewThread { [weak self] in
