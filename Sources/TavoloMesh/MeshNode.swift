@@ -388,7 +388,7 @@ public final class MeshNode: @unchecked Sendable {
                     state.unsentBytes += size
                     return state.unsentBytes
                 }
-                let write = {
+                let write: @Sendable () -> Void = {
                     self.sendState.withLockedValue { $0.unsentBytes -= size }
                     guard !self.isShutDown else { return }
                     for t in targets { self.peers[t]?.session?.write(frame, type: .application) }
@@ -445,7 +445,7 @@ public final class MeshNode: @unchecked Sendable {
             logger.error("dropping an application message of \(body.count) bytes: over the frame limit")
             return
         }
-        let write = {
+        let write: @Sendable () -> Void = {
             var skipped: [NodeID] = []
             for t in targets {
                 if let s = self.peers[t]?.session, !self.isShutDown {

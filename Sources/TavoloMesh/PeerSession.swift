@@ -21,7 +21,6 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     var lastHeard = NIODeadline.now()
     private var heartbeatSeq: UInt64 = 0
-    private var queuedBytes = 0
     private var handshakeTimer: Scheduled<Void>?
     /// Why the session ended, reported when the channel goes inactive.
     private(set) var closeReason: String?
@@ -140,20 +139,17 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
     @discardableResult
     func write(_ bytes: [UInt8], type: MessageType, context: ChannelHandlerContext? = nil) -> Bool {
         guard let context = context ?? self.context, phase != .closing || type == .goodbye else { return false }
-        if queuedBytes + bytes.count > node.config.maxQueuedBytes && type != .goodbye {
+        // The channel's own count of bytes written but not yet sent: no per-write promise needed.
+        let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        if queued + bytes.count > node.config.maxQueuedBytes && type != .goodbye {
             closeReason = "slow reader: more than \(node.config.maxQueuedBytes) bytes queued"
             goodbye(.slowReader, "more than \(node.config.maxQueuedBytes) bytes queued; not reading")
             context.close(promise: nil)
             return false
         }
-        queuedBytes += bytes.count
         node.stats.sent(type, bytes: bytes.count)
         record(bytes, context: context)
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        let n = bytes.count
-        let me = NIOLoopBound(self, eventLoop: context.eventLoop)
-        promise.futureResult.whenComplete { _ in me.value.queuedBytes -= n }
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         return true
     }
 

@@ -85,14 +85,20 @@ public enum Frame: Equatable, Sendable {
 
 /// The JSON dialect of payloads: UTF-8, keys sorted (so the same value always gives the same bytes).
 public enum WireJSON {
-    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    // One shared instance each: they are Sendable, and making one per message showed in the round-trip profile.
+    private static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try e.encode(value))
+        return e
+    }()
+    private static let decoder = JSONDecoder()
+
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        Array(try encoder.encode(value))
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
-        try JSONDecoder().decode(type, from: Data(bytes))
+        try decoder.decode(type, from: Data(bytes))
     }
 
     /// One line for a decoding error, without Foundation's nested dump.

@@ -49,11 +49,14 @@ struct TavoloBench: AsyncParsableCommand {
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
+        let onLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
+        let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
         let (delivered, seconds) =
             roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
-            baseline: Percentiles(baseline), reliable: Percentiles(reliable), unreliable: Percentiles(unreliable),
+            baseline: Percentiles(baseline), reliable: Percentiles(reliable), reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
+            unreliable: Percentiles(unreliable),
             broadcastNodes: nodes, broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
             broadcastMessagesPerSecond: Double(delivered) / seconds)
         if json {
@@ -120,6 +123,48 @@ struct TavoloBench: AsyncParsableCommand {
         echo.cancel()
         for n in nodes { await n.shutdown() }
         return (reliable, unreliable)
+    }
+
+    /// The same reliable ping-pong with both ends handled on the nodes' event loops (`setEventHandler` + `post`),
+    /// as the table layer runs: each end decodes the ping and encodes its answer, but no task or thread hop.
+    /// With `codable` false the JSON is encoded once up front and echoed as bytes: the transport alone.
+    static func loopRoundTrips(pings: Int, pad: String, codable: Bool = true) async throws -> [Double] {
+        let nodes = try await makeNodes(2, prefix: codable ? "rttl" : "rttr")
+        let (a, b) = (nodes[0], nodes[1])
+        b.setEventHandler { event in
+            guard case .message(let m) = event, m.channel == .reliable else { return }
+            if !codable { return b.post(m.body, to: [m.from]) }
+            guard let p = try? m.decode(Ping.self), let answer = try? WireJSON.encode(p) else { return }
+            b.post(answer, to: [m.from])
+        }
+        let fixed = try WireJSON.encode(Ping(seq: 0, pad: pad))
+        let warmup = pings / 10
+        let samples: [Double] = await withCheckedContinuation { continuation in
+            final class Run: @unchecked Sendable {  // confined to a's event loop
+                var samples: [Double] = []
+                var seq = 0
+                var start: UInt64 = 0
+            }
+            let run = Run()
+            @Sendable func ping() {
+                run.start = DispatchTime.now().uptimeNanoseconds
+                if !codable { return a.post(fixed, to: [b.id]) }
+                if let bytes = try? WireJSON.encode(Ping(seq: run.seq, pad: pad)) { a.post(bytes, to: [b.id]) }
+            }
+            a.setEventHandler { event in
+                guard case .message(let m) = event, m.channel == .reliable else { return }
+                if codable {
+                    guard let p = try? m.decode(Ping.self), p.seq == run.seq else { return }
+                }
+                if run.seq >= warmup { run.samples.append(Double(DispatchTime.now().uptimeNanoseconds - run.start) / 1_000) }
+                run.seq += 1
+                if run.seq == warmup + pings { continuation.resume(returning: run.samples) } else { ping() }
+            }
+            // Handlers are installed on each loop in order; start once both are in place.
+            b.eventLoop.execute { a.eventLoop.execute { ping() } }
+        }
+        for n in nodes { await n.shutdown() }
+        return samples
     }
 
     /// Every node broadcasts `each` messages at once; returns the messages received by all nodes and the time taken.
@@ -189,16 +234,21 @@ struct BenchResult: Encodable {
     var pings: Int
     var baseline: Percentiles
     var reliable: Percentiles
+    var reliableOnLoop: Percentiles
+    /// On the loop, JSON encoded once and echoed as bytes: the transport alone.
+    var reliableRaw: Percentiles
     var unreliable: Percentiles
     var broadcastNodes: Int
     var broadcastMessagesReceived: Int
     var broadcastSeconds: Double
     var broadcastMessagesPerSecond: Double
     var reliableToBaselineP50: Double { reliable.p50 / baseline.p50 }
+    var reliableOnLoopToBaselineP50: Double { reliableOnLoop.p50 / baseline.p50 }
+    var reliableRawToBaselineP50: Double { reliableRaw.p50 / baseline.p50 }
 
     enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, reliable, unreliable, broadcastNodes, broadcastMessagesReceived
-        case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50
+        case frameBytes, pings, baseline, reliable, reliableOnLoop, reliableRaw, unreliable, broadcastNodes, broadcastMessagesReceived
+        case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50, reliableOnLoopToBaselineP50, reliableRawToBaselineP50
     }
 
     func encode(to encoder: Encoder) throws {
@@ -207,19 +257,25 @@ struct BenchResult: Encodable {
         try c.encode(pings, forKey: .pings)
         try c.encode(baseline, forKey: .baseline)
         try c.encode(reliable, forKey: .reliable)
+        try c.encode(reliableOnLoop, forKey: .reliableOnLoop)
+        try c.encode(reliableRaw, forKey: .reliableRaw)
         try c.encode(unreliable, forKey: .unreliable)
         try c.encode(broadcastNodes, forKey: .broadcastNodes)
         try c.encode(broadcastMessagesReceived, forKey: .broadcastMessagesReceived)
         try c.encode(broadcastSeconds, forKey: .broadcastSeconds)
         try c.encode(broadcastMessagesPerSecond, forKey: .broadcastMessagesPerSecond)
         try c.encode(reliableToBaselineP50, forKey: .reliableToBaselineP50)
+        try c.encode(reliableOnLoopToBaselineP50, forKey: .reliableOnLoopToBaselineP50)
+        try c.encode(reliableRawToBaselineP50, forKey: .reliableRawToBaselineP50)
     }
 
     var text: String {
         func f(_ p: Percentiles) -> String { String(format: "p50 %7.1f us  p99 %7.1f us  mean %7.1f us", p.p50, p.p99, p.mean) }
         return """
             plain TCP ping-pong (baseline) \(f(baseline))   (\(pings) round trips, \(frameBytes)-byte frames)
-            mesh reliable round trip       \(f(reliable))   = \(String(format: "%.2f", reliableToBaselineP50)) x baseline p50 (goal <= 2)
+            mesh reliable round trip       \(f(reliable))   = \(String(format: "%.2f", reliableToBaselineP50)) x baseline p50 (async API)
+            mesh reliable, on event loop   \(f(reliableOnLoop))   = \(String(format: "%.2f", reliableOnLoopToBaselineP50)) x baseline p50 (goal <= 2)
+            mesh reliable, bytes echoed    \(f(reliableRaw))   = \(String(format: "%.2f", reliableRawToBaselineP50)) x baseline p50 (transport alone)
             mesh unreliable round trip     \(f(unreliable))
             broadcast, \(broadcastNodes) nodes              \(String(format: "%.0f", broadcastMessagesPerSecond)) messages/s received (\(broadcastMessagesReceived) in \(String(format: "%.2f", broadcastSeconds)) s)
             """
