@@ -16,6 +16,8 @@ public protocol GameSession: AnyObject {
     func legalMoves() -> [[UInt8]]
     /// Decodes and applies a move; `move/malformed` if it does not decode, `move/illegal` if not legal.
     func apply(json: [UInt8]) throws(MoveError)
+    /// Like `apply(json:)`, and returns the move in words as it reads before it is applied (one decode).
+    func applyDescribed(json: [UInt8]) throws(MoveError) -> String
     /// The move the bot of `kind` at the seat to play chooses, as JSON. The bot for each seat is created once,
     /// from the game seed, exactly as `tavolo playout` creates it.
     func botMove(kind: String) throws(MoveError) -> [UInt8]
@@ -61,6 +63,13 @@ final class GameSessionBox<State: GameState>: GameSession {
     func legalMoves() -> [[UInt8]] { state.legalMoves().map(Self.encode) }
 
     func apply(json: [UInt8]) throws(MoveError) { try state.apply(try decode(json)) }
+
+    func applyDescribed(json: [UInt8]) throws(MoveError) -> String {
+        let move = try decode(json)
+        let text = state.describe(move)
+        try state.apply(move)
+        return text
+    }
 
     func botMove(kind: String) throws(MoveError) -> [UInt8] {
         guard let seat = state.turn.seat else { throw MoveError(.gameOver, "the game is over") }

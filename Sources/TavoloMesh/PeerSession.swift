@@ -149,8 +149,23 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         }
         node.stats.sent(type, bytes: bytes.count)
         record(bytes, context: context)
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        scheduleFlush(context)
         return true
+    }
+
+    private var flushScheduled = false
+
+    /// Flushes once the loop has run what is queued now: frames written in one pass (a confirmation and the
+    /// next move, a broadcast) leave in one system call and wake the peer once.
+    private func scheduleFlush(_ context: ChannelHandlerContext) {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let me = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            me.value.flushScheduled = false
+            me.value.context?.flush()
+        }
     }
 
     private func record(_ bytes: [UInt8], context: ChannelHandlerContext) {

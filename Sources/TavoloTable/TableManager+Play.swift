@@ -206,7 +206,7 @@ extension TableManager {
     /// Sends this node's move to the table and applies it here.
     func sendMove(_ t: TableRuntime, number: Int, seat: Int, move: JSONValue) {
         guard let s = t.session else { return }
-        let hash = s.stateHash.hex
+        let hash = (t.hashes.last ?? s.stateHash).hex
         t.moveSentAt[number] = .now
         sendToTable(.move(table: t.info.id, number: number, seat: seat, move: move, stateHash: hash), t)
         apply(t, number: number, seat: seat, move: move, claimedHash: hash, from: me)
@@ -220,22 +220,26 @@ extension TableManager {
                    reason: "seat \(seat) moved but seat \(s.turn.seat.map(String.init) ?? "none") is to play", from: from)
             return
         }
-        let before = s.stateHash
+        // The hash after the last applied move is already known: no need to hash the state again.
+        let before = t.hashes.last ?? s.stateHash
         guard claimedHash == before.hex else {
             reject(t, number: number, code: MoveErrorCode.stale.rawValue,
                    reason: "made for state \(claimedHash.prefix(12))…, this node is at \(before.hex.prefix(12))…", from: from)
             return
         }
         let json = move.jsonBytes
-        let text = s.describe(json: json)
-        do { try s.apply(json: json) } catch {
+        let text: String
+        do { text = try s.applyDescribed(json: json) } catch {
             reject(t, number: number, code: error.code.rawValue, reason: error.message, from: from)
             return
         }
         let after = s.stateHash
         t.hashes.append(after)
         t.log.moves.append(GameLog.LoggedMove(number: number, seat: seat, move: move, text: text, before: before.hex, after: after.hex))
-        sendToTable(.confirm(table: t.info.id, number: number, stateHash: after.hex), t)
+        // Confirmations go to the host, which checks every member, and to the mover, which times the move;
+        // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
+        let confirmTo = t.isHost ? t.info.members : [t.info.host, from]
+        send(.confirm(table: t.info.id, number: number, stateHash: after.hex), to: confirmTo)
         recordConfirm(t, from: me, number: number, hash: after.hex)
         event(.moved, t) {
             $0.moveNumber = number
@@ -252,24 +256,27 @@ extension TableManager {
     }
 
     /// Compares every confirmation with this node's own hash after that move; the first difference stops the table.
+    /// A confirmation that arrives before this node applied the move waits for it.
     func recordConfirm(_ t: TableRuntime, from: NodeID, number: Int, hash: String) {
-        guard number >= 0, number < t.info.players * 100_000 else { return }
+        guard number >= 0, number <= t.hashes.count + TableRuntime.maxPending else { return }
         t.confirms[number, default: [:]][from] = hash
-        if number + 1 < t.hashes.count {
-            let mine = t.hashes[number + 1].hex
-            if let (node, theirs) = t.confirms[number]?.first(where: { $0.value != mine }) {
-                stopTable(
-                    t, code: "hash/mismatch",
-                    reason: "first diverging move \(number): \(names[node] ?? node.short) has \(theirs.prefix(16))…, "
-                        + "\(myName) has \(mine.prefix(16))…", broadcast: true)
-                return
-            }
+        guard number + 1 < t.hashes.count, let received = t.confirms[number] else { return }
+        let mine = t.hashes[number + 1].hex
+        if let (node, theirs) = received.first(where: { $0.value != mine }) {
+            stopTable(
+                t, code: "hash/mismatch",
+                reason: "first diverging move \(number): \(names[node] ?? node.short) has \(theirs.prefix(16))…, "
+                    + "\(myName) has \(mine.prefix(16))…", broadcast: true)
+            return
         }
-        if let sent = t.moveSentAt[number], t.confirms[number]?.count == t.info.members.count {
+        // The mover keeps the move's confirmations until every member's is in, to time it; others need none kept.
+        guard let sent = t.moveSentAt[number] else {
+            t.confirms[number] = nil
+            return
+        }
+        if received.count == t.info.members.count {
             t.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
             t.moveSentAt[number] = nil
-        }
-        if t.confirms[number]?.count == t.info.members.count, number + 1 < t.hashes.count {
             t.confirms[number] = nil
         }
     }
