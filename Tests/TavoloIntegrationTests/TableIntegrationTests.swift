@@ -171,6 +171,25 @@ final class TableIntegrationTests: XCTestCase {
         }
     }
 
+    /// Briscola (2 and 4 players) and Othello over real nodes: every node agrees, and each game equals the
+    /// engine-only game with its joint seed.
+    func testBriscolaAndOthelloOverTheMesh() throws {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        for (game, peers, bot) in [("briscola", 2, "emulator"), ("briscola", 4, "emulator"), ("othello", 2, "greedy")] {
+            let sim = try run(tavolo, ["simulate", "--peers", String(peers), "--game", game, "--games", "2", "--seed", "3", "--bot", bot, "--json"])
+            XCTAssertEqual(sim.status, 0, "\(game) \(peers): \(sim.stderr)")
+            let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
+            for g in report.games {
+                XCTAssertTrue(g.agree, "\(game) \(peers)")
+                XCTAssertEqual(g.finalHashes.count, peers)
+                let seed = try XCTUnwrap(g.jointSeed)
+                let playout = try run(tavolo, ["playout", game, "--players", String(peers), "--games", "1", "--seed", String(seed), "--bots", bot, "--json"])
+                let finalHash = (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
+                XCTAssertEqual(finalHash, g.finalHashes.values.first, "\(game) \(peers) seed \(seed)")
+            }
+        }
+    }
+
     struct Output { var status: Int32; var stdout: String; var stderr: String }
 
     func run(_ path: String, _ args: [String]) throws -> Output {
