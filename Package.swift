@@ -3,7 +3,9 @@ import PackageDescription
 
 /// The engines' hot loops are generic code in TavoloCore specialised for each game in TavoloGames: let the
 /// optimiser see across the two modules in release builds (measured: see README, performance).
-let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+let crossModuleOptimization: [SwiftSetting] = [
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
 
 let package = Package(
     name: "Tavolo",
@@ -52,7 +54,8 @@ let package = Package(
         .target(
             name: "TavoloDaemon",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable", "TavoloPacketLog",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
+                "TavoloPacketLog",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,7 +90,8 @@ let package = Package(
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [
-                "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", .product(name: "Logging", package: "swift-log"),
+                "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

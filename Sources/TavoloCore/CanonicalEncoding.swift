@@ -58,7 +58,8 @@ public struct StateHash: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let h = StateHash(hex: s) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a 64-digit hex hash"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a 64-digit hex hash"))
         }
         self = h
     }

@@ -56,7 +56,8 @@ final class GameSessionBox<State: GameState>: GameSession {
 
     func decode(_ json: [UInt8]) throws(MoveError) -> State.Move {
         do { return try JSONDecoder().decode(State.Move.self, from: Data(json)) } catch {
-            throw MoveError(.malformed, "not a \(State.gameName) move: \(String(decoding: json.prefix(200), as: UTF8.self))")
+            throw MoveError(
+                .malformed, "not a \(State.gameName) move: \(String(decoding: json.prefix(200), as: UTF8.self))")
         }
     }
 

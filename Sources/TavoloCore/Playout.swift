@@ -114,7 +114,8 @@ public struct PlayoutRunner<State: GameState>: Sendable {
             let move = bots[seat].chooseMove(in: state, seat: seat)
             onMove?(state, seat, move)
             do { try state.apply(move) } catch {
-                throw .engineFault("game seed \(seed), move \(moves + 1): bot \(chosen[seat].kind) chose \(move): \(error)")
+                throw .engineFault(
+                    "game seed \(seed), move \(moves + 1): bot \(chosen[seat].kind) chose \(move): \(error)")
             }
             moves += 1
             if moves > moveLimit { throw .engineFault("game seed \(seed) did not end after \(moveLimit) moves") }
@@ -178,8 +179,11 @@ public struct PlayoutRunner<State: GameState>: Sendable {
         }
         if let o = state.outcome {
             let scores = o.scores.enumerated().map { "seat \($0.offset) \($0.element)" }.joined(separator: ", ")
-            let winners = o.winners.isEmpty ? "draw" : "winner" + (o.winners.count > 1 ? "s" : "") + ": "
-                + o.winners.map { "seat \($0)" }.joined(separator: ", ")
+            let winners =
+                o.winners.isEmpty
+                ? "draw"
+                : "winner" + (o.winners.count > 1 ? "s" : "") + ": "
+                    + o.winners.map { "seat \($0)" }.joined(separator: ", ")
             lines.append("end: \(winners); \(State.scoreName): \(scores)")
         }
         lines.append("final state hash: \(state.stateHash)")

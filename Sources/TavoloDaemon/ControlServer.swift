@@ -33,7 +33,8 @@ public final class ControlServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(ControlConnection(logger: logger, dispatch: dispatch))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ControlConnection(logger: logger, dispatch: dispatch))
                 }
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
@@ -71,7 +72,8 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
                 let request = try WireJSON.decode(ControlRequest.self, line)
                 reply = await dispatch(request, line)
             } catch {
-                let failure = ControlFailure(code: "control/bad-request", message: "not a request object: \(WireJSON.describe(error))")
+                let failure = ControlFailure(
+                    code: "control/bad-request", message: "not a request object: \(WireJSON.describe(error))")
                 reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? [])
             }
             switch reply {

@@ -22,12 +22,16 @@ struct LineDecoder: ByteToMessageDecoder {
         scanned = 0
         guard var line = buffer.readSlice(length: length) else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: 1)
-        if line.readableBytesView.last == UInt8(ascii: "\r") { line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1) ?? line }
+        if line.readableBytesView.last == UInt8(ascii: "\r") {
+            line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1) ?? line
+        }
         context.fireChannelRead(wrapInboundOut(line))
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         while try decode(context: context, buffer: &buffer) == .continue {}
         if buffer.readableBytes > 0, let rest = buffer.readSlice(length: buffer.readableBytes) {
             context.fireChannelRead(wrapInboundOut(rest))

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TavoloCore
 import TavoloDiscovery
 import TavoloGames
-import TavoloCore
 import TavoloMesh
 import TavoloProtocol
 import TavoloTable
@@ -160,7 +160,8 @@ public final class NodeService: Sendable {
         case .peerConnected(let p): logger.notice("peer \(p.name) connected at \(p.address)")
         case .peerLost(let p, let reason): logger.notice("peer \(p.name) lost: \(reason)")
         case .peerIncompatible(let p, let reason): logger.notice("peer \(p.name) incompatible: \(reason)")
-        case .message(let m): logger.trace("message from \(m.from.short) on \(m.channel.rawValue): \(m.body.count) bytes")
+        case .message(let m):
+            logger.trace("message from \(m.from.short) on \(m.channel.rawValue): \(m.body.count) bytes")
         }
     }
 
@@ -187,7 +188,9 @@ public final class NodeService: Sendable {
         default:
             let failure = ControlFailure(
                 code: "control/unknown-op",
-                message: "unknown op '\(request.op)'; ops: peers, status, tables, host, join, fill, invite, start, move, leave, state, events")
+                message:
+                    "unknown op '\(request.op)'; ops: peers, status, tables, host, join, fill, invite, start, move, leave, state, events"
+            )
             return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: failure))) ?? []
         }
     }

@@ -104,8 +104,9 @@ public final class Simulation: @unchecked Sendable {
         for g in 0..<options.games {
             let report = try playGame(index: g, clients: clients)
             let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
-            log("game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(report.moves) moves, "
-                + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
+            log(
+                "game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(report.moves) moves, "
+                    + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
             games.append(report)
         }
         var nodes: [NodeReport] = []
@@ -118,7 +119,8 @@ public final class Simulation: @unchecked Sendable {
         let latencies = games.flatMap(\.latencyMs)
         return Report(
             peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, meshFormationMs: formation,
-            totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0, games: games,
+            totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
+            games: games,
             nodes: nodes, allAgree: games.allSatisfy(\.agree), latencyP50Ms: Self.percentile(latencies, 0.5),
             latencyP99Ms: Self.percentile(latencies, 0.99))
     }
@@ -142,8 +144,11 @@ public final class Simulation: @unchecked Sendable {
             guard let self else { return }
             self.lock.withLock {
                 if !self.stopping && self.died == nil {
-                    let tail = (try? String(contentsOfFile: errPath, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? ""
-                    self.died = "node \(name) exited with status \(proc.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)")
+                    let tail =
+                        (try? String(contentsOfFile: errPath, encoding: .utf8))?.split(separator: "\n").last.map(
+                            String.init) ?? ""
+                    self.died =
+                        "node \(name) exited with status \(proc.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)")
                 }
             }
         }
@@ -161,7 +166,8 @@ public final class Simulation: @unchecked Sendable {
             try checkAlive()
             var complete = true
             for i in 0..<options.peers {
-                guard let c = try? ControlClient(path: socketPath(i)), let peers = try? c.call("peers", as: [PeerInfo].self),
+                guard let c = try? ControlClient(path: socketPath(i)),
+                    let peers = try? c.call("peers", as: [PeerInfo].self),
                     peers.filter({ $0.state == .connected && names.contains($0.name) }).count == options.peers - 1
                 else {
                     complete = false
@@ -217,7 +223,9 @@ public final class Simulation: @unchecked Sendable {
             try clients.allSatisfy { c in try c.call("tables", as: [TableInfo].self).contains { $0.id == table.id } }
         }
         for (i, c) in clients.enumerated() {
-            do { _ = try c.call("join", ["table": table.id, "seat": i, "bot": options.bot], as: JoinResult.self) } catch {
+            do {
+                _ = try c.call("join", ["table": table.id, "seat": i, "bot": options.bot], as: JoinResult.self)
+            } catch {
                 throw Failure("\(names[i]) could not take seat \(i): \(error)")
             }
         }
@@ -246,7 +254,9 @@ public final class Simulation: @unchecked Sendable {
         let stopReason = stopped.values.first.map { "\($0.code ?? ""): \($0.message ?? "")" }
         var latencies: [Double] = []
         for c in clients {
-            if let st = try? c.call("state", ["table": table.id], as: TableState.self) { latencies += st.confirmLatencyMs }
+            if let st = try? c.call("state", ["table": table.id], as: TableState.self) {
+                latencies += st.confirmLatencyMs
+            }
         }
         return GameReport(
             table: table.id, jointSeed: first?.jointSeed, moves: first?.moveNumber ?? 0, wallMs: wall,

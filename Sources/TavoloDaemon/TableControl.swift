@@ -31,7 +31,9 @@ extension NodeService {
             .line((try? WireJSON.encode(ControlResponse(id: request.id, result: r))) ?? [])
         }
         func fail(_ code: String, _ message: String) -> ControlReply {
-            .line((try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: ControlFailure(code: code, message: message)))) ?? [])
+            .line(
+                (try? WireJSON.encode(
+                    ControlResponse<Empty>(id: request.id, error: ControlFailure(code: code, message: message)))) ?? [])
         }
         func params<P: Decodable>(_ type: P.Type) throws -> P { try WireJSON.decode(type, line) }
         do {
@@ -42,7 +44,8 @@ extension NodeService {
                 return ok(try await tables.host(game: p.game, players: p.players))
             case "join":
                 let p = try params(JoinParams.self)
-                return ok(JoinResult(table: try await tables.join(table: p.table, game: p.game, seat: p.seat, bot: p.bot)))
+                return ok(
+                    JoinResult(table: try await tables.join(table: p.table, game: p.game, seat: p.seat, bot: p.bot)))
             case "fill":
                 let p = try params(FillParams.self)
                 return ok(try await tables.fill(table: p.table, bot: p.bot))
@@ -69,7 +72,8 @@ extension NodeService {
                     }
                     continuation.onTermination = { _ in task.cancel() }
                 }
-                return .stream(first: (try? WireJSON.encode(ControlResponse(id: request.id, result: Empty()))) ?? [], rest: lines)
+                return .stream(
+                    first: (try? WireJSON.encode(ControlResponse(id: request.id, result: Empty()))) ?? [], rest: lines)
             case "inject":
                 guard options.allowInjection else {
                     return fail("control/forbidden", "inject is for tests: start tavolod with --test-allow-injection")

@@ -108,7 +108,9 @@ public final class MeshNode: @unchecked Sendable {
         tcpPort = server.localAddress?.port ?? 0
         let udpBootstrap = DatagramBootstrap(group: group)
             .channelInitializer { [unowned self] channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(DatagramHandler(node: self)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DatagramHandler(node: self))
+                }
             }
         let udp: Channel
         do {
@@ -160,8 +162,9 @@ public final class MeshNode: @unchecked Sendable {
     }
 
     var localHandshake: Handshake {
-        Handshake(version: Int(config.wireVersion), nodeId: id, name: config.name, udpPort: udpPort,
-                  capabilities: config.capabilities.sorted())
+        Handshake(
+            version: Int(config.wireVersion), nodeId: id, name: config.name, udpPort: udpPort,
+            capabilities: config.capabilities.sorted())
     }
 
     // MARK: Discovery input
@@ -223,7 +226,9 @@ public final class MeshNode: @unchecked Sendable {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)  // see bind(): SOL_TCP, not SOL_SOCKET
             .connectTimeout(.seconds(2))
             .channelInitializer { [unowned self] channel in
-                channel.eventLoop.makeCompletedFuture { try self.installSession(on: channel, outbound: true, expected: expected) }
+                channel.eventLoop.makeCompletedFuture {
+                    try self.installSession(on: channel, outbound: true, expected: expected)
+                }
             }
             .connect(host: service.address, port: service.port)
             .whenFailure { [weak self] error in
@@ -243,7 +248,10 @@ public final class MeshNode: @unchecked Sendable {
     /// Decides whether a handshake is accepted; returns the refusal otherwise.
     func sessionOffered(_ session: PeerSession, handshake h: Handshake) -> (GoodbyeCode, String)? {
         if h.version != Int(config.wireVersion) {
-            return (.versionMismatch, "protocol version \(h.version) is not supported (this node speaks \(config.wireVersion))")
+            return (
+                .versionMismatch,
+                "protocol version \(h.version) is not supported (this node speaks \(config.wireVersion))"
+            )
         }
         if h.nodeId == id { return (.selfConnection, "this is node \(id.short) itself") }
         if let expected = session.expectedPeer, expected != h.nodeId {
@@ -340,9 +348,12 @@ public final class MeshNode: @unchecked Sendable {
     func datagramReceived(_ bytes: [UInt8], from address: SocketAddress) {
         stats.datagramsReceived += 1
         config.recorder?.record(
-            CapturedFrame(time: Date(), direction: .received, transport: .udp, local: udp?.localAddress, remote: address, bytes: bytes))
+            CapturedFrame(
+                time: Date(), direction: .received, transport: .udp, local: udp?.localAddress, remote: address,
+                bytes: bytes))
         guard bytes.count <= FrameLimits.maxDatagramSize,
-            case .datagram(let d)? = try? Frame.parse(bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize),
+            case .datagram(let d)? = try? Frame.parse(
+                bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize),
             let peer = peers[d.sender], let session = peer.session, session.remoteIP == address.ipAddress
         else {
             stats.datagramsRejected += 1
@@ -359,13 +370,17 @@ public final class MeshNode: @unchecked Sendable {
     // MARK: Public API
 
     /// Sends an application message (JSON-encoded) to one peer.
-    public func send<T: Encodable & Sendable>(_ message: T, to peer: NodeID, on channel: MeshChannel = .reliable) async throws {
+    public func send<T: Encodable & Sendable>(_ message: T, to peer: NodeID, on channel: MeshChannel = .reliable)
+        async throws
+    {
         try await sendEncoded(try WireJSON.encode(message), to: [peer], on: channel)
     }
 
     /// Sends an application message to every connected peer; returns how many it was sent to.
     @discardableResult
-    public func broadcast<T: Encodable & Sendable>(_ message: T, on channel: MeshChannel = .reliable) async throws -> Int {
+    public func broadcast<T: Encodable & Sendable>(_ message: T, on channel: MeshChannel = .reliable) async throws
+        -> Int
+    {
         try await sendEncoded(try WireJSON.encode(message), to: nil, on: channel)
     }
 
@@ -414,17 +429,22 @@ public final class MeshNode: @unchecked Sendable {
                     guard !self.isShutDown, let udp = self.udp else { throw MeshError.shutDown }
                     let sessions = try self.resolve(targets)
                     self.datagramSeq += 1
-                    let bytes = try Frame.datagram(Datagram(sender: self.id, seq: self.datagramSeq, body: body)).encoded()
-                    guard bytes.count <= FrameLimits.maxDatagramSize else { throw MeshError.datagramTooLarge(bytes.count) }
+                    let bytes = try Frame.datagram(Datagram(sender: self.id, seq: self.datagramSeq, body: body))
+                        .encoded()
+                    guard bytes.count <= FrameLimits.maxDatagramSize else {
+                        throw MeshError.datagramTooLarge(bytes.count)
+                    }
                     var sent = 0
                     for s in sessions {
                         guard let ip = s.remoteIP, let pid = s.peerID, let port = self.peers[pid]?.udpPort,
                             let address = try? SocketAddress(ipAddress: ip, port: port)
                         else { continue }
-                        let envelope = AddressedEnvelope(remoteAddress: address, data: udp.allocator.buffer(bytes: bytes))
+                        let envelope = AddressedEnvelope(
+                            remoteAddress: address, data: udp.allocator.buffer(bytes: bytes))
                         self.config.recorder?.record(
                             CapturedFrame(
-                                time: Date(), direction: .sent, transport: .udp, local: udp.localAddress, remote: address,
+                                time: Date(), direction: .sent, transport: .udp, local: udp.localAddress,
+                                remote: address,
                                 bytes: bytes))
                         udp.writeAndFlush(envelope, promise: nil)
                         self.stats.datagramsSent += 1
@@ -461,7 +481,9 @@ public final class MeshNode: @unchecked Sendable {
     }
 
     private func resolve(_ targets: [NodeID]?) throws -> [PeerSession] {
-        guard let targets else { return peers.values.compactMap(\.session).sorted { ($0.peerID?.hex ?? "") < ($1.peerID?.hex ?? "") } }
+        guard let targets else {
+            return peers.values.compactMap(\.session).sorted { ($0.peerID?.hex ?? "") < ($1.peerID?.hex ?? "") }
+        }
         return try targets.map { t in
             guard let s = peers[t]?.session else { throw MeshError.notConnected(t) }
             return s
@@ -470,7 +492,9 @@ public final class MeshNode: @unchecked Sendable {
 
     /// A snapshot of every peer this node knows, sorted by name.
     public func peerList() async -> [PeerInfo] {
-        (try? await loop.submit { self.peers.values.map(self.info).sorted { ($0.name, $0.id.hex) < ($1.name, $1.id.hex) } }.get()) ?? []
+        (try? await loop.submit {
+            self.peers.values.map(self.info).sorted { ($0.name, $0.id.hex) < ($1.name, $1.id.hex) }
+        }.get()) ?? []
     }
 
     /// Frame and byte counters.

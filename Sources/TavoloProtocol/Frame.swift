@@ -31,7 +31,9 @@ public enum Frame: Equatable, Sendable {
         case .datagram(let d):
             var out = d.sender.bytes
             out.reserveCapacity(24 + d.body.count)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: d.seq >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: d.seq >> UInt64(shift)))
+            }
             out.append(contentsOf: d.body)
             return out
         }

@@ -67,7 +67,8 @@ public struct FrameHeader: Equatable, Sendable {
     }
 
     /// Parses and checks a header from exactly `FrameLimits.headerSize` bytes.
-    public static func parse(_ b: some RandomAccessCollection<UInt8>, maxPayload: Int) throws(FrameError) -> FrameHeader {
+    public static func parse(_ b: some RandomAccessCollection<UInt8>, maxPayload: Int) throws(FrameError) -> FrameHeader
+    {
         guard b.count >= FrameLimits.headerSize else { throw .truncated(needed: FrameLimits.headerSize, got: b.count) }
         let s = b.startIndex
         func at(_ i: Int) -> UInt8 { b[b.index(s, offsetBy: i)] }
@@ -107,7 +108,8 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badMagic(let a, let b): "bad magic 0x\([a, b].hexString) (expected 0x5456, \"TV\")"
-        case .unsupportedVersion(let v): "protocol version \(v) is not supported (this node speaks \(ProtocolVersion.current))"
+        case .unsupportedVersion(let v):
+            "protocol version \(v) is not supported (this node speaks \(ProtocolVersion.current))"
         case .unknownType(let t): "unknown message type \(t)"
         case .tooLarge(let l, let limit): "frame of \(l) bytes exceeds the limit of \(limit)"
         case .truncated(let needed, let got): "truncated frame: needed \(needed) bytes, got \(got)"

@@ -34,7 +34,8 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let id = NodeID(hex: s) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "node id must be 32 hex digits"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "node id must be 32 hex digits"))
         }
         self = id
     }
@@ -57,7 +58,9 @@ public struct Handshake: Codable, Equatable, Sendable {
     /// Features the sender supports, sorted; unknown ones are ignored.
     public var capabilities: [String]
 
-    public init(version: Int = Int(ProtocolVersion.current), nodeId: NodeID, name: String, udpPort: Int, capabilities: [String]) {
+    public init(
+        version: Int = Int(ProtocolVersion.current), nodeId: NodeID, name: String, udpPort: Int, capabilities: [String]
+    ) {
         self.version = version
         self.nodeId = nodeId
         self.name = name

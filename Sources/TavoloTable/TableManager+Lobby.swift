@@ -75,7 +75,8 @@ extension TableManager {
         if t.info.phase == .open {
             if t.isHost { freeSeats(of: from, in: t) }
         } else if t.isActive && t.info.members.contains(from) {
-            stopTable(t, code: "table/member-left", reason: "\(names[from] ?? from.short) left the game", broadcast: false)
+            stopTable(
+                t, code: "table/member-left", reason: "\(names[from] ?? from.short) left the game", broadcast: false)
         }
     }
 
@@ -89,7 +90,8 @@ extension TableManager {
     /// Hosts a new open table.
     public func host(game: String, players: Int) throws(TableError) -> TableInfo {
         guard let entry = catalog[game] else {
-            throw TableError("table/unknown-game", "unknown game '\(game)'; games: \(catalog.names.joined(separator: ", "))")
+            throw TableError(
+                "table/unknown-game", "unknown game '\(game)'; games: \(catalog.names.joined(separator: ", "))")
         }
         guard entry.playerCounts.contains(players) else {
             let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
@@ -114,9 +116,12 @@ extension TableManager {
             guard let found = tables[table] else { throw TableError("table/unknown", "no table '\(table)' is known") }
             t = found
         } else if let game {
-            let open = tables.values.filter { $0.info.game == game && $0.info.phase == .open && !$0.info.freeSeats.isEmpty }
+            let open = tables.values.filter {
+                $0.info.game == game && $0.info.phase == .open && !$0.info.freeSeats.isEmpty
+            }
             guard let found = open.min(by: { $0.info.id < $1.info.id }) else {
-                throw TableError("table/none-open", "no open \(game) table with a free seat; host one with `tavolo host \(game)`")
+                throw TableError(
+                    "table/none-open", "no open \(game) table with a free seat; host one with `tavolo host \(game)`")
             }
             t = found
         } else {
@@ -124,7 +129,9 @@ extension TableManager {
         }
         guard t.info.phase == .open else { throw TableError("table/started", "table \(t.info.id) has started") }
         if t.isHost {
-            if let refusal = assignSeat(t, to: me, seat: seat, bot: bot) { throw TableError("table/seat-refused", refusal) }
+            if let refusal = assignSeat(t, to: me, seat: seat, bot: bot) {
+                throw TableError("table/seat-refused", refusal)
+            }
         } else {
             send(.seatRequest(table: t.info.id, seat: seat, bot: bot), to: [t.info.host])
         }
@@ -135,7 +142,9 @@ extension TableManager {
     public func fill(table: String, bot: String) throws(TableError) -> TableInfo {
         let t = try hostedOpenTable(table)
         for s in t.info.freeSeats {
-            if let refusal = assignSeat(t, to: me, seat: s, bot: bot) { throw TableError("table/seat-refused", refusal) }
+            if let refusal = assignSeat(t, to: me, seat: s, bot: bot) {
+                throw TableError("table/seat-refused", refusal)
+            }
         }
         return t.info
     }
@@ -143,7 +152,8 @@ extension TableManager {
     /// Host: reserves `seat` for the node called `node` and tells it.
     public func invite(table: String, seat: Int, node: String) throws(TableError) -> TableInfo {
         let t = try hostedOpenTable(table)
-        guard let target = names.first(where: { $0.value == node && $0.key != me })?.key, connected.contains(target) else {
+        guard let target = names.first(where: { $0.value == node && $0.key != me })?.key, connected.contains(target)
+        else {
             throw TableError("table/unknown-node", "no connected node called '\(node)'")
         }
         guard (0..<t.info.players).contains(seat), t.info.seats[seat].owner == nil else {
@@ -160,7 +170,9 @@ extension TableManager {
     public func start(table: String) throws(TableError) -> TableInfo {
         let t = try hostedOpenTable(table)
         guard t.info.freeSeats.isEmpty else {
-            throw TableError("table/not-full", "seats \(t.info.freeSeats.map(String.init).joined(separator: ", ")) are free; fill them first")
+            throw TableError(
+                "table/not-full",
+                "seats \(t.info.freeSeats.map(String.init).joined(separator: ", ")) are free; fill them first")
         }
         t.info.phase = .seeding
         t.info.revision += 1

@@ -34,12 +34,16 @@ extension TableManager {
         guard t.info.participants.contains(from), t.info.phase != .finished, t.info.phase != .stopped else { return }
         guard t.commitments[from] == nil else {
             if t.commitments[from] != commitment {
-                stopTable(t, code: "seed/recommit", reason: "\(names[from] ?? from.short) changed its commitment", broadcast: true)
+                stopTable(
+                    t, code: "seed/recommit", reason: "\(names[from] ?? from.short) changed its commitment",
+                    broadcast: true)
             }
             return
         }
         guard commitment.count == 64, [UInt8](hexString: commitment) != nil else {
-            stopTable(t, code: "seed/bad-commit", reason: "\(names[from] ?? from.short) sent a malformed commitment", broadcast: true)
+            stopTable(
+                t, code: "seed/bad-commit", reason: "\(names[from] ?? from.short) sent a malformed commitment",
+                broadcast: true)
             return
         }
         t.commitments[from] = commitment
@@ -56,15 +60,21 @@ extension TableManager {
     }
 
     func handleReveal(_ t: TableRuntime, from: NodeID, nonceHex: String) {
-        guard t.info.participants.contains(from), t.reveals[from] == nil, t.isActive || t.info.phase == .open else { return }
+        guard t.info.participants.contains(from), t.reveals[from] == nil, t.isActive || t.info.phase == .open else {
+            return
+        }
         guard let commitment = t.commitments[from] else {
-            stopTable(t, code: "seed/early-reveal", reason: "\(names[from] ?? from.short) revealed before committing", broadcast: true)
+            stopTable(
+                t, code: "seed/early-reveal", reason: "\(names[from] ?? from.short) revealed before committing",
+                broadcast: true)
             return
         }
         guard let nonce = [UInt8](hexString: nonceHex), nonce.count == JointSeed.nonceLength,
             JointSeed.commitment(for: nonce) == commitment
         else {
-            stopTable(t, code: "seed/bad-reveal", reason: "\(names[from] ?? from.short)'s nonce does not match its commitment", broadcast: true)
+            stopTable(
+                t, code: "seed/bad-reveal",
+                reason: "\(names[from] ?? from.short)'s nonce does not match its commitment", broadcast: true)
             return
         }
         t.reveals[from] = nonce
@@ -91,7 +101,9 @@ extension TableManager {
         t.log.jointSeed = seed
         t.log.initialHash = session.stateHash.hex
         t.log.participants = order.map {
-            GameLog.Participant(node: $0, name: names[$0] ?? $0.short, commitment: t.commitments[$0] ?? "", nonce: t.reveals[$0]?.hexString)
+            GameLog.Participant(
+                node: $0, name: names[$0] ?? $0.short, commitment: t.commitments[$0] ?? "",
+                nonce: t.reveals[$0]?.hexString)
         }
         event(.seeded, t) {
             $0.jointSeed = seed
@@ -114,7 +126,9 @@ extension TableManager {
 
     func handleDeal(_ t: TableRuntime, from: NodeID, number: Int, cards: [UInt8]) {
         guard from == t.info.host else {
-            stopTable(t, code: "deal/not-host", reason: "\(names[from] ?? from.short) dealt but is not the host", broadcast: true)
+            stopTable(
+                t, code: "deal/not-host", reason: "\(names[from] ?? from.short) dealt but is not the host",
+                broadcast: true)
             return
         }
         guard t.pendingDeals[number] == nil, number > t.verifiedDeal else { return }
@@ -128,17 +142,22 @@ extension TableManager {
         guard t.isActive else { return }
         // Checks that do not depend on timing happen at once; the rest when the move's turn comes.
         guard (0..<t.info.players).contains(seat), t.info.seats[seat].owner == from else {
-            reject(t, number: number, code: MoveErrorCode.notYourTurn.rawValue,
-                   reason: "\(names[from] ?? from.short) does not own seat \(seat)", from: from)
+            reject(
+                t, number: number, code: MoveErrorCode.notYourTurn.rawValue,
+                reason: "\(names[from] ?? from.short) does not own seat \(seat)", from: from)
             return
         }
         let current = t.session?.moveNumber ?? 0
         guard number >= current else {
-            reject(t, number: number, code: MoveErrorCode.stale.rawValue, reason: "move \(number) was already played", from: from)
+            reject(
+                t, number: number, code: MoveErrorCode.stale.rawValue, reason: "move \(number) was already played",
+                from: from)
             return
         }
         guard t.pendingMoves[number] == nil, t.pendingMoves.count < TableRuntime.maxPending else {
-            reject(t, number: number, code: MoveErrorCode.stale.rawValue, reason: "a move \(number) is already pending", from: from)
+            reject(
+                t, number: number, code: MoveErrorCode.stale.rawValue, reason: "a move \(number) is already pending",
+                from: from)
             return
         }
         t.pendingMoves[number] = (from, seat, move, stateHash)
@@ -146,7 +165,8 @@ extension TableManager {
     }
 
     func reject(_ t: TableRuntime, number: Int, code: String, reason: String, from: NodeID) {
-        logger.warning("table \(t.info.id): rejected move \(number) from \(names[from] ?? from.short): \(code): \(reason)")
+        logger.warning(
+            "table \(t.info.id): rejected move \(number) from \(names[from] ?? from.short): \(code): \(reason)")
         sendToTable(.reject(table: t.info.id, number: number, code: code, reason: reason), t)
         event(.rejected, t) {
             $0.moveNumber = number
@@ -178,7 +198,9 @@ extension TableManager {
             }
             let number = s.moveNumber
             if let pending = t.pendingMoves.removeValue(forKey: number) {
-                apply(t, number: number, seat: pending.seat, move: pending.move, claimedHash: pending.stateHash, from: pending.from)
+                apply(
+                    t, number: number, seat: pending.seat, move: pending.move, claimedHash: pending.stateHash,
+                    from: pending.from)
                 continue
             }
             guard let seat = s.turn.seat, t.info.seats[seat].owner == me else { return }
@@ -216,15 +238,18 @@ extension TableManager {
     func apply(_ t: TableRuntime, number: Int, seat: Int, move: JSONValue, claimedHash: String, from: NodeID) {
         guard let s = t.session else { return }
         guard s.turn.seat == seat else {
-            reject(t, number: number, code: MoveErrorCode.notYourTurn.rawValue,
-                   reason: "seat \(seat) moved but seat \(s.turn.seat.map(String.init) ?? "none") is to play", from: from)
+            reject(
+                t, number: number, code: MoveErrorCode.notYourTurn.rawValue,
+                reason: "seat \(seat) moved but seat \(s.turn.seat.map(String.init) ?? "none") is to play", from: from)
             return
         }
         // The hash after the last applied move is already known: no need to hash the state again.
         let before = t.hashes.last ?? s.stateHash
         guard claimedHash == before.hex else {
-            reject(t, number: number, code: MoveErrorCode.stale.rawValue,
-                   reason: "made for state \(claimedHash.prefix(12))…, this node is at \(before.hex.prefix(12))…", from: from)
+            reject(
+                t, number: number, code: MoveErrorCode.stale.rawValue,
+                reason: "made for state \(claimedHash.prefix(12))…, this node is at \(before.hex.prefix(12))…",
+                from: from)
             return
         }
         let json = move.jsonBytes
@@ -235,7 +260,9 @@ extension TableManager {
         }
         let after = s.stateHash
         t.hashes.append(after)
-        t.log.moves.append(GameLog.LoggedMove(number: number, seat: seat, move: move, text: text, before: before.hex, after: after.hex))
+        t.log.moves.append(
+            GameLog.LoggedMove(number: number, seat: seat, move: move, text: text, before: before.hex, after: after.hex)
+        )
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         let confirmTo = t.isHost ? t.info.members : [t.info.host, from]
@@ -297,14 +324,17 @@ extension TableManager {
     func handleResult(_ t: TableRuntime, from: NodeID, finalHash: String) {
         guard t.info.members.contains(from), t.isActive else { return }
         t.results[from] = finalHash
-        guard t.resultSent, let mine = t.log.finalHash, t.info.members.allSatisfy({ t.results[$0] != nil }) else { return }
+        guard t.resultSent, let mine = t.log.finalHash, t.info.members.allSatisfy({ t.results[$0] != nil }) else {
+            return
+        }
         var byName: [String: String] = [:]
         for (node, h) in t.results { byName[names[node] ?? node.short] = h }
         t.log.finalHashes = byName
         if let (node, theirs) = t.results.first(where: { $0.value != mine }) {
-            stopTable(t, code: "hash/final-mismatch",
-                      reason: "\(names[node] ?? node.short) ended at \(theirs.prefix(16))…, \(myName) at \(mine.prefix(16))…",
-                      broadcast: true)
+            stopTable(
+                t, code: "hash/final-mismatch",
+                reason: "\(names[node] ?? node.short) ended at \(theirs.prefix(16))…, \(myName) at \(mine.prefix(16))…",
+                broadcast: true)
             return
         }
         t.info.phase = .finished
@@ -344,7 +374,9 @@ extension TableManager {
     /// Plays `move` (the game's move as JSON) for this node's human seat that is to play.
     public func move(table: String, move: JSONValue) throws(TableError) -> TableEvent? {
         guard let t = tables[table] else { throw TableError("table/unknown", "no table '\(table)' is known") }
-        guard t.info.phase == .playing, let s = t.session else { throw TableError("table/not-playing", "table \(table) is \(t.info.phase.rawValue)") }
+        guard t.info.phase == .playing, let s = t.session else {
+            throw TableError("table/not-playing", "table \(table) is \(t.info.phase.rawValue)")
+        }
         guard let seat = s.turn.seat, t.info.seats[seat].owner == me, t.info.seats[seat].bot == nil else {
             throw TableError(MoveErrorCode.notYourTurn.rawValue, "it is not a seat of yours to play")
         }

@@ -75,32 +75,43 @@ public enum TableMessage: Codable, Sendable, Equatable {
         switch type {
         case "table.seat-request":
             self = .seatRequest(
-                table: t, seat: try c.decodeIfPresent(Int.self, forKey: .seat), bot: try c.decodeIfPresent(String.self, forKey: .bot))
+                table: t, seat: try c.decodeIfPresent(Int.self, forKey: .seat),
+                bot: try c.decodeIfPresent(String.self, forKey: .bot))
         case "table.seat-refused": self = .seatRefused(table: t, reason: try c.decode(String.self, forKey: .reason))
         case "table.invite": self = .invite(table: t, seat: try c.decode(Int.self, forKey: .seat))
         case "table.leave": self = .leave(table: t)
         case "table.commit": self = .commit(table: t, commitment: try c.decode(String.self, forKey: .commitment))
         case "table.reveal": self = .reveal(table: t, nonce: try c.decode(String.self, forKey: .nonce))
         case "table.deal":
-            self = .deal(table: t, number: try c.decode(Int.self, forKey: .number), cards: try c.decode([UInt8].self, forKey: .cards))
+            self = .deal(
+                table: t, number: try c.decode(Int.self, forKey: .number),
+                cards: try c.decode([UInt8].self, forKey: .cards))
         case "table.move":
             self = .move(
                 table: t, number: try c.decode(Int.self, forKey: .number), seat: try c.decode(Int.self, forKey: .seat),
-                move: try c.decode(JSONValue.self, forKey: .move), stateHash: try c.decode(String.self, forKey: .stateHash))
+                move: try c.decode(JSONValue.self, forKey: .move),
+                stateHash: try c.decode(String.self, forKey: .stateHash))
         case "table.confirm":
-            self = .confirm(table: t, number: try c.decode(Int.self, forKey: .number), stateHash: try c.decode(String.self, forKey: .stateHash))
+            self = .confirm(
+                table: t, number: try c.decode(Int.self, forKey: .number),
+                stateHash: try c.decode(String.self, forKey: .stateHash))
         case "table.reject":
             self = .reject(
-                table: t, number: try c.decode(Int.self, forKey: .number), code: try c.decode(String.self, forKey: .code),
+                table: t, number: try c.decode(Int.self, forKey: .number),
+                code: try c.decode(String.self, forKey: .code),
                 reason: try c.decode(String.self, forKey: .reason))
         case "table.result":
             self = .result(
-                table: t, winners: try c.decode([Int].self, forKey: .winners), scores: try c.decode([Int].self, forKey: .scores),
+                table: t, winners: try c.decode([Int].self, forKey: .winners),
+                scores: try c.decode([Int].self, forKey: .scores),
                 finalHash: try c.decode(String.self, forKey: .finalHash))
         case "table.stop":
-            self = .stop(table: t, code: try c.decode(String.self, forKey: .code), reason: try c.decode(String.self, forKey: .reason))
+            self = .stop(
+                table: t, code: try c.decode(String.self, forKey: .code),
+                reason: try c.decode(String.self, forKey: .reason))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
         }
     }
 

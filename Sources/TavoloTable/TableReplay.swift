@@ -104,14 +104,17 @@ public struct TableReplay {
         func check(_ frame: Int, _ what: String, _ claimed: String) -> Bool {
             out.hashesChecked += 1
             guard claimed == session.stateHash.hex else {
-                out.problem = "frame \(frame): \(what) has state hash \(claimed.prefix(16))…, the replay has \(session.stateHash.hex.prefix(16))…"
+                out.problem =
+                    "frame \(frame): \(what) has state hash \(claimed.prefix(16))…, the replay has \(session.stateHash.hex.prefix(16))…"
                 return false
             }
             return true
         }
         var checkedDeal = 0
         while true {
-            if let cards = session.currentDeal, session.dealNumber > checkedDeal, let (frame, dealt) = deals[session.dealNumber] {
+            if let cards = session.currentDeal, session.dealNumber > checkedDeal,
+                let (frame, dealt) = deals[session.dealNumber]
+            {
                 guard dealt == cards else {
                     out.problem = "frame \(frame): deal \(session.dealNumber) is not the shuffle of joint seed \(seed)"
                     return out
@@ -122,7 +125,8 @@ public struct TableReplay {
             let n = session.moveNumber
             guard let (frame, seat, move, before) = moves[n] else { break }
             guard session.turn.seat == seat else {
-                out.problem = "frame \(frame): move \(n) is for seat \(seat), but seat \(session.turn.seat.map(String.init) ?? "none") is to play"
+                out.problem =
+                    "frame \(frame): move \(n) is for seat \(seat), but seat \(session.turn.seat.map(String.init) ?? "none") is to play"
                 return out
             }
             guard check(frame, "move \(n)", before) else { return out }
@@ -134,7 +138,8 @@ public struct TableReplay {
             for (f, _, hash) in confirms[n] ?? [] where !check(f, "the confirmation of move \(n)", hash) { return out }
         }
         if !results.isEmpty, session.turn != .terminal {
-            out.problem = "the capture has results but the replay stops after \(session.moveNumber) moves (moves missing)"
+            out.problem =
+                "the capture has results but the replay stops after \(session.moveNumber) moves (moves missing)"
             return out
         }
         for (f, _, hash) in results where !check(f, "a result", hash) { return out }

@@ -15,7 +15,8 @@ enum PlainSocketPingPong {
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         try withUnsafeMutablePointer(to: &addr) { p in
             try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                guard bind(listener, sa, len) == 0, listen(listener, 1) == 0, getsockname(listener, sa, &len) == 0 else {
+                guard bind(listener, sa, len) == 0, listen(listener, 1) == 0, getsockname(listener, sa, &len) == 0
+                else {
                     throw BenchError("bind/listen: \(String(cString: strerror(errno)))")
                 }
             }
@@ -41,7 +42,9 @@ enum PlainSocketPingPong {
         to.sin_port = port.bigEndian
         to.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &to) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else { throw BenchError("connect: \(String(cString: strerror(errno)))") }
         noDelay(fd)

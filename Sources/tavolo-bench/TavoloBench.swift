@@ -55,7 +55,8 @@ struct TavoloBench: AsyncParsableCommand {
             roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
-            baseline: Percentiles(baseline), reliable: Percentiles(reliable), reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
+            baseline: Percentiles(baseline), reliable: Percentiles(reliable), reliableOnLoop: Percentiles(onLoop),
+            reliableRaw: Percentiles(raw),
             unreliable: Percentiles(unreliable),
             broadcastNodes: nodes, broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
             broadcastMessagesPerSecond: Double(delivered) / seconds)
@@ -79,7 +80,8 @@ struct TavoloBench: AsyncParsableCommand {
         }
         for a in made {
             for b in made where a !== b {
-                a.discovered(DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+                a.discovered(
+                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
             }
         }
         let deadline = Date().addingTimeInterval(10)
@@ -112,7 +114,10 @@ struct TavoloBench: AsyncParsableCommand {
                 try await a.send(Ping(seq: i, pad: pad), to: b.id, on: channel)
                 while true {
                     guard let event = await replies.next() else { throw BenchError("event stream ended") }
-                    if case .message(let m) = event, m.channel == channel, let p = try? m.decode(Ping.self), p.seq == i { break }
+                    if case .message(let m) = event, m.channel == channel, let p = try? m.decode(Ping.self), p.seq == i
+                    {
+                        break
+                    }
                 }
                 if i >= warmup { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
             }
@@ -156,7 +161,9 @@ struct TavoloBench: AsyncParsableCommand {
                 if codable {
                     guard let p = try? m.decode(Ping.self), p.seq == run.seq else { return }
                 }
-                if run.seq >= warmup { run.samples.append(Double(DispatchTime.now().uptimeNanoseconds - run.start) / 1_000) }
+                if run.seq >= warmup {
+                    run.samples.append(Double(DispatchTime.now().uptimeNanoseconds - run.start) / 1_000)
+                }
                 run.seq += 1
                 if run.seq == warmup + pings { continuation.resume(returning: run.samples) } else { ping() }
             }
@@ -213,7 +220,11 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     var value: Int { lock.withLock { n } }
-    func add(_ k: Int) -> Int { lock.withLock { n += k; return n } }
+    func add(_ k: Int) -> Int {
+        lock.withLock {
+            n += k; return n
+        }
+    }
 }
 
 /// Microseconds.
@@ -247,8 +258,10 @@ struct BenchResult: Encodable {
     var reliableRawToBaselineP50: Double { reliableRaw.p50 / baseline.p50 }
 
     enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, reliable, reliableOnLoop, reliableRaw, unreliable, broadcastNodes, broadcastMessagesReceived
-        case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50, reliableOnLoopToBaselineP50, reliableRawToBaselineP50
+        case frameBytes, pings, baseline, reliable, reliableOnLoop, reliableRaw, unreliable, broadcastNodes,
+            broadcastMessagesReceived
+        case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50, reliableOnLoopToBaselineP50,
+            reliableRawToBaselineP50
     }
 
     func encode(to encoder: Encoder) throws {
@@ -270,7 +283,9 @@ struct BenchResult: Encodable {
     }
 
     var text: String {
-        func f(_ p: Percentiles) -> String { String(format: "p50 %7.1f us  p99 %7.1f us  mean %7.1f us", p.p50, p.p99, p.mean) }
+        func f(_ p: Percentiles) -> String {
+            String(format: "p50 %7.1f us  p99 %7.1f us  mean %7.1f us", p.p50, p.p99, p.mean)
+        }
         return """
             plain TCP ping-pong (baseline) \(f(baseline))   (\(pings) round trips, \(frameBytes)-byte frames)
             mesh reliable round trip       \(f(reliable))   = \(String(format: "%.2f", reliableToBaselineP50)) x baseline p50 (async API)

@@ -38,7 +38,9 @@ struct LogReplay: ParsableCommand {
                 if let p = o.problem {
                     print("\(head): MISMATCH after \(o.movesReplayed) moves — \(p)")
                 } else {
-                    print("\(head): confirmed — \(o.movesReplayed) moves, \(o.dealsChecked) deals and \(o.hashesChecked) hashes checked; final \(o.finalHash?.prefix(16) ?? "")…")
+                    print(
+                        "\(head): confirmed — \(o.movesReplayed) moves, \(o.dealsChecked) deals and \(o.hashesChecked) hashes checked; final \(o.finalHash?.prefix(16) ?? "")…"
+                    )
                 }
             }
         }

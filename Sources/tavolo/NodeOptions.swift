@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TavoloDaemon
 
 /// Which node's control socket to talk to.
@@ -11,7 +12,9 @@ struct NodeOptions: ParsableArguments {
 
     func validate() throws {
         if node != nil && control != nil { throw ValidationError("give --node or --control, not both") }
-        if node == nil && control == nil { throw ValidationError("say which node to ask: --node NAME or --control PATH") }
+        if node == nil && control == nil {
+            throw ValidationError("say which node to ask: --node NAME or --control PATH")
+        }
     }
 
     var socketPath: String { control ?? ControlProtocol.defaultSocketPath(node: node ?? "") }
@@ -31,8 +34,6 @@ enum CleanExit {
         return ExitCode(1)
     }
 }
-
-import Foundation
 
 enum FileHandleStderr {
     static func write(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }

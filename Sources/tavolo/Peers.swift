@@ -40,7 +40,8 @@ struct Peers: ParsableCommand {
             if let r = p.reason { o["reason"] = r }
             return o
         }
-        return String(decoding: try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]), as: UTF8.self)
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]), as: UTF8.self)
     }
 
     func printTable(_ peers: [PeerInfo]) {

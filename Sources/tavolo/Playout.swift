@@ -42,7 +42,8 @@ struct Playout: ParsableCommand {
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
-            throw ValidationError("unknown game '\(game)'; games: \(GameCatalog.standard.names.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown game '\(game)'; games: \(GameCatalog.standard.names.joined(separator: ", "))")
         }
         if let players, !entry.playerCounts.contains(players) {
             let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
@@ -56,7 +57,9 @@ struct Playout: ParsableCommand {
     func run() throws {
         guard let entry = GameCatalog.standard[game] else { throw ExitCode(2) }
         let players = self.players ?? entry.playerCounts.first ?? 2
-        var kinds = (bots ?? entry.defaultBot).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        var kinds = (bots ?? entry.defaultBot).split(separator: ",").map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
         if kinds.count == 1 { kinds = Array(repeating: kinds[0], count: players) }
         do {
             if transcript {
@@ -93,7 +96,9 @@ struct Playout: ParsableCommand {
         if r.bots.count > 1 {
             print("by bot kind:")
             for b in r.bots {
-                print("  \(pad(b.bot, 12)) \(b.seats) seat(s), win rate \(format(100 * b.winRate, 1))%, \(score) \(format(b.meanScore, 2))")
+                print(
+                    "  \(pad(b.bot, 12)) \(b.seats) seat(s), win rate \(format(100 * b.winRate, 1))%, \(score) \(format(b.meanScore, 2))"
+                )
             }
         }
         if r.draws > 0 { print("draws: \(r.draws)") }
@@ -104,7 +109,9 @@ struct Playout: ParsableCommand {
     }
 }
 
-func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+}
 func format(_ v: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 
 /// The `--json` shape of a playout: the score key is named after the game's score (`meanGhosts`, …).
@@ -119,9 +126,12 @@ struct PlayoutJSON {
             "game": r.game, "players": r.players, "games": r.games, "seed": r.seed, "transcript": r.transcript,
             "gamesPerSecond": r.gamesPerSecond, "movesPerSecond": r.movesPerSecond, "movesPerGame": r.movesPerGame,
             "totalMoves": r.totalMoves, "elapsedSeconds": r.elapsedSeconds, "draws": r.draws,
-            "seats": r.seats.map { ["seat": $0.seat, "bot": $0.bot, "wins": $0.wins, meanKey: $0.meanScore] as [String: Any] },
+            "seats": r.seats.map {
+                ["seat": $0.seat, "bot": $0.bot, "wins": $0.wins, meanKey: $0.meanScore] as [String: Any]
+            },
             "bots": r.bots.map {
-                ["bot": $0.bot, "seats": $0.seats, "wins": $0.wins, "winRate": $0.winRate, meanKey: $0.meanScore] as [String: Any]
+                ["bot": $0.bot, "seats": $0.seats, "wins": $0.wins, "winRate": $0.winRate, meanKey: $0.meanScore]
+                    as [String: Any]
             },
         ]
         if let h = r.finalHash { object["finalHash"] = h.hex }

@@ -25,20 +25,25 @@ struct Simulate: ParsableCommand {
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
-            throw ValidationError("unknown game '\(game)'; games: \(GameCatalog.standard.names.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown game '\(game)'; games: \(GameCatalog.standard.names.joined(separator: ", "))")
         }
         guard entry.playerCounts.contains(peers) else {
-            throw ValidationError("\(game) is played by \(entry.playerCounts.map(String.init).joined(separator: ", ")) players: use --peers accordingly")
+            throw ValidationError(
+                "\(game) is played by \(entry.playerCounts.map(String.init).joined(separator: ", ")) players: use --peers accordingly"
+            )
         }
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
         if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
-            throw ValidationError("unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
         }
     }
 
     func run() throws {
         guard let entry = GameCatalog.standard[game] else { throw ExitCode(2) }
-        let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("tavolod").path
         guard FileManager.default.isExecutableFile(atPath: daemon) else {
             throw CleanExit.failure("cannot find tavolod next to tavolo (\(daemon)); build with `swift build`")
@@ -72,11 +77,15 @@ struct Simulate: ParsableCommand {
     func printReport(_ r: Simulation.Report) {
         print("\(r.peers) nodes, \(r.game), \(r.bot) bots\(r.seed.map { ", seed \($0)" } ?? "")")
         for (i, g) in r.games.enumerated() {
-            print("game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
-                + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")" + (g.stopped.map { " (stopped: \($0))" } ?? ""))
+            print(
+                "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
+                    + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")"
+                    + (g.stopped.map { " (stopped: \($0))" } ?? ""))
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
-        print("mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s")
+        print(
+            "mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s"
+        )
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
             print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }

@@ -12,7 +12,9 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 /// Calls an op on the node, turning every failure into one line and exit 1.
-func callNode<R: Codable & Sendable>(_ client: ControlClient, _ op: String, _ params: [String: Any] = [:], as: R.Type) throws -> R {
+func callNode<R: Codable & Sendable>(_ client: ControlClient, _ op: String, _ params: [String: Any] = [:], as: R.Type)
+    throws -> R
+{
     do { return try client.call(op, params, as: R.self) } catch {
         throw CleanExit.failure("\(error)")
     }
@@ -20,14 +22,18 @@ func callNode<R: Codable & Sendable>(_ client: ControlClient, _ op: String, _ pa
 
 func describe(_ t: TableInfo) -> String {
     let seats = t.seats.map { s -> String in
-        let who = s.ownerName.map { $0 + (s.bot.map { " (\($0) bot)" } ?? " (human)") } ?? (s.invited.map { "invited: \($0)" } ?? "free")
+        let who =
+            s.ownerName.map { $0 + (s.bot.map { " (\($0) bot)" } ?? " (human)") }
+            ?? (s.invited.map { "invited: \($0)" } ?? "free")
         return "  seat \(s.seat): \(who)"
     }
-    return "\(t.id)  \(t.game) for \(t.players), host \(t.hostName), \(t.phase.rawValue)\n" + seats.joined(separator: "\n")
+    return "\(t.id)  \(t.game) for \(t.players), host \(t.hostName), \(t.phase.rawValue)\n"
+        + seats.joined(separator: "\n")
 }
 
 struct Tables: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the tables the node knows (hosted here or offered by peers).")
+    static let configuration = CommandConfiguration(
+        abstract: "List the tables the node knows (hosted here or offered by peers).")
     @OptionGroup var nodeOptions: NodeOptions
     @Flag(help: "Print a JSON array of tables.") var json = false
 
@@ -42,7 +48,8 @@ struct Tables: ParsableCommand {
 struct Host: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Host a table; optionally take a seat and fill the rest with bots, and start.",
-        discussion: "Example: tavolo host spirits --players 4 --node alice --seat-bot heuristic --fill heuristic --start")
+        discussion:
+            "Example: tavolo host spirits --players 4 --node alice --seat-bot heuristic --fill heuristic --start")
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "Game: spirits, briscola, othello.") var game: String
     @Option(help: "Number of seats.") var players: Int
@@ -118,7 +125,8 @@ struct Move: ParsableCommand {
 }
 
 struct Leave: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Leave a table (a game in progress is lost for everyone).")
+    static let configuration = CommandConfiguration(
+        abstract: "Leave a table (a game in progress is lost for everyone).")
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "The table's id.") var table: String
 
@@ -136,12 +144,17 @@ struct Invite: ParsableCommand {
     @Option(help: "The seat to offer.") var seat: Int
 
     func run() throws {
-        print(describe(try callNode(try nodeOptions.connect(), "invite", ["table": table, "node": to, "seat": seat], as: TableInfo.self)))
+        print(
+            describe(
+                try callNode(
+                    try nodeOptions.connect(), "invite", ["table": table, "node": to, "seat": seat], as: TableInfo.self)
+            ))
     }
 }
 
 struct State: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a table as your node sees it: turn, your cards, legal moves.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show a table as your node sees it: turn, your cards, legal moves.")
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "The table's id.") var table: String
     @Flag(help: "Print JSON.") var json = false
@@ -150,19 +163,28 @@ struct State: ParsableCommand {
         let s = try callNode(try nodeOptions.connect(), "state", ["table": table], as: TableState.self)
         if json { return try printJSON(s) }
         print(describe(s.info))
-        if let seed = s.jointSeed { print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.prefix(16) ?? "")…") }
+        if let seed = s.jointSeed {
+            print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.prefix(16) ?? "")…")
+        }
         if let turn = s.turn { print("seat \(turn) to play" + (s.mySeats.contains(turn) ? " — your turn" : "")) }
         for line in s.lastMoves { print("  \(line)") }
-        for (seat, o) in zip(s.mySeats, s.observations) { print("seat \(seat) sees: \(String(decoding: o.jsonBytes, as: UTF8.self))") }
-        if !s.legalMoves.isEmpty {
-            print("legal moves: " + s.legalMoves.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "  "))
+        for (seat, o) in zip(s.mySeats, s.observations) {
+            print("seat \(seat) sees: \(String(decoding: o.jsonBytes, as: UTF8.self))")
         }
-        if let w = s.winners { print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])") }
+        if !s.legalMoves.isEmpty {
+            print(
+                "legal moves: "
+                    + s.legalMoves.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "  "))
+        }
+        if let w = s.winners {
+            print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
+        }
     }
 }
 
 struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the node's table events as they happen (JSON lines with --json).")
+    static let configuration = CommandConfiguration(
+        abstract: "Print the node's table events as they happen (JSON lines with --json).")
     @OptionGroup var nodeOptions: NodeOptions
     @Flag(help: "Print each event as a JSON line.") var json = false
 
@@ -175,7 +197,9 @@ struct Watch: ParsableCommand {
             if json {
                 print(String(decoding: line, as: UTF8.self))
             } else if let e = try? WireJSON.decode(EventLine.self, line).event {
-                print("\(e.table) \(e.kind.rawValue)" + (e.seat.map { " seat \($0)" } ?? "") + (e.message.map { ": \($0)" } ?? ""))
+                print(
+                    "\(e.table) \(e.kind.rawValue)" + (e.seat.map { " seat \($0)" } ?? "")
+                        + (e.message.map { ": \($0)" } ?? ""))
             }
             fflush(nil)
         }

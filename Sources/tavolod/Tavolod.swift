@@ -80,7 +80,8 @@ struct Tavolod: AsyncParsableCommand {
         logger[metadataKey: "node"] = .string(nodeName)
 
         let env = ProcessInfo.processInfo.environment
-        let stateBase = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let stateBase =
+            env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
         var options = NodeService.Options(
             name: name,

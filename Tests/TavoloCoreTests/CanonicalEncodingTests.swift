@@ -15,7 +15,10 @@ final class CanonicalEncodingTests: XCTestCase {
         w.byteList([9, 8])
         XCTAssertEqual(
             w.bytes,
-            [0xAB, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xFF, 0xFF, 0xFF, 0xFE, 0, 2, 0xC3, 0xA9, 0, 2, 9, 8])
+            [
+                0xAB, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xFF, 0xFF, 0xFF, 0xFE, 0, 2, 0xC3, 0xA9, 0, 2,
+                9, 8,
+            ])
     }
 
     /// SHA-256 of the empty string and of "abc" (FIPS 180-2 examples) through StateHash.

@@ -22,7 +22,8 @@ final class TavoloRNGTests: XCTestCase {
             for (bound, values) in bounded {
                 var b = TavoloRNG(seed: seed)
                 let n = try XCTUnwrap(UInt64(bound))
-                XCTAssertEqual(values.map { _ in b.bounded(n) }, values.compactMap(UInt64.init), "seed \(seed) bound \(n)")
+                XCTAssertEqual(
+                    values.map { _ in b.bounded(n) }, values.compactMap(UInt64.init), "seed \(seed) bound \(n)")
             }
 
             let stream = try XCTUnwrap(c["stream"] as? [String: Any])

@@ -34,9 +34,11 @@ struct RandomPlayoutHarness<State: GameState> {
             while case .seat(let seat) = state.turn {
                 XCTAssert((0..<players).contains(seat), "seat \(seat) out of range", file: file, line: line)
                 let legal = state.legalMoves()
-                XCTAssertFalse(legal.isEmpty, "seed \(seed): seat \(seat) to play has no legal move", file: file, line: line)
+                XCTAssertFalse(
+                    legal.isEmpty, "seed \(seed): seat \(seat) to play has no legal move", file: file, line: line)
                 XCTAssertEqual(legal, legal.sorted(), "seed \(seed): legal moves not sorted", file: file, line: line)
-                XCTAssertEqual(Set(legal).count, legal.count, "seed \(seed): duplicate legal moves", file: file, line: line)
+                XCTAssertEqual(
+                    Set(legal).count, legal.count, "seed \(seed): duplicate legal moves", file: file, line: line)
                 if legal.isEmpty { return (transcript.finalize(), totalMoves) }
                 if let bad = illegalMove(state), !legal.contains(bad) {
                     let before = state.stateHash
@@ -60,10 +62,12 @@ struct RandomPlayoutHarness<State: GameState> {
             XCTAssertTrue(state.legalMoves().isEmpty, "seed \(seed): moves after the end", file: file, line: line)
             if g % deepCheckEvery == 0 {
                 let replayed = try GameRecord<State>(players: players, seed: seed, moves: history).replay()
-                XCTAssertEqual(replayed.stateHash, state.stateHash, "seed \(seed): replay differs", file: file, line: line)
+                XCTAssertEqual(
+                    replayed.stateHash, state.stateHash, "seed \(seed): replay differs", file: file, line: line)
                 let data = try JSONEncoder().encode(state)
                 let decoded = try JSONDecoder().decode(State.self, from: data)
-                XCTAssertEqual(decoded.stateHash, state.stateHash, "seed \(seed): JSON round trip differs", file: file, line: line)
+                XCTAssertEqual(
+                    decoded.stateHash, state.stateHash, "seed \(seed): JSON round trip differs", file: file, line: line)
             }
             totalMoves += history.count
             transcript.add(state.stateHash)

@@ -63,7 +63,8 @@ final class SpiritsPlayoutTests: XCTestCase {
         XCTAssertEqual(a, b)
         XCTAssertNotEqual(a, try entry.transcript(players: 3, seed: 6, bots: bots))
         XCTAssertTrue(a.contains { $0.contains("round 3 begins") })
-        let request = PlayoutRequest(players: 6, games: 50, seed: 7, bots: ["heuristic"] + Array(repeating: "random", count: 5))
+        let request = PlayoutRequest(
+            players: 6, games: 50, seed: 7, bots: ["heuristic"] + Array(repeating: "random", count: 5))
         let r1 = try entry.playout(request)
         let r2 = try entry.playout(request)
         XCTAssertEqual(r1.transcript, r2.transcript)
@@ -127,7 +128,8 @@ final class SpiritsPlayoutTests: XCTestCase {
         let entry = try XCTUnwrap(GameCatalog.standard["spirits"])
         for players in 2...6 {
             _ = try entry.playout(
-                PlayoutRequest(players: players, games: 100, seed: 11, bots: Array(repeating: "heuristic", count: players)))
+                PlayoutRequest(
+                    players: players, games: 100, seed: 11, bots: Array(repeating: "heuristic", count: players)))
         }
     }
 }

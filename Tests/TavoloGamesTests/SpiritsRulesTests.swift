@@ -210,12 +210,14 @@ final class SpiritsRulesTests: XCTestCase {
             XCTAssertTrue(state.legalMoves().isEmpty)
             return state.outcome
         }
-        XCTAssertEqual(try finish(ghosts: [3, 3, 5], roundGhosts: [1, 2, 1]), GameOutcome(winners: [0], scores: [3, 3, 5]))
+        XCTAssertEqual(
+            try finish(ghosts: [3, 3, 5], roundGhosts: [1, 2, 1]), GameOutcome(winners: [0], scores: [3, 3, 5]))
         XCTAssertEqual(
             try finish(ghosts: [3, 3, 5], roundGhosts: [2, 2, 1]), GameOutcome(winners: [0, 1], scores: [3, 3, 5]),
             "a remaining tie is a shared win")
         // Seat 2 took no ghost in round 3 and returns 3 before the count: 5 → 2 wins.
-        XCTAssertEqual(try finish(ghosts: [3, 3, 5], roundGhosts: [1, 1, 0]), GameOutcome(winners: [2], scores: [3, 3, 2]))
+        XCTAssertEqual(
+            try finish(ghosts: [3, 3, 5], roundGhosts: [1, 1, 0]), GameOutcome(winners: [2], scores: [3, 3, 2]))
         XCTAssertEqual(SpiritsState.scoreName, "ghosts")
         XCTAssertTrue(SpiritsState.lowerScoreIsBetter)
     }

@@ -30,7 +30,8 @@ final class DaemonHarness: @unchecked Sendable {
     init() throws {
         binary = try locateTavolod()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-it-\(runID)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
     }
 
     /// The name of node `index` in this run.
@@ -69,11 +70,13 @@ final class DaemonHarness: @unchecked Sendable {
         let node = nodes[index]
         let p = Process()
         p.executableURL = binary
-        p.arguments = [
-            "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
-            "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout", String(Self.heartbeatTimeout),
-            "--log-level", "info",
-        ] + node.extraArguments
+        p.arguments =
+            [
+                "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
+                "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout",
+                String(Self.heartbeatTimeout),
+                "--log-level", "info",
+            ] + node.extraArguments
         var env = ProcessInfo.processInfo.environment
         env["AVAHI_COMPAT_NOWARN"] = "1"
         env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
@@ -153,7 +156,9 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// The node's peers, or nil while its control socket is not up.
     func peers(_ index: Int) -> [PeerInfo]? {
-        guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else { return nil }
+        guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else {
+            return nil
+        }
         return try? client.call("peers", as: [PeerInfo].self)
     }
 
@@ -259,7 +264,8 @@ func locateTavolod() throws -> URL {
         if fm.isExecutableFile(atPath: candidate.path) { return candidate }
     }
     throw HarnessError(
-        "tavolod not found next to the test bundle (looked in \(dirs.map(\.path))); build it (swift build) or set TAVOLOD")
+        "tavolod not found next to the test bundle (looked in \(dirs.map(\.path))); build it (swift build) or set TAVOLOD"
+    )
 }
 
 /// Skips (or, under CI=true, fails) when avahi-daemon is not reachable.
@@ -284,7 +290,9 @@ func requireAvahi() throws {
 }
 
 /// Runs a command and returns its standard output (standard error discarded), or nil if it could not start.
-func runCommand(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (status: Int32, output: String)? {
+func runCommand(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (
+    status: Int32, output: String
+)? {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments

@@ -49,7 +49,9 @@ final class DaemonIntegrationTests: XCTestCase {
             for i in all {
                 let ids = try? harness.status(i).id
                 guard
-                    let line = resolved.first(where: { $0.split(separator: ";").dropFirst(3).first.map(String.init) == harness.name(i) }),
+                    let line = resolved.first(where: {
+                        $0.split(separator: ";").dropFirst(3).first.map(String.init) == harness.name(i)
+                    }),
                     let ids, line.contains("\"id=\(ids)\""), line.contains("\"v=\(ProtocolVersion.current)\""),
                     line.range(of: #""u=[0-9]+""#, options: .regularExpression) != nil
                 else {
@@ -91,7 +93,8 @@ final class DaemonIntegrationTests: XCTestCase {
         print("integration: SIGSTOPped node reported lost by all five after \(String(format: "%.2f", hungLost)) s")
         for i in rest {
             let reason = harness.view(i)?[harness.name(hung)]?.reason ?? ""
-            XCTAssertTrue(reason.contains("timeout") || reason.contains("nothing heard"), "\(harness.name(i)): \(reason)")
+            XCTAssertTrue(
+                reason.contains("timeout") || reason.contains("nothing heard"), "\(harness.name(i)): \(reason)")
         }
         XCTAssertTrue(harness.isFullMesh(rest), "the other links stay connected")
         harness.signal(hung, SIGCONT)
@@ -183,7 +186,9 @@ final class DaemonIntegrationTests: XCTestCase {
         let start = Date()
         for i in others {
             let left = 10 - Date().timeIntervalSince(start)
-            XCTAssertNotNil(harness.waitForExit(i, seconds: max(left, 0)), "\(harness.name(i)) still running\n\(harness.logTail(i))")
+            XCTAssertNotNil(
+                harness.waitForExit(i, seconds: max(left, 0)), "\(harness.name(i)) still running\n\(harness.logTail(i))"
+            )
         }
         let together = Date().timeIntervalSince(start)
         print("integration: three nodes stopped together exited within \(String(format: "%.3f", together)) s")

@@ -58,7 +58,9 @@ final class TableIntegrationTests: XCTestCase {
     func table(host: Int, game: String, seats: [(node: Int, bot: String?)]) throws -> String {
         let info = try client(host).call("host", ["game": game, "players": seats.count], as: TableInfo.self)
         try waitFor("every node sees \(info.id)") {
-            try seats.allSatisfy { s in try client(s.node).call("tables", as: [TableInfo].self).contains { $0.id == info.id } }
+            try seats.allSatisfy { s in
+                try client(s.node).call("tables", as: [TableInfo].self).contains { $0.id == info.id }
+            }
         }
         for (i, s) in seats.enumerated() {
             var p: [String: Any] = ["table": info.id, "seat": i]
@@ -79,7 +81,9 @@ final class TableIntegrationTests: XCTestCase {
         defer { watchers.forEach { $0.close() } }
         let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
         _ = try client(0).call("start", ["table": id], as: TableInfo.self)
-        try waitFor("both honest nodes stop the table") { watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } } }
+        try waitFor("both honest nodes stop the table") {
+            watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } }
+        }
         for w in watchers {
             XCTAssertEqual(w.all.first { $0.kind == .stopped }?.code, "deal/mismatch")
             XCTAssertFalse(w.all.contains { $0.kind == .moved }, "a move was played on a wrong deal")
@@ -90,7 +94,9 @@ final class TableIntegrationTests: XCTestCase {
         _ = try harness.startNode(extraArguments: ["--test-allow-injection"])
         _ = try harness.start(2)
         try harness.eventually("full mesh of 3", seconds: 20) { harness.isFullMesh([0, 1, 2]) }
-        let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: ["rejected", "moved", "stopped"]) }
+        let watchers = try (1...2).map {
+            try Events(path: harness.nodes[$0].controlPath, kinds: ["rejected", "moved", "stopped"])
+        }
         defer { watchers.forEach { $0.close() } }
         // Othello: node 0 plays black (seat 0, moves first), node 1 white; node 2 hosts and watches.
         let id = try table(host: 2, game: "othello", seats: [(0, nil), (1, nil)])
@@ -108,8 +114,13 @@ final class TableIntegrationTests: XCTestCase {
         }
         // An illegal square for the right seat.
         try inject(["type": "table.move", "number": 0, "seat": 0, "move": "a1", "stateHash": hash])
-        try waitFor("illegal move rejected by nodes 1 and 2") { watchers.allSatisfy { $0.all.contains { $0.kind == .rejected } } }
-        for w in watchers { XCTAssertTrue(["move/illegal", "move/malformed"].contains(w.all.first { $0.kind == .rejected }?.code ?? "")) }
+        try waitFor("illegal move rejected by nodes 1 and 2") {
+            watchers.allSatisfy { $0.all.contains { $0.kind == .rejected } }
+        }
+        for w in watchers {
+            XCTAssertTrue(
+                ["move/illegal", "move/malformed"].contains(w.all.first { $0.kind == .rejected }?.code ?? ""))
+        }
         // A legal move, but for white's seat, which node 0 does not own.
         let legal = try XCTUnwrap(state.legalMoves.first)
         let legalJSON = try JSONSerialization.jsonObject(with: Data(legal.jsonBytes), options: [.fragmentsAllowed])
@@ -119,7 +130,9 @@ final class TableIntegrationTests: XCTestCase {
         }
         // The table goes on: the real move is accepted everywhere.
         _ = try client(0).call("move", ["table": id, "move": legalJSON], as: Empty.self)
-        try waitFor("the legal move is applied by both: \(watchers.map { $0.all.map { "\($0.kind.rawValue) \($0.code ?? "") \($0.message ?? "")" } })") {
+        try waitFor(
+            "the legal move is applied by both: \(watchers.map { $0.all.map { "\($0.kind.rawValue) \($0.code ?? "") \($0.message ?? "")" } })"
+        ) {
             watchers.allSatisfy { $0.all.contains { $0.kind == .moved } }
         }
         for w in watchers { XCTAssertFalse(w.all.contains { $0.kind == .stopped }) }
@@ -130,7 +143,12 @@ final class TableIntegrationTests: XCTestCase {
     func testSixNodeSimulationAgreesMatchesPlayoutAndItsPacketLogsReplay() throws {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
         let logs = harness.root.appendingPathComponent("pcap").path
-        let sim = try run(tavolo, ["simulate", "--peers", "6", "--game", "spirits", "--games", "2", "--seed", "11", "--json", "--packet-logs", logs])
+        let sim = try run(
+            tavolo,
+            [
+                "simulate", "--peers", "6", "--game", "spirits", "--games", "2", "--seed", "11", "--json",
+                "--packet-logs", logs,
+            ])
         XCTAssertEqual(sim.status, 0, sim.stderr)
         let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
         XCTAssertEqual(report.games.count, 2)
@@ -139,11 +157,20 @@ final class TableIntegrationTests: XCTestCase {
             XCTAssertEqual(g.finalHashes.count, 6)
             XCTAssertEqual(Set(g.finalHashes.values).count, 1)
             let seed = try XCTUnwrap(g.jointSeed)
-            let playout = try run(tavolo, ["playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot, "--json"])
-            let finalHash = (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
-            XCTAssertEqual(finalHash, g.finalHashes.values.first, "mesh game differs from the engine-only game with seed \(seed)")
+            let playout = try run(
+                tavolo,
+                [
+                    "playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots",
+                    report.bot, "--json",
+                ])
+            let finalHash =
+                (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"]
+                as? String
+            XCTAssertEqual(
+                finalHash, g.finalHashes.values.first, "mesh game differs from the engine-only game with seed \(seed)")
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: logs).filter { $0.hasSuffix(".pcapng") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs).filter { $0.hasSuffix(".pcapng") }
+            .sorted()
         XCTAssertEqual(files.count, 6)
         for f in files {
             let path = "\(logs)/\(f)"
@@ -151,20 +178,32 @@ final class TableIntegrationTests: XCTestCase {
             XCTAssertEqual(replay.status, 0, replay.stdout + replay.stderr)
             XCTAssertEqual(replay.stdout.components(separatedBy: "confirmed").count - 1, 2, replay.stdout)
             let stats = try run(tavolo, ["log", "stats", path, "--json"])
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            let object = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
             let frames = try XCTUnwrap(object["frames"] as? Int)
             let byType = try XCTUnwrap(object["byType"] as? [String: Any])
-            XCTAssertEqual(Set(byType.keys), ["handshake", "heartbeat", "heartbeat-ack", "application", "goodbye"].filter { byType[$0] != nil }.reduce(into: Set<String>()) { $0.insert($1) })
+            XCTAssertEqual(
+                Set(byType.keys),
+                ["handshake", "heartbeat", "heartbeat-ack", "application", "goodbye"].filter { byType[$0] != nil }
+                    .reduce(into: Set<String>()) { $0.insert($1) })
             XCTAssertNotNil(byType["application"])
             XCTAssertNotNil(byType["handshake"])
             if let tshark = which("tshark") {
                 let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
-                let decoded = try run(tshark, ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
+                let decoded = try run(
+                    tshark,
+                    ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
                 let count = decoded.stdout.split(separator: "\n").reduce(0) { $0 + $1.split(separator: ",").count }
                 XCTAssertEqual(count, frames, "tshark and tavolo log stats disagree on \(f)")
-                let malformed = try run(tshark, ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "_ws.malformed || _ws.expert.severity >= warning"])
-                XCTAssertEqual(malformed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "", "malformed frames in \(f)")
+                let malformed = try run(
+                    tshark,
+                    [
+                        "-r", path, "-X", "lua_script:\(dissector)", "-Y",
+                        "_ws.malformed || _ws.expert.severity >= warning",
+                    ])
+                XCTAssertEqual(
+                    malformed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "", "malformed frames in \(f)")
             } else if ProcessInfo.processInfo.environment["CI"] == "true" {
                 XCTFail("tshark is missing (scripts/setup installs it)")
             }
@@ -176,15 +215,27 @@ final class TableIntegrationTests: XCTestCase {
     func testBriscolaAndOthelloOverTheMesh() throws {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
         for (game, peers, bot) in [("briscola", 2, "emulator"), ("briscola", 4, "emulator"), ("othello", 2, "greedy")] {
-            let sim = try run(tavolo, ["simulate", "--peers", String(peers), "--game", game, "--games", "2", "--seed", "3", "--bot", bot, "--json"])
+            let sim = try run(
+                tavolo,
+                [
+                    "simulate", "--peers", String(peers), "--game", game, "--games", "2", "--seed", "3", "--bot", bot,
+                    "--json",
+                ])
             XCTAssertEqual(sim.status, 0, "\(game) \(peers): \(sim.stderr)")
             let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
             for g in report.games {
                 XCTAssertTrue(g.agree, "\(game) \(peers)")
                 XCTAssertEqual(g.finalHashes.count, peers)
                 let seed = try XCTUnwrap(g.jointSeed)
-                let playout = try run(tavolo, ["playout", game, "--players", String(peers), "--games", "1", "--seed", String(seed), "--bots", bot, "--json"])
-                let finalHash = (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
+                let playout = try run(
+                    tavolo,
+                    [
+                        "playout", game, "--players", String(peers), "--games", "1", "--seed", String(seed), "--bots",
+                        bot, "--json",
+                    ])
+                let finalHash =
+                    (try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any])?["finalHash"]
+                    as? String
                 XCTAssertEqual(finalHash, g.finalHashes.values.first, "\(game) \(peers) seed \(seed)")
             }
         }
@@ -207,11 +258,14 @@ final class TableIntegrationTests: XCTestCase {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Output(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
     func which(_ name: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"]
+        where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
             return "\(dir)/\(name)"
         }
         return nil

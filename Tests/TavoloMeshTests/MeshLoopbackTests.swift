@@ -14,7 +14,8 @@ final class MeshLoopbackTests: XCTestCase {
         nodes = []
     }
 
-    func makeNode(_ name: String, id: NodeID? = nil, configure: (inout MeshConfiguration) -> Void = { _ in }) async throws
+    func makeNode(_ name: String, id: NodeID? = nil, configure: (inout MeshConfiguration) -> Void = { _ in })
+        async throws
         -> MeshNode
     {
         var config = MeshConfiguration(name: name)
@@ -32,7 +33,8 @@ final class MeshLoopbackTests: XCTestCase {
     func introduce(_ nodes: [MeshNode]) {
         for a in nodes {
             for b in nodes where a !== b {
-                a.discovered(DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+                a.discovered(
+                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
             }
         }
     }
@@ -151,7 +153,11 @@ final class MeshLoopbackTests: XCTestCase {
         let a = try await makeNode("a", id: mid)
 
         let larger = try RawPeer(tcpPort: a.tcpPort)
-        try larger.send(.handshake(Handshake(nodeId: NodeID(hex: "ff000000000000000000000000000000")!, name: "big", udpPort: 1, capabilities: [])))
+        try larger.send(
+            .handshake(
+                Handshake(
+                    nodeId: NodeID(hex: "ff000000000000000000000000000000")!, name: "big", udpPort: 1, capabilities: [])
+            ))
         XCTAssertEqual(try larger.readGoodbye().code, .wrongDialer)
 
         let me = try RawPeer(tcpPort: a.tcpPort)

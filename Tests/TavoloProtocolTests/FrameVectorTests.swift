@@ -38,7 +38,8 @@ final class FrameVectorTests: XCTestCase {
             let name = c["name"] as? String ?? "?"
             let bytes = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
             let decoded = try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload)
-            let expected = try expectedFrame(type: try XCTUnwrap(c["type"] as? String), value: try XCTUnwrap(c["value"]))
+            let expected = try expectedFrame(
+                type: try XCTUnwrap(c["type"] as? String), value: try XCTUnwrap(c["value"]))
             XCTAssertEqual(decoded, expected, name)
             XCTAssertEqual(decoded.type.description, c["type"] as? String, name)
             XCTAssertEqual(try expected.encoded(), bytes, "re-encoding \(name)")

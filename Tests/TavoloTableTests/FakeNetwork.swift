@@ -35,14 +35,17 @@ final class FakeNetwork: @unchecked Sendable {
     }
 
     /// Adds `count` nodes named n0, n1, … that all know each other.
-    func makeNodes(_ count: Int, options: (Int) -> TableManager.Options = { _ in TableManager.Options() }) async -> [TableManager] {
+    func makeNodes(_ count: Int, options: (Int) -> TableManager.Options = { _ in TableManager.Options() }) async
+        -> [TableManager]
+    {
         var made: [TableManager] = []
         for i in 0..<count {
             let id = NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])!
             var logger = Logger(label: "table.n\(i)")
             logger.logLevel = .critical
             let m = TableManager(
-                me: id, name: "n\(i)", transport: Endpoint(network: self, me: id), catalog: .standard, options: options(i),
+                me: id, name: "n\(i)", transport: Endpoint(network: self, me: id), catalog: .standard,
+                options: options(i),
                 logger: logger, executor: MultiThreadedEventLoopGroup.singleton.next().executor)
             let (stream, continuation) = AsyncStream.makeStream(of: (NodeID, [UInt8]).self)
             lock.withLock {

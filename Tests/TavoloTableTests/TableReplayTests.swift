@@ -19,7 +19,11 @@ final class TableReplayTests: XCTestCase {
         let done = await eventually(20) { log.first(.finished) != nil }
         XCTAssertTrue(done)
         let final = try XCTUnwrap(log.first(.finished)?.stateHash)
-        return (net.bodies.enumerated().map { TableReplay.Captured(frame: $0.offset + 1, sender: $0.element.from, body: $0.element.body) }, final)
+        return (
+            net.bodies.enumerated().map {
+                TableReplay.Captured(frame: $0.offset + 1, sender: $0.element.from, body: $0.element.body)
+            }, final
+        )
     }
 
     func testReplayConfirmsACapturedGame() async throws {
@@ -36,10 +40,11 @@ final class TableReplayTests: XCTestCase {
     /// A confirmation whose hash was altered in the capture is named as the first mismatch, with its frame.
     func testReplayReportsTheFirstMismatch() async throws {
         var (captured, _) = try await capturedGame()
-        let index = try XCTUnwrap(captured.firstIndex {
-            String(decoding: $0.body, as: UTF8.self).contains(#""number":7,"stateHash""#)
-                && String(decoding: $0.body, as: UTF8.self).contains("table.confirm")
-        })
+        let index = try XCTUnwrap(
+            captured.firstIndex {
+                String(decoding: $0.body, as: UTF8.self).contains(#""number":7,"stateHash""#)
+                    && String(decoding: $0.body, as: UTF8.self).contains("table.confirm")
+            })
         var text = String(decoding: captured[index].body, as: UTF8.self)
         let range = try XCTUnwrap(text.range(of: #"(?<="stateHash":")[0-9a-f]{4}"#, options: .regularExpression))
         text.replaceSubrange(range, with: "0000" == text[range] ? "1111" : "0000")

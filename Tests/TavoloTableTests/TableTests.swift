@@ -32,7 +32,9 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(full)
         _ = try await nodes[0].start(table: table.id)
         let done = await eventually(30) { logs.allSatisfy { $0.first(.finished) != nil } }
-        XCTAssertTrue(done, "not every node finished: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })")
+        XCTAssertTrue(
+            done, "not every node finished: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })"
+        )
         let finals = logs.compactMap { $0.first(.finished) }
         XCTAssertEqual(Set(finals.compactMap(\.stateHash)).count, 1, "nodes disagree")
         XCTAssertEqual(finals.first?.finalHashes?.count, 3)
@@ -44,7 +46,8 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(logs.allSatisfy { $0.first(.rejected) == nil && $0.first(.stopped) == nil })
     }
 
-    func startedTable(_ net: FakeNetwork, _ nodes: [TableManager], game: String = "spirits", bots: [String?]) async throws
+    func startedTable(_ net: FakeNetwork, _ nodes: [TableManager], game: String = "spirits", bots: [String?])
+        async throws
         -> String
     {
         let table = try await nodes[0].host(game: game, players: bots.count)
@@ -91,7 +94,9 @@ final class TableTests: XCTestCase {
         let cheater = (owner + 1) % 3
         await nodes[cheater].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
         let others = (0..<3).filter { $0 != cheater }
-        let rejectedForeign = await eventually { others.allSatisfy { logs[$0].first(.rejected)?.code == "move/not-your-turn" } }
+        let rejectedForeign = await eventually {
+            others.allSatisfy { logs[$0].first(.rejected)?.code == "move/not-your-turn" }
+        }
         XCTAssertTrue(rejectedForeign, "\(others.map { logs[$0].all.map(\.kind) })")
         // The cheater's own seat, but not its turn.
         await nodes[cheater].inject(.move(table: id, number: 0, seat: cheater, move: legal, stateHash: hash))
@@ -113,7 +118,9 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(logs.allSatisfy { $0.first(.stopped) == nil })
         // A stale replay of move 0 is rejected too.
         await nodes[owner].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
-        let stale = await eventually { others.filter { $0 != owner }.allSatisfy { logs[$0].all.contains { $0.code == "move/stale" } } }
+        let stale = await eventually {
+            others.filter { $0 != owner }.allSatisfy { logs[$0].all.contains { $0.code == "move/stale" } }
+        }
         XCTAssertTrue(stale)
     }
 
@@ -159,13 +166,16 @@ final class TableTests: XCTestCase {
         _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
         _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
         // Node 1 commits to one thing and reveals another before the real protocol runs.
-        await nodes[1].inject(.commit(table: table.id, commitment: JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))))
+        await nodes[1].inject(
+            .commit(table: table.id, commitment: JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))))
         await nodes[1].inject(.reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
         // The bad reveal may stop the table before the host even starts it.
         _ = try? await nodes[0].start(table: table.id)
         let stopped = await eventually { log0.first(.stopped) != nil }
         XCTAssertTrue(stopped)
-        XCTAssertTrue(["seed/bad-reveal", "seed/recommit"].contains(log0.first(.stopped)?.code ?? ""), "\(String(describing: log0.first(.stopped)?.code))")
+        XCTAssertTrue(
+            ["seed/bad-reveal", "seed/recommit"].contains(log0.first(.stopped)?.code ?? ""),
+            "\(String(describing: log0.first(.stopped)?.code))")
     }
 
     func testInviteReservesTheSeat() async throws {
@@ -208,8 +218,11 @@ final class TableTests: XCTestCase {
         let a = [UInt8](repeating: 0xAA, count: 32)
         let b = [UInt8](repeating: 0xBB, count: 32)
         XCTAssertNotEqual(JointSeed.seed(nonces: [a, b]), JointSeed.seed(nonces: [b, a]))
-        XCTAssertEqual(JointSeed.commitment(for: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3), JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3))
+        XCTAssertEqual(
+            JointSeed.commitment(for: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(
+            JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3),
+            JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3))
     }
 }
 

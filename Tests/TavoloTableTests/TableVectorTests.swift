@@ -34,7 +34,8 @@ final class TableVectorTests: XCTestCase {
         let testNonces = try XCTUnwrap(try load()["testNonces"] as? [[String: Any]])
         for n in testNonces {
             let nonce = JointSeed.testNonce(
-                seed: 11, nodeIndex: UInt64(try XCTUnwrap(n["index"] as? Int)), counter: UInt64(try XCTUnwrap(n["counter"] as? Int)))
+                seed: 11, nodeIndex: UInt64(try XCTUnwrap(n["index"] as? Int)),
+                counter: UInt64(try XCTUnwrap(n["counter"] as? Int)))
             XCTAssertEqual(nonce.hexString, n["nonce"] as? String)
         }
     }

@@ -110,12 +110,15 @@ public struct SpiritsHeuristicBot: Bot {
     func score(
         _ card: SpiritsCard, opening: Bool, obs: SpiritsObservation, unseen: SpiritsCardCounts, unseenTotal n: Int,
         weights: Weights
-    ) -> Int
-    {
+    ) -> Int {
         var fear = card.value
         var cw = obs.clockwise
         if !opening, let top = obs.top {
-            if top.colourIndex == card.colourIndex { cw.toggle(); fear = obs.fear } else { fear = obs.fear + card.value }
+            if top.colourIndex == card.colourIndex {
+                cw.toggle(); fear = obs.fear
+            } else {
+                fear = obs.fear + card.value
+            }
         }
         let next = obs.seat(after: obs.seat, clockwise: cw)
         let allowed = SpiritsKindMask.colour(card.colourIndex) | SpiritsKindMask.valuesUpTo(SpiritsState.maxFear - fear)

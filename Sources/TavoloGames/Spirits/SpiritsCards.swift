@@ -106,7 +106,9 @@ public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
     @inlinable @inline(__always) public var isEmpty: Bool { bits == 0 }
     /// Number of kinds in the set.
     @inlinable @inline(__always) public var count: Int { bits.nonzeroBitCount }
-    @inlinable @inline(__always) public func contains(_ card: SpiritsCard) -> Bool { bits &>> (2 &* UInt64(card.rawValue)) & 1 != 0 }
+    @inlinable @inline(__always) public func contains(_ card: SpiritsCard) -> Bool {
+        bits &>> (2 &* UInt64(card.rawValue)) & 1 != 0
+    }
 
     /// Removes and returns the lowest kind.
     @inlinable @inline(__always)
@@ -127,7 +129,9 @@ public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
 
     /// Kind k at bit 2k for every kind of one colour.
     @inlinable @inline(__always)
-    public static func colour(_ colourIndex: Int) -> SpiritsKindMask { SpiritsKindMask(bits: 0x15 &<< (6 &* UInt64(colourIndex))) }
+    public static func colour(_ colourIndex: Int) -> SpiritsKindMask {
+        SpiritsKindMask(bits: 0x15 &<< (6 &* UInt64(colourIndex)))
+    }
 
     /// Every kind whose value is at most `maxValue` (0…3; a value above 3 means every kind).
     @inlinable @inline(__always)
@@ -136,8 +140,12 @@ public struct SpiritsKindMask: Hashable, Sendable, Sequence, IteratorProtocol {
         return SpiritsKindMask(bits: 0x4104_1041 &* (0x15 & ((1 &<< (2 &* m)) &- 1)))
     }
 
-    @inlinable @inline(__always) public static func | (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits | b.bits) }
-    @inlinable @inline(__always) public static func & (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask { .init(bits: a.bits & b.bits) }
+    @inlinable @inline(__always) public static func | (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask {
+        .init(bits: a.bits | b.bits)
+    }
+    @inlinable @inline(__always) public static func & (a: SpiritsKindMask, b: SpiritsKindMask) -> SpiritsKindMask {
+        .init(bits: a.bits & b.bits)
+    }
 }
 
 /// A multiset of cards (at most 3 of each kind): 18 two-bit counts and a total in one UInt64.
@@ -165,7 +173,9 @@ public struct SpiritsCardCounts: Hashable, Sendable {
     @inlinable @inline(__always) public var isEmpty: Bool { bits == 0 }
 
     @inlinable @inline(__always)
-    public func count(of card: SpiritsCard) -> Int { Int(truncatingIfNeeded: bits &>> (2 &* UInt64(card.rawValue)) & 3) }
+    public func count(of card: SpiritsCard) -> Int {
+        Int(truncatingIfNeeded: bits &>> (2 &* UInt64(card.rawValue)) & 3)
+    }
 
     /// Adds a copy; the caller guarantees fewer than 3 are present.
     @inlinable @inline(__always)

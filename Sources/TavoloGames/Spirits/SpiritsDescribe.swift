@@ -15,13 +15,15 @@ extension SpiritsState {
             text = "opens a challenge with \(card): Fear \(card.value)"
         case .play(let card):
             if let top, top.colourIndex == card.colourIndex {
-                text = "plays \(card), a mirror of \(top): Fear stays \(fear); direction reverses to \(Self.directionName(!clockwise))"
+                text =
+                    "plays \(card), a mirror of \(top): Fear stays \(fear); direction reverses to \(Self.directionName(!clockwise))"
             } else {
                 text = "plays \(card), a new spirit: Fear \(fear) + \(card.value) = \(fear + card.value)"
             }
         case .flee(let card):
             let topName = top.map(\.description) ?? "-"
-            text = "has no legal card (top \(topName), Fear \(fear), hand \(hands[turnSeat].listing)): flees, "
+            text =
+                "has no legal card (top \(topName), Fear \(fear), hand \(hands[turnSeat].listing)): flees, "
                 + "takes a ghost (\(roundGhosts[turnSeat] + 1) this round, \(ghosts[turnSeat] + 1) held), "
                 + "pile cleared, opens a new challenge with \(card): Fear \(card.value)"
         }
@@ -30,7 +32,8 @@ extension SpiritsState {
         } else {
             text += "; draw pile empty, no draw"
         }
-        let cwAfter = move.isFlee || phase == .open ? clockwise : (top?.colourIndex == move.card.colourIndex) != clockwise
+        let cwAfter =
+            move.isFlee || phase == .open ? clockwise : (top?.colourIndex == move.card.colourIndex) != clockwise
         let next = seat(after: turnSeat, clockwise: cwAfter)
         let roundEnded = after.phase == .over || after.round != round
         if !roundEnded {
@@ -62,7 +65,9 @@ extension SpiritsState {
         for s in 0..<playerCount {
             let held = ghosts[s] + (move.isFlee && s == turnSeat ? 1 : 0)
             let back = held - after.ghosts[s]
-            if taken[s] == 0 { returns.append("seat \(s) lost no challenge and returns \(back) (\(held) → \(after.ghosts[s]))") }
+            if taken[s] == 0 {
+                returns.append("seat \(s) lost no challenge and returns \(back) (\(held) → \(after.ghosts[s]))")
+            }
         }
         let takenText = (0..<playerCount).map { "seat \($0) \(taken[$0])" }.joined(separator: ", ")
         let heldText = (0..<playerCount).map { "seat \($0) \(after.ghosts[$0])" }.joined(separator: ", ")

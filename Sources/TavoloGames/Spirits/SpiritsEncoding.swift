@@ -88,7 +88,9 @@ extension SpiritsState {
         drawIndex = try c.decode(Int.self, forKey: .drawIndex)
         guard (0...SpiritsCard.deckSize).contains(drawIndex) else { throw bad("draw index") }
         let handList = try c.decode([SpiritsCardCounts].self, forKey: .hands)
-        guard handList.count == playerCount, handList.allSatisfy({ $0.total <= Self.handSize }) else { throw bad("hands") }
+        guard handList.count == playerCount, handList.allSatisfy({ $0.total <= Self.handSize }) else {
+            throw bad("hands")
+        }
         hands = SpiritsHands()
         for (s, h) in handList.enumerated() { hands[s] = h }
         let g = try c.decode([Int].self, forKey: .ghosts)

@@ -57,7 +57,9 @@ public enum SpiritsMove: GameMove {
             self = .flee(open: card)
         } else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "a Spirits! move is {\"play\":card} or {\"flee\":card}"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a Spirits! move is {\"play\":card} or {\"flee\":card}"))
         }
     }
 

@@ -73,7 +73,9 @@ extension SpiritsSeatBytes: Codable {
         self.init()
         for s in 0..<6 {
             let v = try c.decode(Int.self)
-            guard (0...255).contains(v) else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "seat value \(v) out of 0…255") }
+            guard (0...255).contains(v) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "seat value \(v) out of 0…255")
+            }
             self[s] = v
         }
         guard c.isAtEnd else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "more than six seats") }

@@ -37,7 +37,8 @@ public struct SpiritsState: GameState {
     // MARK: Constants
 
     public static let gameName = "spirits"
-    public static let summary = "Spirits! (Knizia): play ghosts, keep the Fear total at 7 or less, or flee and take a ghost"
+    public static let summary =
+        "Spirits! (Knizia): play ghosts, keep the Fear total at 7 or less, or flee and take a ghost"
     public static let playerCounts = [2, 3, 4, 5, 6]
     public static let scoreName = "ghosts"
     public static let lowerScoreIsBetter = true
@@ -262,7 +263,9 @@ public struct SpiritsState: GameState {
     }
 
     private func illegal(_ move: SpiritsMove) -> MoveError {
-        MoveError(.illegal, "\(move) is not legal for seat \(turnSeat) (\(legalMoves().map(\.description).joined(separator: ", ")))")
+        MoveError(
+            .illegal,
+            "\(move) is not legal for seat \(turnSeat) (\(legalMoves().map(\.description).joined(separator: ", ")))")
     }
 
     /// Rule 3.
