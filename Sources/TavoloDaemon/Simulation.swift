@@ -180,6 +180,16 @@ public final class Simulation: @unchecked Sendable {
         throw Failure("the \(options.peers) nodes did not form a full mesh within \(Int(options.meshTimeout)) s")
     }
 
+    /// The id of the table being played, set once it is hosted (read by the event threads).
+    final class TableIDBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var id: String?
+        var value: String? {
+            get { lock.withLock { id } }
+            set { lock.withLock { id = newValue } }
+        }
+    }
+
     /// Events of every node for one table, gathered by a thread per node.
     final class EventCollector: @unchecked Sendable {
         let lock = NSLock()
@@ -191,6 +201,7 @@ public final class Simulation: @unchecked Sendable {
 
     private func playGame(index: Int, clients: [ControlClient]) throws -> GameReport {
         let collector = EventCollector()
+        let tableID = TableIDBox()
         var watchers: [ControlClient] = []
         for i in 0..<options.peers {
             let w = try ControlClient(path: socketPath(i), timeout: nil)
@@ -199,7 +210,10 @@ public final class Simulation: @unchecked Sendable {
             Thread.detachNewThread {
                 while true {
                     guard let line = try? w.readLine() else { return }
-                    guard let e = try? WireJSON.decode(EventLine.self, line).event else { continue }
+                    // Other tables (other nodes', other simulations') report events too: keep this game's only.
+                    guard let e = try? WireJSON.decode(EventLine.self, line).event, e.table == tableID.value else {
+                        continue
+                    }
                     collector.lock.withLock {
                         collector.lastActivity = Date()
                         if e.kind == .finished { collector.finished[i] = e }
@@ -218,6 +232,7 @@ public final class Simulation: @unchecked Sendable {
         do {
             table = try host.call("host", ["game": options.game, "players": options.peers], as: TableInfo.self)
         } catch { throw Failure("hosting failed: \(error)") }
+        tableID.value = table.id
         // Every node must know the table before asking for its seat.
         try waitUntil("every node sees table \(table.id)") {
             try clients.allSatisfy { c in try c.call("tables", as: [TableInfo].self).contains { $0.id == table.id } }

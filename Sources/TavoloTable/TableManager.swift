@@ -117,7 +117,8 @@ public actor TableManager {
     public func peerLost(_ id: NodeID) {
         connected.remove(id)
         for t in tables.values {
-            if t.isActive && t.info.members.contains(id) {
+            // Only a member stops a table; other nodes' tables are only listed here.
+            if t.isActive && t.info.members.contains(id) && t.info.members.contains(me) {
                 stopTable(t, code: "table/member-lost", reason: "\(names[id] ?? id.short) was lost", broadcast: true)
             } else if t.isHost && t.info.phase == .open && t.info.seats.contains(where: { $0.owner == id }) {
                 freeSeats(of: id, in: t)

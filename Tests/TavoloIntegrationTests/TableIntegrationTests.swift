@@ -149,11 +149,11 @@ final class TableIntegrationTests: XCTestCase {
                 "simulate", "--peers", "6", "--game", "spirits", "--games", "2", "--seed", "11", "--json",
                 "--packet-logs", logs,
             ])
-        XCTAssertEqual(sim.status, 0, sim.stderr)
+        XCTAssertEqual(sim.status, 0, sim.stderr + sim.stdout)
         let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
         XCTAssertEqual(report.games.count, 2)
         for g in report.games {
-            XCTAssertTrue(g.agree)
+            XCTAssertTrue(g.agree, "\(g.table): \(g.stopped ?? "not stopped") \(g.finalHashes)")
             XCTAssertEqual(g.finalHashes.count, 6)
             XCTAssertEqual(Set(g.finalHashes.values).count, 1)
             let seed = try XCTUnwrap(g.jointSeed)
@@ -221,7 +221,7 @@ final class TableIntegrationTests: XCTestCase {
                     "simulate", "--peers", String(peers), "--game", game, "--games", "2", "--seed", "3", "--bot", bot,
                     "--json",
                 ])
-            XCTAssertEqual(sim.status, 0, "\(game) \(peers): \(sim.stderr)")
+            XCTAssertEqual(sim.status, 0, "\(game) \(peers): \(sim.stderr) \(sim.stdout)")
             let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
             for g in report.games {
                 XCTAssertTrue(g.agree, "\(game) \(peers)")

@@ -214,6 +214,26 @@ final class TableTests: XCTestCase {
         XCTAssertEqual(logs[0].first(.finished)?.finalHashes?.count, 3)
     }
 
+    /// A node lists other nodes' tables but is not part of them: losing one of their members stops nothing here
+    /// (it used to stop the listed table and report it, which a concurrent simulation took for its own game).
+    func testLosingAMemberOfSomeoneElsesTableStopsNothingHere() async throws {
+        let net = FakeNetwork()
+        let nodes = await net.makeNodes(3)
+        let outsider = await EventLog(nodes[2])
+        let table = try await nodes[0].host(game: "othello", players: 2)
+        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: nil)
+        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        _ = try await nodes[0].start(table: table.id)
+        _ = await eventually { await nodes[2].list().first?.phase == .seeding }
+        await nodes[2].peerLost(nodes[1].me)
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertNil(outsider.first(.stopped))
+        let phase = await nodes[2].list().first?.phase
+        XCTAssertNotEqual(phase, .stopped)
+    }
+
     func testJointSeedFormula() {
         let a = [UInt8](repeating: 0xAA, count: 32)
         let b = [UInt8](repeating: 0xBB, count: 32)
