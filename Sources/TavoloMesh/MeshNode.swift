@@ -319,7 +319,9 @@ public final class MeshNode: @unchecked Sendable {
         sendState.withLockedValue { _ = $0.connected.remove(pid) }
         peer.state = .lost
         peer.reason = reason
-        peer.nextDialAt = .now() + .milliseconds(200)
+        // A peer that went silent may still be hung (its kernel even accepts connections): wait one heartbeat
+        // timeout before dialing again. One that restarts reappears in DNS-SD and is dialed at once.
+        peer.nextDialAt = .now() + config.heartbeatTimeout.timeAmount
         logger.info("lost \(peer.name) (\(pid.short)): \(reason)")
         emit(.peerLost(info(peer), reason: reason))
     }
