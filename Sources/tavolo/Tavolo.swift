@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct Tavolo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tavolo",

@@ -5,6 +5,28 @@ import Logging
 import TavoloDaemon
 
 @main
+enum TavolodMain {
+    static func main() async {
+        do {
+            var command = try Tavolod.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            // A usage error is one line and exit code 2, as for `tavolo`.
+            if Tavolod.exitCode(for: error) == .validationFailure {
+                let message =
+                    Tavolod.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+                FileHandle.standardError.write(Data("tavolod: \(message) (see tavolod --help)\n".utf8))
+                Foundation.exit(2)
+            }
+            Tavolod.exit(withError: error)
+        }
+    }
+}
+
 struct Tavolod: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tavolod",

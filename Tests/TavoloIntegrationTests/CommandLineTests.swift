@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+
+/// The commands' contract with users and scripts: bad arguments give one line on stderr and exit code 2;
+/// a node that cannot be reached gives one line and exit code 1; good arguments work.
+final class CommandLineTests: XCTestCase {
+    func run(_ binary: String, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = try locateTavolod().deletingLastPathComponent().appendingPathComponent(binary)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-cli-\(getpid())").path
+        p.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func testBadArgumentsAreOneLineAndExitCode2() throws {
+        for args in [
+            ["playout", "spirits", "--players", "9"], ["playout", "chess"], ["playout", "spirits", "--games", "x"],
+            ["playout", "spirits", "--games", "2", "--transcript"], ["peers"],
+            ["simulate", "--game", "othello", "--peers", "6"],
+            ["playout", "spirits", "--players", "2", "--bots", "heuristic,nobody"],
+        ] {
+            let r = try run("tavolo", args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("tavolo: "), r.stderr)
+        }
+        let d = try run("tavolod", ["--port", "70000", "--name", "x"])
+        XCTAssertEqual(d.status, 2)
+        XCTAssertEqual(d.stderr.split(separator: "\n").count, 1, d.stderr)
+    }
+
+    func testUnreachableNodeIsOneLineAndExitCode1() throws {
+        let r = try run("tavolo", ["peers", "--node", "nobody-here"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tavolod"), "says what to do: \(r.stderr)")
+    }
+
+    func testHelpAndAGoodRunExitZero() throws {
+        XCTAssertEqual(try run("tavolo", ["--help"]).status, 0)
+        let r = try run("tavolo", ["playout", "othello", "--players", "2", "--games", "3", "--seed", "4", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+}
