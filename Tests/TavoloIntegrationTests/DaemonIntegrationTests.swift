@@ -25,7 +25,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     func testSixNodesFormFullMeshSeenByAvahiBrowse() throws {
         let all = try harness.start(6)
-        let took = try harness.eventually("a full mesh of six", seconds: 15) { harness.isFullMesh(all) }
+        let took = try harness.eventually("a full mesh of six", seconds: 30) { harness.isFullMesh(all) }
         print("integration: six nodes formed the full mesh \(String(format: "%.2f", took)) s after the last start")
         // Every node lists the five others as connected: 15 links, each seen from both ends.
         var ends = 0
@@ -65,7 +65,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     func testKilledAndHungNodesAreLostThenReconnect() throws {
         let all = try harness.start(6)
-        try harness.eventually("a full mesh of six", seconds: 15) { harness.isFullMesh(all) }
+        try harness.eventually("a full mesh of six", seconds: 30) { harness.isFullMesh(all) }
         let victim = all[5], others = Array(all[0..<5])
         let victimID = try harness.status(victim).id
 
@@ -79,7 +79,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
         // Restart with the same state dir: the same id, connected again.
         try harness.restart(victim)
-        let back = try harness.eventually("the full mesh after the restart", seconds: 15) { harness.isFullMesh(all) }
+        let back = try harness.eventually("the full mesh after the restart", seconds: 30) { harness.isFullMesh(all) }
         print("integration: restarted node reconnected to all five in \(String(format: "%.2f", back)) s")
         XCTAssertEqual(try harness.status(victim).id, victimID, "same state dir, same node id")
 
@@ -98,12 +98,12 @@ final class DaemonIntegrationTests: XCTestCase {
         }
         XCTAssertTrue(harness.isFullMesh(rest), "the other links stay connected")
         harness.signal(hung, SIGCONT)
-        try harness.eventually("the full mesh after SIGCONT", seconds: 15) { harness.isFullMesh(all) }
+        try harness.eventually("the full mesh after SIGCONT", seconds: 30) { harness.isFullMesh(all) }
     }
 
     func testGarbageAndWrongVersionAreCutOffWhileTheMeshStaysWhole() throws {
         let all = try harness.start(6)
-        try harness.eventually("a full mesh of six", seconds: 15) { harness.isFullMesh(all) }
+        try harness.eventually("a full mesh of six", seconds: 30) { harness.isFullMesh(all) }
         let target = all[0]
         let port = try harness.status(target).tcpPort
 
@@ -144,7 +144,7 @@ final class DaemonIntegrationTests: XCTestCase {
     func testNodeWithAnotherProtocolVersionIsIncompatible() throws {
         let normal = try harness.start(3)
         let odd = try harness.startNode(extraArguments: ["--test-protocol-version", "2"])
-        try harness.eventually("the three to mesh and see version 2 as incompatible", seconds: 15) {
+        try harness.eventually("the three to mesh and see version 2 as incompatible", seconds: 30) {
             harness.isFullMesh(normal)
                 && normal.allSatisfy { harness.view($0)?[harness.name(odd)]?.state == .incompatible }
         }
@@ -163,7 +163,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     func testSIGTERMSaysGoodbyeAndExitsPromptly() throws {
         let all = try harness.start(4)
-        try harness.eventually("a full mesh of four", seconds: 15) { harness.isFullMesh(all) }
+        try harness.eventually("a full mesh of four", seconds: 30) { harness.isFullMesh(all) }
         let leaving = all[3]
         let others = Array(all[0..<3])
         harness.signal(leaving, SIGTERM)

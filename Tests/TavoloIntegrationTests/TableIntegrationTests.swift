@@ -76,7 +76,7 @@ final class TableIntegrationTests: XCTestCase {
     func testADealThatIsNotTheJointSeedsShuffleIsCaughtByEveryOtherNode() throws {
         _ = try harness.startNode(extraArguments: ["--test-cheat-deal"])
         _ = try harness.start(2)
-        try harness.eventually("full mesh of 3", seconds: 20) { harness.isFullMesh([0, 1, 2]) }
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: ["stopped", "moved"]) }
         defer { watchers.forEach { $0.close() } }
         let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
@@ -93,7 +93,7 @@ final class TableIntegrationTests: XCTestCase {
     func testIllegalAndForeignMovesFromARealPeerAreRejectedByEveryOtherNode() throws {
         _ = try harness.startNode(extraArguments: ["--test-allow-injection"])
         _ = try harness.start(2)
-        try harness.eventually("full mesh of 3", seconds: 20) { harness.isFullMesh([0, 1, 2]) }
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         let watchers = try (1...2).map {
             try Events(path: harness.nodes[$0].controlPath, kinds: ["rejected", "moved", "stopped"])
         }
@@ -251,7 +251,7 @@ final class TableIntegrationTests: XCTestCase {
             throw XCTSkip("tmux is not installed")
         }
         _ = try harness.start(2)
-        try harness.eventually("two nodes meshed", seconds: 20) { harness.isFullMesh([0, 1]) }
+        try harness.eventually("two nodes meshed", seconds: 30) { harness.isFullMesh([0, 1]) }
         let id = try table(host: 0, game: "othello", seats: [(0, nil), (1, "greedy")])
         _ = try client(0).call("start", ["table": id], as: TableInfo.self)
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
