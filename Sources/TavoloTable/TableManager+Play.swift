@@ -161,6 +161,8 @@ extension TableManager {
             return
         }
         t.pendingMoves[number] = (from, seat, move, stateHash)
+        // A move is its sender's word on the state after the move before it (PROTOCOL.md §9.4).
+        if number > 0 { recordConfirm(t, from: from, number: number - 1, hash: stateHash) }
         progress(t)
     }
 
@@ -265,8 +267,12 @@ extension TableManager {
         )
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
-        let confirmTo = t.isHost ? t.info.members : [t.info.host, from]
-        send(.confirm(table: t.info.id, number: number, stateHash: after.hex), to: confirmTo)
+        // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
+        let botPlaysNext = s.turn.seat.map { t.info.seats[$0].owner == me && t.info.seats[$0].bot != nil } ?? false
+        if !botPlaysNext {
+            let confirmTo = t.isHost ? t.info.members : [t.info.host, from]
+            send(.confirm(table: t.info.id, number: number, stateHash: after.hex), to: confirmTo)
+        }
         recordConfirm(t, from: me, number: number, hash: after.hex)
         event(.moved, t) {
             $0.moveNumber = number
