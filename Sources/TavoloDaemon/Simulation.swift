@@ -136,7 +136,7 @@ public final class Simulation: @unchecked Sendable {
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
         p.arguments = args
         let errPath = "\(workDir)/\(names[i]).log"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: errPath)
         p.standardOutput = FileHandle.nullDevice
         let name = names[i]
@@ -304,6 +304,4 @@ public final class Simulation: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: workDir)
     }
 
-    /// Process ids of the running nodes (for a signal handler that must not allocate much).
-    public var pids: [Int32] { lock.withLock { processes.map(\.processIdentifier) } }
 }

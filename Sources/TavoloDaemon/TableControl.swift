@@ -56,7 +56,7 @@ extension NodeService {
                 return ok(try await tables.start(table: try params(TableParams.self).table))
             case "move":
                 let p = try params(MoveParams.self)
-                _ = try await tables.move(table: p.table, move: p.move)
+                try await tables.move(table: p.table, move: p.move)
                 return ok(Empty())
             case "leave":
                 try await tables.leave(table: try params(TableParams.self).table)

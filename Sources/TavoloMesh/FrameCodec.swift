@@ -8,10 +8,11 @@ public struct FrameDecoder: ByteToMessageDecoder {
     public typealias InboundOut = Frame
 
     public let maxPayload: Int
-    /// Called with the raw bytes of every whole frame before it is decoded (the packet log).
-    let onRawFrame: (([UInt8]) -> Void)?
+    /// Called with every whole frame, header included, before it is decoded (byte counts, the packet log).
+    /// The slice shares the buffer's storage: copying is left to whoever keeps the bytes.
+    let onRawFrame: ((ByteBuffer) -> Void)?
 
-    public init(maxPayload: Int = FrameLimits.maxReliablePayload, onRawFrame: (([UInt8]) -> Void)? = nil) {
+    public init(maxPayload: Int = FrameLimits.maxReliablePayload, onRawFrame: ((ByteBuffer) -> Void)? = nil) {
         self.maxPayload = maxPayload
         self.onRawFrame = onRawFrame
     }
@@ -23,7 +24,7 @@ public struct FrameDecoder: ByteToMessageDecoder {
         let header = try FrameHeader.parse(headerBytes, maxPayload: maxPayload)
         let total = FrameLimits.headerSize + Int(header.length)
         guard buffer.readableBytes >= total else { return .needMoreData }
-        if let onRawFrame, let raw = buffer.getBytes(at: buffer.readerIndex, length: total) { onRawFrame(raw) }
+        if let onRawFrame, let raw = buffer.getSlice(at: buffer.readerIndex, length: total) { onRawFrame(raw) }
         buffer.moveReaderIndex(forwardBy: FrameLimits.headerSize)
         guard let payload = buffer.readBytes(length: Int(header.length)) else { return .needMoreData }
         context.fireChannelRead(Self.wrapInboundOut(try Frame.decode(type: header.type, payload: payload)))

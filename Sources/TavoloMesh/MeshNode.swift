@@ -129,14 +129,14 @@ public final class MeshNode: @unchecked Sendable {
     private func installSession(on channel: Channel, outbound: Bool, expected: NodeID?) throws {
         let session = PeerSession(node: self, outbound: outbound, expectedPeer: expected)
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
-        var onRaw: (([UInt8]) -> Void)?
-        if let recorder = config.recorder {
-            onRaw = { bytes in
-                recorder.record(
-                    CapturedFrame(
-                        time: Date(), direction: .received, transport: .tcp, local: channel.localAddress,
-                        remote: channel.remoteAddress, bytes: bytes))
-            }
+        let recorder = config.recorder
+        // Runs on the loop, like the rest of the node's state.
+        let onRaw: (ByteBuffer) -> Void = { [unowned self] frame in
+            self.stats.received(bytes: frame.readableBytes)
+            recorder?.record(
+                CapturedFrame(
+                    time: Date(), direction: .received, transport: .tcp, local: channel.localAddress,
+                    remote: channel.remoteAddress, bytes: Array(frame.readableBytesView)))
         }
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(onRawFrame: onRaw)))
         try channel.pipeline.syncOperations.addHandler(session)

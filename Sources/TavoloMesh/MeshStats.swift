@@ -20,7 +20,8 @@ public struct MeshStats: Sendable, Codable, Equatable {
         bytesSent += bytes
     }
 
-    mutating func received(_ frame: Frame) {
+    mutating func received(bytes: Int) {
         framesReceived += 1
+        bytesReceived += bytes
     }
 }

@@ -70,7 +70,6 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         let frame = unwrapInboundIn(data)
         guard phase != .closing else { return }
         lastHeard = .now()
-        node.stats.received(frame)
         switch (phase, frame) {
         case (_, .goodbye(let g)):
             closeReason = "peer said goodbye: \(g.code.rawValue): \(g.reason)"

@@ -378,7 +378,7 @@ extension TableManager {
     // MARK: Control API for play
 
     /// Plays `move` (the game's move as JSON) for this node's human seat that is to play.
-    public func move(table: String, move: JSONValue) throws(TableError) -> TableEvent? {
+    public func move(table: String, move: JSONValue) throws(TableError) {
         guard let t = tables[table] else { throw TableError("table/unknown", "no table '\(table)' is known") }
         guard t.info.phase == .playing, let s = t.session else {
             throw TableError("table/not-playing", "table \(table) is \(t.info.phase.rawValue)")
@@ -394,7 +394,6 @@ extension TableManager {
         }
         sendMove(t, number: s.moveNumber, seat: seat, move: move)
         progress(t)
-        return nil
     }
 
     /// What this node can see of a table: its info, whose turn, its seats' observations and legal moves.
