@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TavoloDaemon
+import TavoloControl
+import TavoloCore
 import TavoloProtocol
 import TavoloTable
 
@@ -15,7 +16,7 @@ struct Play: ParsableCommand {
             """)
 
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id (see `tavolo tables`).") var table: String
+    @Argument(help: "The table's id (see `tavolo tables`).") var table: TableID
 
     func run() throws {
         let client = try nodeOptions.connect()
@@ -70,7 +71,7 @@ struct Play: ParsableCommand {
                 print("leaving ends this game for everyone at the table. Leave? [y/N] ", terminator: "")
                 fflush(nil)
                 if readLine()?.lowercased().hasPrefix("y") == true {
-                    _ = try callNode(client, "leave", ["table": table], as: Empty.self)
+                    _ = try callNode(client, .leave(table: table), as: Empty.self)
                     print("left \(table)")
                     return
                 }
@@ -81,15 +82,14 @@ struct Play: ParsableCommand {
                 print("not one of your moves: \(line)")
                 continue
             }
-            let json = try JSONSerialization.jsonObject(with: Data(chosen.jsonBytes), options: [.fragmentsAllowed])
-            do { _ = try client.call("move", ["table": table, "move": json], as: Empty.self) } catch {
+            do { _ = try client.call(.move(table: table, move: chosen), as: Empty.self) } catch {
                 print("refused: \(error)")
             }
         }
     }
 
     func fetch(_ client: ControlClient) throws -> TableState {
-        try callNode(client, "state", ["table": table], as: TableState.self)
+        try callNode(client, .state(table: table), as: TableState.self)
     }
 
     /// A move as people type it: `"d3"`, `{"play":"R3"}` → `play R3`, `{"card":"9B"}` → `card 9B`.
@@ -99,7 +99,7 @@ struct Play: ParsableCommand {
         case .object(let o) where o.count == 1:
             let (k, v) = (o.keys.first ?? "", o.values.first ?? .null)
             return "\(k) \(label(v))"
-        case .number(let n): return String(Int(n))
+        case .integer(let n): return String(n)
         default: return String(decoding: move.jsonBytes, as: UTF8.self)
         }
     }
@@ -137,12 +137,12 @@ struct Play: ParsableCommand {
     }
 
     func report(_ e: TableEvent, _ reported: inout Int) {
-        switch e.kind {
-        case .moved:
-            reported = max(reported, e.moveNumber ?? reported)
-            print("  \((e.moveNumber ?? 0) + 1). seat \(e.seat.map(String.init) ?? "?"): \(e.message ?? "")")
-        case .dealt, .seeded, .started: if let m = e.message { print("  \(m)") }
-        case .rejected, .stopped: print("  \(e.kind.rawValue): \(e.message ?? "")")
+        switch e.detail {
+        case .moved(let number, let seat, _, _, let text):
+            reported = max(reported, number)
+            print("  \(number + 1). seat \(seat): \(text)")
+        case .dealt(_, let m), .started(let m): print("  \(m)")
+        case .rejected(_, _, let m), .stopped(_, let m): print("  \(e.kind.rawValue): \(m)")
         default: break
         }
     }
@@ -155,12 +155,12 @@ final class TableEventFeed: @unchecked Sendable {
     private let signal = DispatchSemaphore(value: 0)
     private let client: ControlClient
 
-    init(_ client: ControlClient, table: String) {
+    init(_ client: ControlClient, table: TableID) {
         self.client = client
-        _ = try? client.requestLine(["op": "events"])
+        try? client.subscribe()
         Thread.detachNewThread { [weak self] in
-            while let line = try? client.readLine() {
-                guard let e = try? WireJSON.decode(EventLine.self, line).event, e.table == table else { continue }
+            while let e = try? client.nextEvent() {
+                guard e.table == table else { continue }
                 self?.lock.withLock { self?.pending.append(e) }
                 self?.signal.signal()
             }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TavoloCore
-import TavoloDaemon
+import TavoloSimulation
 import TavoloGames
 
 struct Simulate: ParsableCommand {

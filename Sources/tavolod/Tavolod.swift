@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import TavoloControl
 import TavoloDaemon
 
 @main
@@ -108,7 +109,7 @@ struct Tavolod: AsyncParsableCommand {
         var options = NodeService.Options(
             name: name,
             stateDirectory: stateDir ?? "\(stateBase)/tavolo/\(name)",
-            controlPath: control ?? ControlProtocol.defaultSocketPath(node: name))
+            controlPath: control ?? ControlSocket.defaultPath(node: name))
         options.port = port
         options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
         options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))
