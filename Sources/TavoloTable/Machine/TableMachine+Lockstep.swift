@@ -11,7 +11,9 @@ extension TableMachine {
         guard isHost, let s = session, let cards = s.currentDeal, dealsSent < s.dealNumber else { return }
         dealsSent = s.dealNumber
         var dealt = cards
-        if ctx.cheatDeal, dealt.count > 1 { dealt.swapAt(0, dealt.count - 1) }
+        // Test-only cheat: swap the first card with the first one of another kind (copies of a card are alike, so
+        // swapping two of them would change nothing).
+        if ctx.cheatDeal, let other = dealt.firstIndex(where: { $0 != dealt[0] }) { dealt.swapAt(0, other) }
         pendingDeals[s.dealNumber] = dealt
         sendToTable(.deal(table: id, number: s.dealNumber, cards: dealt))
     }

@@ -42,7 +42,8 @@ public struct TableReplay {
     /// The auditor's own id: no node's (ids are random 128-bit values), so it is never a member.
     static let auditor = NodeID(bytes: [UInt8](repeating: 0, count: 16))!
 
-    /// Replays every table found in `messages` (capture order); non-table messages are ignored.
+    /// Replays every table found in `messages` (capture order); non-table messages are ignored, and so are tables
+    /// the capture holds only offers of (other nodes' tables this node listed but took no part in).
     public func run(_ messages: [Captured]) -> [Outcome] {
         var byTable: [TableID: [(Captured, TableMessage)]] = [:]
         var order: [TableID] = []
@@ -51,7 +52,11 @@ public struct TableReplay {
             if byTable[m.table] == nil { order.append(m.table) }
             byTable[m.table, default: []].append((c, m))
         }
-        return order.compactMap { id in byTable[id].map { replay(table: id, $0) } }
+        return order.compactMap { id in
+            guard let table = byTable[id], table.contains(where: { if case .offer = $0.1 { false } else { true } })
+            else { return nil }
+            return replay(table: id, table)
+        }
     }
 
     func replay(table id: TableID, _ messages: [(Captured, TableMessage)]) -> Outcome {
