@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import TavoloControl
+import TavoloCore
 import TavoloProtocol
 
 /// What a request gets back: one response line, or a first line and then a stream of lines (events).
@@ -75,9 +76,14 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
                 let request = try WireJSON.decode(ControlRequest.self, line)
                 reply = await dispatch(id, request)
             } catch {
-                let failure =
-                    error as? ControlFailure
-                    ?? ControlFailure(code: "control/bad-params", message: "bad request: \(WireJSON.describe(error))")
+                let failure: ControlFailure
+                if let known = error as? ControlFailure {
+                    failure = known
+                } else if case .object = try? JSONValue(json: line) {
+                    failure = ControlFailure(code: "control/bad-params", message: "bad parameters: \(WireJSON.describe(error))")
+                } else {
+                    failure = ControlFailure(code: "control/bad-request", message: "not a request object (a JSON object on one line)")
+                }
                 reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: failure))) ?? [])
             }
             switch reply {

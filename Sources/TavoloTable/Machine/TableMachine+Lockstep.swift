@@ -35,7 +35,16 @@ extension TableMachine {
 
     mutating func handleMove(from: NodeID, number: Int, seat: Int, move: JSONValue, stateHash: StateHash) {
         let message = TableMessage.move(table: id, number: number, seat: seat, move: move, stateHash: stateHash)
-        guard info.phase.isActive, info.members.contains(from), checks else { return dropped(message, from: from) }
+        guard info.members.contains(from), checks else { return dropped(message, from: from) }
+        // A member's move after the end gets an answer, so a peer that missed the end learns it.
+        guard info.phase.isActive, session?.turn != .terminal else {
+            if info.phase == .finished || session?.turn == .terminal {
+                reject(number, .gameOver, "the game is over", from: from)
+            } else {
+                dropped(message, from: from)
+            }
+            return
+        }
         // Checks that do not depend on timing happen at once; the rest when the move's turn comes.
         guard (0..<info.players).contains(seat), info.seats[seat].owner == from else {
             return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
