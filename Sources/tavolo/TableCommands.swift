@@ -36,7 +36,9 @@ func describe(_ t: TableInfo, me: NodeID? = nil) -> String {
 
 struct Tables: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the tables the node knows: open ones first, yours marked.")
+        commandName: "list",
+        abstract: "List the tables the node knows: open ones first, yours marked.",
+        aliases: ["tables"])
     @OptionGroup var nodeOptions: NodeOptions
     @Flag(help: "Print a JSON array of tables.") var json = false
 
