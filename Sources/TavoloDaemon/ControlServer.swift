@@ -80,9 +80,11 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
                 if let known = error as? ControlFailure {
                     failure = known
                 } else if case .object = try? JSONValue(json: line) {
-                    failure = ControlFailure(code: "control/bad-params", message: "bad parameters: \(WireJSON.describe(error))")
+                    failure = ControlFailure(
+                        code: "control/bad-params", message: "bad parameters: \(WireJSON.describe(error))")
                 } else {
-                    failure = ControlFailure(code: "control/bad-request", message: "not a request object (a JSON object on one line)")
+                    failure = ControlFailure(
+                        code: "control/bad-request", message: "not a request object (a JSON object on one line)")
                 }
                 reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: failure))) ?? [])
             }

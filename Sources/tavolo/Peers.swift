@@ -46,7 +46,9 @@ struct Peers: ParsableCommand {
         print(pad("NAME", 16) + pad("ID", 10) + pad("ADDRESS", 22) + pad("STATE", 13) + "RTT")
         for p in peers {
             let rtt = p.rttMs.map { format($0, 2) + " ms" } ?? "-"
-            var line = pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22) + pad(p.state.rawValue, 13) + rtt
+            var line =
+                pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22)
+                + pad(p.state.rawValue, 13) + rtt
             if p.state != .connected, let r = p.reason { line += "  (\(Terminal.printable(r)))" }
             print(line)
         }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TavoloCore
-import TavoloSimulation
 import TavoloGames
+import TavoloSimulation
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(

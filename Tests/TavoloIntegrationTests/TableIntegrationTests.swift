@@ -132,6 +132,53 @@ final class TableIntegrationTests: XCTestCase {
         for w in watchers { XCTAssertFalse(w.all.contains { $0.kind == .stopped }) }
     }
 
+    /// A stranger on the same network hosts, seeds and plays tables of its own the whole time a simulation runs:
+    /// the simulation only ever touches its own tables, agrees, and its packet logs replay exactly its games.
+    func testASimulationIgnoresAStrangersTables() throws {
+        let stranger = try harness.startNode()
+        try harness.eventually("the stranger's control socket", seconds: 10) { harness.peers(stranger) != nil }
+        let strangerClient = try client(stranger)
+        let progress = SharedProgress()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { done.signal() }
+            for _ in 0..<200 {
+                if progress.stopped { return }
+                guard let t = try? strangerClient.call(.host(game: "othello", players: nil), as: TableInfo.self) else {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    continue
+                }
+                _ = try? strangerClient.call(.fill(table: t.id, bot: "random"), as: TableInfo.self)
+                _ = try? strangerClient.call(.start(table: t.id), as: TableInfo.self)
+                progress.count()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+        }
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let logs = harness.root.appendingPathComponent("pcap-stranger").path
+        let sim = try run(
+            tavolo,
+            [
+                "simulate", "--peers", "3", "--game", "spirits", "--bot", "random", "--games", "2", "--seed", "5",
+                "--json",
+                "--packet-logs", logs,
+            ])
+        progress.stop()
+        done.wait()
+        XCTAssertEqual(sim.status, 0, sim.stderr + sim.stdout)
+        XCTAssertGreaterThan(progress.value, 2, "the stranger hosted too few tables to matter")
+        let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
+        XCTAssertEqual(report.games.count, 2)
+        XCTAssertTrue(report.games.allSatisfy(\.agree), "\(report.games.map { $0.stopped ?? "" })")
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs).filter { $0.hasSuffix(".pcapng") }
+        XCTAssertEqual(files.count, 3)
+        for f in files {
+            let replay = try run(tavolo, ["log", "replay", "\(logs)/\(f)"])
+            XCTAssertEqual(replay.status, 0, replay.stdout + replay.stderr)
+            XCTAssertEqual(replay.stdout.components(separatedBy: "confirmed").count - 1, 2, replay.stdout)
+        }
+    }
+
     /// `tavolo simulate` with packet logs: every node agrees; each game equals the engine-only playout with its
     /// joint seed; every log replays; tshark with the dissector decodes as many frames as `tavolo log stats` counts.
     func testSixNodeSimulationAgreesMatchesPlayoutAndItsPacketLogsReplay() throws {
@@ -324,4 +371,15 @@ final class TableIntegrationTests: XCTestCase {
         }
         return nil
     }
+}
+
+/// A counter and a stop flag shared with a background thread.
+final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    private var halted = false
+    func count() { lock.withLock { n += 1 } }
+    func stop() { lock.withLock { halted = true } }
+    var value: Int { lock.withLock { n } }
+    var stopped: Bool { lock.withLock { halted } }
 }
