@@ -55,13 +55,14 @@ struct Tables: ParsableCommand {
 struct Host: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Host a table; optionally take a seat and fill the rest with bots, and start.",
-        discussion: "Games: \(gameHelp).\nExample: tavolo host othello --node alice --seat --fill alphabeta --start")
+        discussion: "Games: \(gameHelp).\nExample: tavolo host othello --node alice --seat --bots --start")
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "Game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String
     @Option(help: "Number of seats (default: the game's only player count).") var players: Int?
     @Flag(help: "Take seat 0 yourself, as a human.") var seat = false
     @Option(help: "Take seat 0 with a bot of this kind.") var seatBot: String?
     @Option(help: "Fill every other free seat with bots of this kind (the host's bots).") var fill: String?
+    @Flag(help: "Fill every other free seat with the game's strongest bot.") var bots = false
     @Flag(help: "Start at once (every seat must be taken).") var start = false
     @Flag(help: "Print the table as JSON.") var json = false
 
@@ -73,7 +74,9 @@ struct Host: ParsableCommand {
             if seat || seatBot != nil {
                 _ = try client.call(.join(table: table.id, game: nil, seat: 0, bot: seatBot), as: JoinResult.self)
             }
-            if let fill { table = try client.call(.fill(table: table.id, bot: fill), as: TableInfo.self) }
+            if let kind = fill ?? (bots ? GameCatalog.standard[game]?.defaultBot : nil) {
+                table = try client.call(.fill(table: table.id, bot: kind), as: TableInfo.self)
+            }
             if start { table = try client.call(.start(table: table.id), as: TableInfo.self) }
         } catch {
             _ = try? client.call(.leave(table: table.id), as: Empty.self)
