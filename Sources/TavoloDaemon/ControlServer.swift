@@ -25,12 +25,28 @@ public final class ControlServer: Sendable {
         self.channel = channel
     }
 
-    /// Binds `path` (replacing a stale socket file, creating the directory) on `group`.
+    /// Another process answers on the control socket's path: taking the path over would leave it unreachable.
+    public struct InUse: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String {
+            "another node is running with control socket \(path): stop it first, or give this one another --name or --control"
+        }
+    }
+
+    /// Whether a process accepts connections on the socket at `path`.
+    public static func answers(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) && (try? ControlClient(path: path, timeout: 1)) != nil
+    }
+
+    /// Binds `path` (creating the directory with mode 0700, replacing a stale socket file that nobody answers
+    /// on) on `group`.
     public static func start(path: String, group: EventLoopGroup, logger: Logger, dispatch: @escaping ControlDispatcher)
         async throws -> ControlServer
     {
         let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if answers(path) { throw InUse(path: path) }
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -69,6 +69,10 @@ public final class NodeService: Sendable {
         do { try checkDaemon() } catch {
             throw StartError("\(error)")
         }
+        // Before anything is announced: a second node on the same control socket would take it over.
+        if ControlServer.answers(options.controlPath) {
+            throw StartError("\(ControlServer.InUse(path: options.controlPath))")
+        }
         let id: NodeID
         do { id = try NodeIdentity.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
@@ -81,7 +85,11 @@ public final class NodeService: Sendable {
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
-            throw StartError("cannot listen on port \(options.port): \(error)")
+            let inUse = "\(error)".contains("in use")
+            throw StartError(
+                inUse
+                    ? "port \(options.port) is in use (another tavolod?): pick another with --port, or leave --port out for any free port"
+                    : "cannot listen on port \(options.port): \(error)")
         }
         let advertiser: ServiceAdvertiser
         do {
@@ -102,7 +110,9 @@ public final class NodeService: Sendable {
             advertiser.cancel()
             await mesh.shutdown()
             try? await controlGroup.shutdownGracefully()
-            throw StartError("cannot open control socket \(options.controlPath): \(error)")
+            throw StartError(
+                error is ControlServer.InUse
+                    ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let browseTask = Task {
             await Self.browseLoop(mesh: mesh, logger: logger)
