@@ -84,6 +84,7 @@ final class FrameVectorTests: XCTestCase {
         XCTAssertLessThan(a, b)
         XCTAssertEqual(a.hex, "00112233445566778899aabbccddeeff")
         XCTAssertNil(NodeID(hex: "0011"))
+        XCTAssertNil(NodeID(hex: "00112233445566778899AABBCCDDEEFF"), "upper case is not the canonical form")
         XCTAssertNil(NodeID(hex: String(repeating: "z", count: 32)))
         XCTAssertNotEqual(NodeID.random(), NodeID.random())
     }
