@@ -1,0 +1,81 @@
+import NIOCore
+import TavoloProtocol
+
+/// The node as its sessions' delegate: admission, the peer table, and the events the application sees.
+extension MeshNode: PeerSessionDelegate {
+    func session(_ session: PeerSession, admit handshake: Handshake) -> HandshakeAdmission.Verdict {
+        let existing = peers[handshake.nodeId]?.session
+        return admission.decide(
+            handshake,
+            .init(
+                outbound: session.outbound, expectedPeer: session.expectedPeer, shuttingDown: isShutDown,
+                establishedExists: existing != nil && existing !== session))
+    }
+
+    func sessionEstablished(_ session: PeerSession) {
+        guard let h = session.handshake else { return }
+        let peer = peers[h.nodeId] ?? PeerRecord(id: h.nodeId, name: h.name)
+        peers[h.nodeId] = peer
+        if let old = peer.session, old !== session {
+            // Admission let the new one in (the dialer dialed again: it no longer trusts the old connection).
+            peer.session = nil
+            old.goodbye(.duplicateConnection, "replaced by a newer connection from the same node")
+        }
+        peer.name = h.name
+        peer.session = session
+        peer.dial.connected()
+        peer.udpPort = h.udpPort
+        peer.state = .connected
+        peer.reason = nil
+        peer.lastDatagramSeq = 0
+        sendState.withLockedValue { _ = $0.connected.insert(h.nodeId) }
+        logger.info("connected to \(h.name) (\(h.nodeId.short)) at \(session.remoteDescription)")
+        emit(.peerConnected(peer.info))
+    }
+
+    func session(_ session: PeerSession, received body: [UInt8]) {
+        guard let from = session.peerID else { return }
+        emit(.message(MeshMessage(from: from, channel: .reliable, body: body)))
+    }
+
+    func session(_ session: PeerSession, measured roundTrip: TimeAmount) {
+        guard let pid = session.peerID, let peer = peers[pid], peer.session === session else { return }
+        peer.rttMs = Double(roundTrip.nanoseconds) / 1e6
+    }
+
+    func sessionClosed(_ session: PeerSession, reason: String) {
+        sessions[ObjectIdentifier(session)] = nil
+        guard let pid = session.peerID ?? session.expectedPeer, let peer = peers[pid] else { return }
+        guard peer.session === session else {
+            // A connection that never became this peer's session: if it was our dial, the dial failed.
+            if session.outbound && peer.session == nil && peer.dial.dialing {
+                peer.dial.dialFailed(now: loop.now)
+                if peer.state == .connecting {
+                    peer.state = .discovered
+                    peer.reason = reason
+                }
+            }
+            return
+        }
+        peer.session = nil
+        sendState.withLockedValue { _ = $0.connected.remove(pid) }
+        peer.state = .lost
+        peer.reason = reason
+        peer.dial.connectionLost(now: loop.now, policy: dialPolicy)
+        logger.info("lost \(peer.name) (\(pid.short)): \(reason)")
+        emit(.peerLost(peer.info, reason: reason))
+    }
+}
+
+/// The node decides on datagrams: from a connected peer, at its address, newer than the last (§4.6 checks 2–4).
+extension MeshNode: DatagramHandlerDelegate {
+    func datagram(_ d: Datagram, from address: SocketAddress) -> DatagramVerdict {
+        guard let peer = peers[d.sender], let session = peer.session, session.remoteIP == address.ipAddress else {
+            return .rejected
+        }
+        guard d.seq > peer.lastDatagramSeq else { return .stale }
+        peer.lastDatagramSeq = d.seq
+        emit(.message(MeshMessage(from: d.sender, channel: .unreliable, body: d.body)))
+        return .accepted
+    }
+}
