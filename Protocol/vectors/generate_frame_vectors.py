@@ -76,6 +76,12 @@ valid += [
      "value": dict(hs, name="\u00e9" * 31 + "x", capabilities=[]),
      "hex": frame(1, js(dict(hs, name="\u00e9" * 31 + "x", capabilities=[]))).hex()},
 ]
+# The goodbye a TCP receiver sends for each error (section 3.5); a truncated frame just ends the connection.
+GOODBYE = {"badMagic": "bad-frame", "unsupportedVersion": "version-mismatch", "unknownType": "bad-frame",
+           "tooLarge": "frame-too-large", "truncated": None, "badPayload": "bad-frame"}
+for case in invalid:
+    case["goodbye"] = GOODBYE[case["error"]]
+
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "frames.json"), "w") as f:
     json.dump({"description": "wire frames of protocol version 1: hex bytes and decoded values (PROTOCOL.md 3-4)",

@@ -50,6 +50,20 @@ public struct PeerInfo: Sendable, Codable, Equatable {
     public var rttMs: Double?
     /// Why it was lost or refused, when it was.
     public var reason: String?
+
+    private enum CodingKeys: String, CodingKey { case id, name, address, state, rttMs, reason }
+
+    /// Written out rather than synthesised because PROTOCOL.md §7 promises it: a member without a value is absent,
+    /// never `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(address, forKey: .address)
+        try c.encode(state, forKey: .state)
+        try c.encodeIfPresent(rttMs, forKey: .rttMs)
+        try c.encodeIfPresent(reason, forKey: .reason)
+    }
 }
 
 /// A message received from a peer.
