@@ -11,8 +11,15 @@ public struct FrameSplitter: ByteToMessageDecoder {
     public typealias InboundOut = ByteBuffer
 
     public let maxPayload: Int
+    /// Limit of the first frame, which must be the handshake: a peer not yet admitted cannot make the node buffer
+    /// a megabyte.
+    public let maxFirstPayload: Int
+    private var seenFirst = false
 
-    public init(maxPayload: Int = FrameLimits.maxReliablePayload) { self.maxPayload = maxPayload }
+    public init(maxPayload: Int = FrameLimits.maxReliablePayload, maxFirstPayload: Int? = nil) {
+        self.maxPayload = maxPayload
+        self.maxFirstPayload = min(maxFirstPayload ?? maxPayload, maxPayload)
+    }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let frame = try nextFrame(&buffer) else { return .needMoreData }
@@ -25,8 +32,10 @@ public struct FrameSplitter: ByteToMessageDecoder {
         guard let headerBytes = buffer.getBytes(at: buffer.readerIndex, length: FrameLimits.headerSize) else {
             return nil
         }
-        let header = try FrameHeader.parse(headerBytes, maxPayload: maxPayload)
-        return buffer.readSlice(length: FrameLimits.headerSize + Int(header.length))
+        let header = try FrameHeader.parse(headerBytes, maxPayload: seenFirst ? maxPayload : maxFirstPayload)
+        guard let frame = buffer.readSlice(length: FrameLimits.headerSize + Int(header.length)) else { return nil }
+        seenFirst = true
+        return frame
     }
 
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws

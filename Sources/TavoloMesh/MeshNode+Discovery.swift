@@ -48,9 +48,11 @@ extension MeshNode {
         }
     }
 
-    /// Runs every heartbeat interval: dials again the peers whose backoff or loss delay has passed.
+    /// Runs every heartbeat interval: forgets lost peers past retention, and dials again the peers whose backoff or
+    /// loss delay has passed.
     func redialDuePeers() {
         guard !isShutDown else { return }
+        forgetLostPeers()
         for peer in peers.values where peer.session == nil { dialIfDue(peer) }
     }
 

@@ -13,6 +13,7 @@ extension MeshNode: PeerSessionDelegate {
     }
 
     func sessionEstablished(_ session: PeerSession) {
+        finishPending(session)
         guard let h = session.handshake else { return }
         let peer = peers[h.nodeId] ?? PeerRecord(id: h.nodeId, name: h.name)
         peers[h.nodeId] = peer
@@ -27,6 +28,7 @@ extension MeshNode: PeerSessionDelegate {
         peer.udpPort = h.udpPort
         peer.state = .connected
         peer.reason = nil
+        peer.lostAt = nil
         peer.lastDatagramSeq = 0
         sendState.withLockedValue { _ = $0.connected.insert(h.nodeId) }
         logger.info("connected to \(h.name) (\(h.nodeId.short)) at \(session.remoteDescription)")
@@ -45,10 +47,15 @@ extension MeshNode: PeerSessionDelegate {
 
     func sessionClosed(_ session: PeerSession, reason: String) {
         sessions[ObjectIdentifier(session)] = nil
-        guard let pid = session.peerID ?? session.expectedPeer, let peer = peers[pid] else { return }
-        guard peer.session === session else {
-            // A connection that never became this peer's session: if it was our dial, the dial failed.
-            if session.outbound && peer.session == nil && peer.dial.dialing {
+        finishPending(session)
+        guard let pid = session.peerID ?? session.expectedPeer, let peer = peers[pid], peer.session === session else {
+            // A connection that was not (or no longer) a peer's session: refused, cut, replaced, or a failed dial.
+            logLimited(
+                key: session.remoteIP ?? "?",
+                "connection \(session.outbound ? "to" : "from") \(session.remoteDescription) closed: \(reason)")
+            if session.outbound, let pid = session.expectedPeer, let peer = peers[pid], peer.session == nil,
+                peer.dial.dialing
+            {
                 peer.dial.dialFailed(now: loop.now)
                 if peer.state == .connecting {
                     peer.state = .discovered
@@ -62,8 +69,29 @@ extension MeshNode: PeerSessionDelegate {
         peer.state = .lost
         peer.reason = reason
         peer.dial.connectionLost(now: loop.now, policy: dialPolicy)
-        logger.info("lost \(peer.name) (\(pid.short)): \(reason)")
+        peer.lostAt = loop.now
+        logLimited(key: pid.hex, "lost \(peer.name) (\(pid.short)): \(reason)")
         emit(.peerLost(peer.info, reason: reason))
+    }
+
+    /// One line per key per interval; the next line says how many were left out.
+    func logLimited(key: String, _ line: @autoclosure () -> String) {
+        let (write, leftOut) = closeLog.admit(key, now: loop.now)
+        guard write else { return }
+        let summary = leftOut > 0 ? " (\(leftOut) more like this from \(key) were not logged)" : ""
+        logger.info("\(line())\(summary)")
+    }
+
+    /// Forgets lost peers that are no longer advertised once there are too many or they are too old.
+    func forgetLostPeers() {
+        let candidates = peers.values.compactMap { p -> (id: NodeID, since: NIODeadline)? in
+            guard p.state == .lost, p.advertised == nil, p.session == nil, let since = p.lostAt else { return nil }
+            return (p.id, since)
+        }
+        let forget = Set(lostPeerRetention.toForget(candidates, now: loop.now))
+        guard !forget.isEmpty else { return }
+        for id in forget { peers[id] = nil }
+        namesSeen = namesSeen.filter { !forget.contains($0.value) }
     }
 }
 

@@ -39,6 +39,13 @@ public final class MeshNode: @unchecked Sendable {
     private var redialTask: RepeatedTask?
     var datagramSeq: UInt64 = 0
     var isShutDown = false
+    /// Accepted connections whose handshake is not yet accepted, and what they cost (§3.4).
+    var pending: PendingConnections
+    var pendingSessions: [PendingConnections.Number: PeerSession] = [:]
+    var pendingNumbers: [ObjectIdentifier: PendingConnections.Number] = [:]
+    let lostPeerRetention: LostPeerRetention
+    /// Lines about connections that closed, at most one per peer (or address) per interval.
+    var closeLog = LogRateLimiter()
     private var eventHandler: (@Sendable (MeshEvent) -> Void)?
 
     /// What `send` needs to know off the loop, so a send to named peers can be handed to the loop with
@@ -63,6 +70,10 @@ public final class MeshNode: @unchecked Sendable {
         dialPolicy = DialPolicy(localID: id, redialAfterLoss: config.heartbeatTimeout.timeAmount)
         admission = HandshakeAdmission(localID: id, localVersion: Int(config.wireVersion))
         tap = TrafficTap(recorder: config.recorder)
+        pending = PendingConnections(
+            limits: .init(perAddress: config.maxPendingPerAddress, totalBytes: config.maxPendingBytes))
+        lostPeerRetention = LostPeerRetention(
+            maxRemembered: config.maxLostPeers, keepFor: config.lostPeerRetention.timeAmount)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         loop = group.next()
         (events, continuation) = AsyncStream.makeStream(of: MeshEvent.self)
@@ -134,10 +145,41 @@ public final class MeshNode: @unchecked Sendable {
         let session = PeerSession(settings: settings, outbound: outbound, expectedPeer: expected)
         session.delegate = self
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+        if !outbound {
+            // Our own dials are bounded by the peers we know; what others open is bounded here (§3.4).
+            if let n = pending.opened(from: channel.remoteAddress?.ipAddress ?? "?") {
+                pendingSessions[n] = session
+                pendingNumbers[ObjectIdentifier(session)] = n
+                try channel.pipeline.syncOperations.addHandler(
+                    PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) })
+            } else {
+                session.refusalAtStart = .init(
+                    code: .busy,
+                    reason: "more than \(pending.limits.perAddress) connections from this address await their handshake"
+                )
+            }
+        }
         try PeerPipeline.install(
             on: channel, session: session, tap: tap, heartbeatInterval: config.heartbeatInterval.timeAmount,
             heartbeatTimeout: config.heartbeatTimeout.timeAmount)
         sessions[ObjectIdentifier(session)] = session
+    }
+
+    /// Cuts the oldest connections still waiting for their handshake while together they hold too much.
+    private func pendingReceived(_ bytes: Int, on n: PendingConnections.Number) {
+        for victim in pending.received(bytes, on: n) {
+            guard let session = pendingSessions.removeValue(forKey: victim) else { continue }
+            pendingNumbers[ObjectIdentifier(session)] = nil
+            session.goodbye(
+                .busy, "connections awaiting their handshake hold more than \(pending.limits.totalBytes) bytes")
+        }
+    }
+
+    /// The handshake was accepted or the connection closed: it no longer counts against the pending limits.
+    func finishPending(_ session: PeerSession) {
+        guard let n = pendingNumbers.removeValue(forKey: ObjectIdentifier(session)) else { return }
+        pending.finished(n)
+        pendingSessions[n] = nil
     }
 
     /// The event loop that owns this node's state; an actor may use it as its executor.

@@ -16,6 +16,13 @@ public struct MeshConfiguration: Sendable {
     public var handshakeTimeout: Duration = .seconds(5)
     /// Bytes queued for one peer beyond which it is dropped as a slow reader.
     public var maxQueuedBytes: Int = 8 << 20
+    /// Accepted connections from one IP address that may wait for their handshake at the same time.
+    public var maxPendingPerAddress: Int = 8
+    /// Bytes that all connections waiting for their handshake may have sent, together; the oldest is cut first.
+    public var maxPendingBytes: Int = 1 << 20
+    /// Lost peers (no longer advertised) remembered at most, and for how long.
+    public var maxLostPeers: Int = 256
+    public var lostPeerRetention: Duration = .seconds(3_600)
     /// Header version sent in every frame; only tests of version mismatch change it.
     public var wireVersion: UInt8 = ProtocolVersion.current
     public var capabilities: [String] = ["datagrams", "tables"]

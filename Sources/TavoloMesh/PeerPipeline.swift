@@ -1,4 +1,5 @@
 import NIOCore
+import TavoloProtocol
 
 /// The handlers of one peer connection, head (socket) to tail:
 ///
@@ -13,7 +14,7 @@ enum PeerPipeline {
         heartbeatTimeout: TimeAmount
     ) throws {
         let ops = channel.pipeline.syncOperations
-        try ops.addHandler(ByteToMessageHandler(FrameSplitter()))
+        try ops.addHandler(ByteToMessageHandler(FrameSplitter(maxFirstPayload: FrameLimits.maxHandshakePayload)))
         try ops.addHandler(TrafficHandler(tap: tap))
         try ops.addHandler(FramePayloadDecoder())
         try ops.addHandler(session)

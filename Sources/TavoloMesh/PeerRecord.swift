@@ -16,6 +16,8 @@ final class PeerRecord: @unchecked Sendable {
     var udpPort: Int?
     var rttMs: Double?
     var reason: String?
+    /// When its established connection ended (lost peers are forgotten after a while, `LostPeerRetention`).
+    var lostAt: NIODeadline?
     /// The newest datagram accepted from it on the current connection (§4.6 check 4).
     var lastDatagramSeq: UInt64 = 0
 

@@ -41,6 +41,9 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     /// Why the session ended, reported when the channel goes inactive.
     private(set) var closeReason: String?
     private(set) var remoteAddress: SocketAddress?
+    /// Set by the node before the connection starts when it must be refused whatever the handshake (too many
+    /// pending connections from that address): the handshake still goes first, then this goodbye.
+    var refusalAtStart: HandshakeAdmission.Refusal?
 
     init(settings: Settings, outbound: Bool, expectedPeer: NodeID?) {
         self.settings = settings
@@ -73,6 +76,7 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
         started = true
         remoteAddress = context.channel.remoteAddress
         send(.handshake(settings.localHandshake), context: context)
+        if let refusal = refusalAtStart { return goodbye(refusal.code, refusal.reason) }
         let me = NIOLoopBound(self, eventLoop: context.eventLoop)
         let timeout = settings.handshakeTimeout
         handshakeTimer = context.eventLoop.scheduleTask(in: timeout) {
@@ -218,8 +222,9 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     func goodbye(_ code: GoodbyeCode, _ reason: String) {
         guard let context, phase != .closing else { return }
         phase = .closing
+        // Logged by the delegate when the connection has closed, rate-limited per peer (a peer in a loop of bad
+        // frames must not fill the log).
         if closeReason == nil { closeReason = "\(code.rawValue): \(reason)" }
-        settings.logger.info("closing connection to \(remoteDescription): \(code.rawValue): \(reason)")
         guard let bytes = try? Frame.goodbye(Goodbye(code: code, reason: reason)).encoded() else {
             context.close(promise: nil)
             return

@@ -111,6 +111,9 @@ public enum GoodbyeCode: String, Codable, Sendable, CaseIterable {
     case timeout
     /// Any other breach of this protocol.
     case protocolError = "protocol-error"
+    /// Too many connections from the peer's address are waiting for their handshake, or together they hold more
+    /// bytes than the node allows; the oldest is cut first (PROTOCOL.md §3.4). Try again later.
+    case busy
 }
 
 /// The last frame before a deliberate close.
