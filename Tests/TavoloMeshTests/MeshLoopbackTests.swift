@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-import TavoloMesh
 import TavoloProtocol
 import XCTest
+
+@testable import TavoloMesh
 
 /// Real TCP and UDP on 127.0.0.1 between in-process nodes; discovery is fed by hand (the DNS-SD path is
 /// covered by the daemon integration tests).
@@ -14,10 +15,10 @@ final class MeshLoopbackTests: XCTestCase {
         nodes = []
     }
 
-    func makeNode(_ name: String, id: NodeID? = nil, configure: (inout MeshConfiguration) -> Void = { _ in })
-        async throws
-        -> MeshNode
-    {
+    func makeNode(
+        _ name: String, id: NodeID? = nil, logger custom: Logger? = nil,
+        configure: (inout MeshConfiguration) -> Void = { _ in }
+    ) async throws -> MeshNode {
         var config = MeshConfiguration(name: name)
         config.host = "127.0.0.1"
         config.heartbeatInterval = .milliseconds(200)
@@ -25,6 +26,7 @@ final class MeshLoopbackTests: XCTestCase {
         configure(&config)
         var logger = Logger(label: "test.\(name)")
         logger.logLevel = .warning
+        if let custom { logger = custom }
         let node = try await MeshNode.start(id: id ?? NodeID.random(), config: config, logger: logger)
         nodes.append(node)
         return node
