@@ -17,7 +17,7 @@ public struct MeshConfiguration: Sendable {
     /// Bytes queued for one peer beyond which it is dropped as a slow reader.
     public var maxQueuedBytes: Int = 8 << 20
     /// Accepted connections from one IP address that may wait for their handshake at the same time.
-    public var maxPendingPerAddress: Int = 8
+    public var maxPendingPerAddress: Int = 32
     /// Bytes that all connections waiting for their handshake may have sent, together; the oldest is cut first.
     public var maxPendingBytes: Int = 1 << 20
     /// Lost peers (no longer advertised) remembered at most, and for how long.

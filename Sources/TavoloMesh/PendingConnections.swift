@@ -7,7 +7,7 @@
 /// buffer (the first frame may be at most `FrameLimits.maxHandshakePayload`), so that is what is counted.
 struct PendingConnections: Sendable {
     struct Limits: Sendable {
-        var perAddress = 8
+        var perAddress = 32
         var totalBytes = 1 << 20
     }
 
