@@ -22,6 +22,21 @@ extension MeshLoopbackTests {
         (try? await node.loop.submit { node.pending.totalBytes }.get()) ?? -1
     }
 
+    /// The peer would close the connection over a body that is not JSON, so `post` refuses to send one.
+    func testPostRefusesABodyThatIsNotJSON() async throws {
+        let a = try await makeNode("a")
+        let b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connectedCount(a) == 1 }
+        let inbox = Inbox(b)
+        a.post(Array("{nope".utf8), to: [b.id])
+        a.post(Array(#"{"after":1}"#.utf8), to: [b.id])
+        try await eventually("the valid message") { inbox.messages.count == 1 }
+        XCTAssertEqual(inbox.messages.first?.body, Array(#"{"after":1}"#.utf8))
+        let stillConnected = await connectedCount(a)
+        XCTAssertEqual(stillConnected, 1)
+    }
+
     func testTooManyPendingConnectionsFromOneAddressAreRefusedAsBusy() async throws {
         let a = try await makeNode("a") { $0.maxPendingPerAddress = 2 }
         let first = try RawPeer(tcpPort: a.tcpPort)
