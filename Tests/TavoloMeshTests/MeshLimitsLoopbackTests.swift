@@ -22,6 +22,24 @@ extension MeshLoopbackTests {
         (try? await node.loop.submit { node.pending.totalBytes }.get()) ?? -1
     }
 
+    /// A dial whose connect fails leaves nothing behind (its channel never became active, so only the handlers'
+    /// removal tells the node).
+    func testFailedDialsAreForgotten() async throws {
+        let a = try await makeNode("a", id: NodeID(hex: "00000000000000000000000000000000"))
+        let unreachable = try XCTUnwrap(NodeID(hex: "ffffffffffffffffffffffffffffffff"))
+        let port = try freeTCPPort()
+        a.discovered(
+            DiscoveredNode(
+                name: "nobody", address: "127.0.0.1", port: port,
+                txt: [TXTKey.id: unreachable.hex, TXTKey.version: "1", TXTKey.udpPort: String(port)]))
+        try await eventually("the dial failed") {
+            await a.peerList().first?.reason?.contains("failed") ?? false
+        }
+        try await eventually("no session left") {
+            ((try? await a.loop.submit { a.sessions.count }.get()) ?? -1) == 0
+        }
+    }
+
     /// The peer would close the connection over a body that is not JSON, so `post` refuses to send one.
     func testPostRefusesABodyThatIsNotJSON() async throws {
         let a = try await makeNode("a")
