@@ -81,6 +81,10 @@ public final class MeshNode: @unchecked Sendable {
 
     /// Binds TCP and UDP and starts heartbeats. Discovery is the caller's: feed it `discovered`/`removed`.
     public static func start(id: NodeID, config: MeshConfiguration, logger: Logger) async throws -> MeshNode {
+        // Peers refuse a handshake that breaks §4.1; better to fail here than to be refused by everyone. The UDP
+        // port is not bound yet, so any valid one stands in for it.
+        let probe = Handshake(nodeId: id, name: config.name, udpPort: 1, capabilities: config.capabilities)
+        if let violation = probe.violation { throw MeshError.invalidConfiguration(violation) }
         let node = MeshNode(id: id, config: config, logger: logger)
         do {
             try await node.bind()

@@ -157,3 +157,25 @@ struct CapturingLogHandler: LogHandler {
         lines.withLockedValue { $0.append(event.message.description) }
     }
 }
+
+final class MeshConfigurationTests: XCTestCase {
+    /// A node whose handshake every peer would refuse does not start.
+    func testANameOrCapabilityPeersWouldRefuseIsAnError() async throws {
+        for configure in [
+            { (c: inout MeshConfiguration) in c.name = "bad\nname" },
+            { (c: inout MeshConfiguration) in c.name = String(repeating: "n", count: 64) },
+            { (c: inout MeshConfiguration) in c.capabilities = ["Upper"] },
+        ] {
+            var config = MeshConfiguration(name: "fine")
+            config.host = "127.0.0.1"
+            configure(&config)
+            do {
+                let node = try await MeshNode.start(id: .random(), config: config, logger: Logger(label: "test.config"))
+                await node.shutdown()
+                XCTFail("started with \(config.name) \(config.capabilities)")
+            } catch let e as MeshError {
+                guard case .invalidConfiguration = e else { return XCTFail("\(e)") }
+            }
+        }
+    }
+}
