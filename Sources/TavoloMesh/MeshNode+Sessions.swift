@@ -31,7 +31,9 @@ extension MeshNode: PeerSessionDelegate {
         peer.lostAt = nil
         peer.lastDatagramSeq = 0
         sendState.withLockedValue { _ = $0.connected.insert(h.nodeId) }
-        logger.info("connected to \(h.name) (\(h.nodeId.short)) at \(session.remoteDescription)")
+        logLimited(
+            key: "connected \(h.nodeId.hex)", address: session.remoteIP,
+            "connected to \(h.name) (\(h.nodeId.short)) at \(session.remoteDescription)")
         emit(.peerConnected(peer.info))
     }
 
@@ -51,7 +53,7 @@ extension MeshNode: PeerSessionDelegate {
         guard let pid = session.peerID ?? session.expectedPeer, let peer = peers[pid], peer.session === session else {
             // A connection that was not (or no longer) a peer's session: refused, cut, replaced, or a failed dial.
             logLimited(
-                key: session.remoteIP ?? "?",
+                key: session.remoteIP ?? "?", address: session.remoteIP,
                 "connection \(session.outbound ? "to" : "from") \(session.remoteDescription) closed: \(reason)")
             if session.outbound, let pid = session.expectedPeer, let peer = peers[pid], peer.session == nil,
                 peer.dial.dialing
@@ -70,15 +72,21 @@ extension MeshNode: PeerSessionDelegate {
         peer.reason = reason
         peer.dial.connectionLost(now: loop.now, policy: dialPolicy)
         peer.lostAt = loop.now
-        logLimited(key: pid.hex, "lost \(peer.name) (\(pid.short)): \(reason)")
+        logLimited(key: pid.hex, address: session.remoteIP, "lost \(peer.name) (\(pid.short)): \(reason)")
         emit(.peerLost(peer.info, reason: reason))
     }
 
-    /// One line per key per interval; the next line says how many were left out.
-    func logLimited(key: String, _ line: @autoclosure () -> String) {
-        let (write, leftOut) = closeLog.admit(key, now: loop.now)
-        guard write else { return }
-        let summary = leftOut > 0 ? " (\(leftOut) more like this from \(key) were not logged)" : ""
+    /// One line per peer per interval, and a few per address; the next line written says how many were left out.
+    func logLimited(key: String, address: String?, _ line: @autoclosure () -> String) {
+        let now = loop.now
+        let perPeer = peerLog.admit(key, now: now)
+        guard perPeer.write else { return }
+        let address = address ?? "?"
+        let perAddress = addressLog.admit(address, now: now)
+        guard perAddress.write else { return }
+        var summary = ""
+        if perPeer.leftOut > 0 { summary += " (\(perPeer.leftOut) more like this were not logged)" }
+        if perAddress.leftOut > 0 { summary += " (\(perAddress.leftOut) more lines about \(address) were not logged)" }
         logger.info("\(line())\(summary)")
     }
 

@@ -44,8 +44,10 @@ public final class MeshNode: @unchecked Sendable {
     var pendingSessions: [PendingConnections.Number: PeerSession] = [:]
     var pendingNumbers: [ObjectIdentifier: PendingConnections.Number] = [:]
     let lostPeerRetention: LostPeerRetention
-    /// Lines about connections that closed, at most one per peer (or address) per interval.
-    var closeLog = LogRateLimiter()
+    /// Lines about connections, at most one per peer (node id, or address before one is known) per interval...
+    var peerLog = LogRateLimiter()
+    /// ...and at most a few per address, however many ids a host makes up.
+    var addressLog = LogRateLimiter(burst: 32)
     private var eventHandler: (@Sendable (MeshEvent) -> Void)?
 
     /// What `send` needs to know off the loop, so a send to named peers can be handed to the loop with

@@ -142,6 +142,32 @@ extension MeshLoopbackTests {
     }
 }
 
+extension MeshLoopbackTests {
+    /// A host that makes up a new node id for every connection still gets only a few lines per interval.
+    func testMadeUpIdsDoNotMultiplyLogLines() async throws {
+        let lines = NIOLockedValueBox<[String]>([])
+        var logger = Logger(label: "test.log") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .info
+        let a = try await makeNode("a", id: NodeID(hex: "ff000000000000000000000000000000"), logger: logger)
+        for i in 0..<40 {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes[15] = UInt8(i + 1)
+            let id = try XCTUnwrap(NodeID(bytes: bytes))
+            let peer = try RawPeer(tcpPort: a.tcpPort)
+            try peer.send(.handshake(Handshake(nodeId: id, name: "mint\(i)", udpPort: 1, capabilities: [])))
+            try peer.send(.goodbye(Goodbye(code: .shutdown, reason: "bye")))
+            XCTAssertTrue(peer.isClosedByPeer())
+        }
+        try await eventually("all forty seen and lost") {
+            await a.peerList().filter { $0.state == .lost }.count == 40
+        }
+        let logged = lines.withLockedValue { $0.filter { $0.contains("mint") } }
+        // Unlimited, this would be 80 lines (connected and lost for each); 32 per 10 s per address at most.
+        XCTAssertGreaterThanOrEqual(logged.count, 1)
+        XCTAssertLessThanOrEqual(logged.count, 64, "\(logged.count) lines")
+    }
+}
+
 /// Keeps every log line (message only) for a test.
 struct CapturingLogHandler: LogHandler {
     let lines: NIOLockedValueBox<[String]>

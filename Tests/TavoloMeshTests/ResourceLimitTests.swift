@@ -119,6 +119,15 @@ final class ResourceLimitTests: XCTestCase {
         XCTAssertEqual(limiter.admit("10.0.0.9", now: t0 + .seconds(20)).leftOut, 0)
     }
 
+    func testABurstAllowsSeveralLinesPerInterval() {
+        var limiter = LogRateLimiter(interval: .seconds(10), burst: 3)
+        let written = (0..<10).filter { limiter.admit("10.0.0.7", now: t0 + .milliseconds(Int64($0))).write }
+        XCTAssertEqual(written, [0, 1, 2])
+        let next = limiter.admit("10.0.0.7", now: t0 + .seconds(10))
+        XCTAssertEqual(next.write, true)
+        XCTAssertEqual(next.leftOut, 7)
+    }
+
     func testTheLimiterRemembersABoundedNumberOfKeys() {
         var limiter = LogRateLimiter(interval: .seconds(10), maxKeys: 4)
         for i in 0..<100 { XCTAssertTrue(limiter.admit("peer\(i)", now: t0).write) }
