@@ -42,7 +42,7 @@ final class HeartbeatHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let lastHeard, now - lastHeard > timeout {
             task?.cancel()
             context.triggerUserOutboundEvent(
-                PeerSessionRequest.goodbye(.timeout, "nothing heard for \(Self.describe(timeout))"), promise: nil)
+                PeerSessionRequest.goodbye(.timeout, "nothing heard for \(timeout.forPeople)"), promise: nil)
             return
         }
         seq += 1
@@ -74,9 +74,5 @@ final class HeartbeatHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         task?.cancel()
         task = nil
-    }
-
-    static func describe(_ t: TimeAmount) -> String {
-        t.nanoseconds % 1_000_000_000 == 0 ? "\(t.nanoseconds / 1_000_000_000) s" : "\(t.nanoseconds / 1_000_000) ms"
     }
 }

@@ -81,7 +81,7 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
         let timeout = settings.handshakeTimeout
         handshakeTimer = context.eventLoop.scheduleTask(in: timeout) {
             guard me.value.phase == .awaitingHandshake else { return }
-            me.value.goodbye(.handshakeTimeout, "no handshake within \(HeartbeatHandler.describe(timeout))")
+            me.value.goodbye(.handshakeTimeout, "no handshake within \(timeout.forPeople)")
         }
     }
 
@@ -234,6 +234,13 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
             channel.close(promise: nil)
         }
         context.eventLoop.scheduleTask(in: settings.goodbyeGrace) { channel.close(promise: nil) }
+    }
+}
+
+extension TimeAmount {
+    /// "5 s" or "200 ms", for goodbye reasons and logs.
+    var forPeople: String {
+        nanoseconds % 1_000_000_000 == 0 ? "\(nanoseconds / 1_000_000_000) s" : "\(nanoseconds / 1_000_000) ms"
     }
 }
 
