@@ -40,7 +40,48 @@ invalid = [
     {"name": "handshake missing field", "error": "badPayload",
      "hex": frame(1, js({"name": "x", "nodeId": NODE_A, "version": 1})).hex()},
     {"name": "short datagram", "error": "badPayload", "hex": frame(6, b"\x00" * 10).hex()},
+    {"name": "application payload not JSON", "error": "badPayload", "hex": frame(5, b"{nope").hex()},
+    {"name": "application payload empty", "error": "badPayload", "hex": frame(5, b"").hex()},
+    {"name": "datagram body not JSON", "error": "badPayload",
+     "hex": frame(6, bytes.fromhex(NODE_A) + struct.pack(">Q", 1) + b"{nope").hex()},
+    {"name": "heartbeat seq not an integer", "error": "badPayload",
+     "hex": frame(2, js({"sentAt": 5, "seq": 1.0})).hex()},
 ]
+
+def bad_handshake(label, **changes):
+    """A handshake that decodes as JSON but breaks a rule of section 4.1: the receiver's goodbye is bad-frame."""
+    h = dict(hs, **changes)
+    return {"name": "handshake " + label, "error": "badPayload", "hex": frame(1, js(h)).hex()}
+
+invalid += [
+    bad_handshake("nodeId in upper case", nodeId=NODE_A.upper()),
+    bad_handshake("nodeId of 31 digits", nodeId=NODE_A[:31]),
+    bad_handshake("udpPort 70000", udpPort=70000),
+    bad_handshake("udpPort 0", udpPort=0),
+    bad_handshake("udpPort -5", udpPort=-5),
+    bad_handshake("udpPort 99999999999", udpPort=99999999999),
+    bad_handshake("udpPort 1.0", udpPort=1.0),
+    bad_handshake("udpPort as a string", udpPort="40000"),
+    bad_handshake("version 1.0", version=1.0),
+    bad_handshake("name empty", name=""),
+    bad_handshake("name of 64 bytes", name="\u00e9" * 32),
+    bad_handshake("name with a control character", name="al\npha"),
+    bad_handshake("name with a slash", name="al/pha"),
+    bad_handshake("capability not a string", capabilities=["datagrams", 7]),
+    bad_handshake("capability in upper case", capabilities=["Datagrams"]),
+    bad_handshake("17 capabilities", capabilities=["c%d" % i for i in range(17)]),
+]
+valid += [
+    {"name": "handshake with a 63-byte name and no capabilities", "type": "handshake",
+     "value": dict(hs, name="\u00e9" * 31 + "x", capabilities=[]),
+     "hex": frame(1, js(dict(hs, name="\u00e9" * 31 + "x", capabilities=[]))).hex()},
+]
+# The goodbye a TCP receiver sends for each error (section 3.5); a truncated frame just ends the connection.
+GOODBYE = {"badMagic": "bad-frame", "unsupportedVersion": "version-mismatch", "unknownType": "bad-frame",
+           "tooLarge": "frame-too-large", "truncated": None, "badPayload": "bad-frame"}
+for case in invalid:
+    case["goodbye"] = GOODBYE[case["error"]]
+
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "frames.json"), "w") as f:
     json.dump({"description": "wire frames of protocol version 1: hex bytes and decoded values (PROTOCOL.md 3-4)",

@@ -1,21 +1,57 @@
+import Logging
 import NIOCore
+import TavoloProtocol
 
-/// Receives UDP datagrams and hands them to the node, which checks sender, address and sequence.
+/// What a received datagram came to (PROTOCOL.md §4.6); each is counted in `MeshStats`.
+enum DatagramVerdict: Sendable {
+    /// All four checks held: passed to the application.
+    case accepted
+    /// Check 4 failed: not newer than the last one accepted from that sender.
+    case stale
+    /// Checks 2–3 failed: not from a connected peer at its address.
+    case rejected
+}
+
+/// Decides on well-formed datagrams from connected peers; the node, which knows the peers.
+protocol DatagramHandlerDelegate: AnyObject {
+    func datagram(_ datagram: Datagram, from address: SocketAddress) -> DatagramVerdict
+}
+
+/// Receives UDP datagrams: refuses what is not a valid datagram frame (check 1, a body that is not JSON
+/// included), asks the delegate about the rest, and counts every datagram under exactly one verdict.
 final class DatagramHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
-    unowned let node: MeshNode
+    weak var delegate: DatagramHandlerDelegate?
+    private let tap: TrafficTap
+    private let logger: Logger
 
-    init(node: MeshNode) { self.node = node }
+    init(tap: TrafficTap, logger: Logger) {
+        self.tap = tap
+        self.logger = logger
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var envelope = unwrapInboundIn(data)
         let bytes = envelope.data.readBytes(length: envelope.data.readableBytes) ?? []
-        node.datagramReceived(bytes, from: envelope.remoteAddress)
+        let verdict: DatagramVerdict
+        if bytes.count <= FrameLimits.maxDatagramSize,
+            case .datagram(let d)? = try? Frame.parse(
+                bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize)
+        {
+            verdict = delegate?.datagram(d, from: envelope.remoteAddress) ?? .rejected
+        } else {
+            verdict = .rejected
+        }
+        switch verdict {
+        case .accepted: tap.stats.datagramsReceived += 1
+        case .stale: tap.stats.datagramsStale += 1
+        case .rejected: tap.stats.datagramsRejected += 1
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A UDP error (e.g. ICMP port unreachable) concerns one send; the socket stays open.
-        node.logger.debug("udp: \(error)")
+        logger.debug("udp: \(error)")
     }
 }

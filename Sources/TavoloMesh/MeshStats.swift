@@ -1,27 +1,21 @@
-import TavoloProtocol
-
-/// Frame and byte counters of a node (loop-confined).
+/// Frame and byte counters of a node (PROTOCOL.md §7, `status`). Every received datagram is counted in exactly one
+/// of `datagramsReceived`, `datagramsStale` and `datagramsRejected`.
 public struct MeshStats: Sendable, Codable, Equatable {
+    /// TCP frames written, header included, of every type (goodbyes too).
     public var framesSent = 0
+    /// Whole TCP frames received (counted before the payload is decoded, so a frame refused as bad is counted).
     public var framesReceived = 0
     public var bytesSent = 0
     public var bytesReceived = 0
+    /// Datagrams written to the UDP socket (one per peer a message was sent to).
     public var datagramsSent = 0
+    /// Datagrams accepted and passed to the application (all four checks of PROTOCOL.md §4.6 held).
     public var datagramsReceived = 0
-    /// Datagrams dropped because an equal or newer one from the same sender was already accepted.
+    /// Datagrams dropped because an equal or newer one from the same sender was already accepted (check 4).
     public var datagramsStale = 0
-    /// Datagrams dropped as malformed, oversized, or from an unknown sender or address.
+    /// Datagrams dropped for failing checks 1–3: oversized, malformed (a body that is not JSON included), or from
+    /// a sender that is not a connected peer or not at that peer's address.
     public var datagramsRejected = 0
 
     public init() {}
-
-    mutating func sent(_ type: MessageType, bytes: Int) {
-        framesSent += 1
-        bytesSent += bytes
-    }
-
-    mutating func received(bytes: Int) {
-        framesReceived += 1
-        bytesReceived += bytes
-    }
 }

@@ -1,30 +1,6 @@
 import Foundation
 import TavoloProtocol
 
-/// Tunables of a mesh node.
-public struct MeshConfiguration: Sendable {
-    /// Node name: the DNS-SD instance name, unique per host.
-    public var name: String
-    /// TCP and UDP port; 0 picks a free one (the same number for both when possible).
-    public var port: Int = 0
-    /// Address to listen on.
-    public var host: String = "0.0.0.0"
-    public var heartbeatInterval: Duration = .seconds(1)
-    /// A peer silent for this long is lost.
-    public var heartbeatTimeout: Duration = .seconds(5)
-    /// A connection that has not completed its handshake by then is closed.
-    public var handshakeTimeout: Duration = .seconds(5)
-    /// Bytes queued for one peer beyond which it is dropped as a slow reader.
-    public var maxQueuedBytes: Int = 8 << 20
-    /// Header version sent in every frame; only tests of version mismatch change it.
-    public var wireVersion: UInt8 = ProtocolVersion.current
-    public var capabilities: [String] = ["datagrams", "tables"]
-    /// Sees every frame sent and received (the packet log); nil records nothing.
-    public var recorder: (any FrameRecorder)?
-
-    public init(name: String) { self.name = name }
-}
-
 /// Where a peer stands from this node's point of view.
 public enum PeerState: String, Sendable, Codable {
     /// Seen in DNS-SD, no connection yet (the other node dials, or a dial is scheduled).
@@ -50,6 +26,20 @@ public struct PeerInfo: Sendable, Codable, Equatable {
     public var rttMs: Double?
     /// Why it was lost or refused, when it was.
     public var reason: String?
+
+    private enum CodingKeys: String, CodingKey { case id, name, address, state, rttMs, reason }
+
+    /// Written out rather than synthesised because PROTOCOL.md §7 promises it: a member without a value is absent,
+    /// never `null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(address, forKey: .address)
+        try c.encode(state, forKey: .state)
+        try c.encodeIfPresent(rttMs, forKey: .rttMs)
+        try c.encodeIfPresent(reason, forKey: .reason)
+    }
 }
 
 /// A message received from a peer.
@@ -103,6 +93,8 @@ public enum MeshError: Error, CustomStringConvertible, Equatable {
     case messageTooLarge(Int)
     /// The node has been shut down.
     case shutDown
+    /// The configuration would make every peer refuse this node's handshake (PROTOCOL.md §4.1).
+    case invalidConfiguration(String)
 
     public var description: String {
         switch self {
@@ -110,6 +102,7 @@ public enum MeshError: Error, CustomStringConvertible, Equatable {
         case .datagramTooLarge(let n): "datagram of \(n) bytes exceeds \(FrameLimits.maxDatagramSize)"
         case .messageTooLarge(let n): "message of \(n) bytes exceeds \(FrameLimits.maxReliablePayload)"
         case .shutDown: "the node is shut down"
+        case .invalidConfiguration(let why): "invalid mesh configuration: \(why)"
         }
     }
 }

@@ -1,17 +1,33 @@
-import Foundation
 import Logging
 import NIOCore
 import TavoloProtocol
 
-/// One TCP connection to a peer: handshake, heartbeats, goodbye, application frames (PROTOCOL.md §4).
-/// Lives on the node's event loop; every decision about peers is the node's, this handler only speaks.
-final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
+/// One TCP connection to a peer: the connection state machine of PROTOCOL.md §4.7 (handshake, established,
+/// closing), goodbyes, application frames, and the outbound queue limit. Lives on the node's event loop.
+/// Heartbeats are `HeartbeatHandler`'s, counting and capture `TrafficHandler`'s; decisions about peers are the
+/// delegate's.
+final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = Frame
+    typealias InboundOut = Frame
+    typealias OutboundIn = Frame
     typealias OutboundOut = ByteBuffer
 
     enum Phase { case awaitingHandshake, established, closing }
 
-    unowned let node: MeshNode
+    /// What a session needs to know of its node, fixed when the connection is made.
+    struct Settings {
+        /// Sent first, at once, on every connection.
+        var localHandshake: Handshake
+        var handshakeTimeout: TimeAmount
+        /// Bytes queued and not yet sent beyond which the peer is dropped as a slow reader.
+        var maxQueuedBytes: Int
+        /// How long a goodbye may take to be written before the connection is closed anyway.
+        var goodbyeGrace: TimeAmount = .seconds(1)
+        var logger: Logger
+    }
+
+    weak var delegate: PeerSessionDelegate?
+    let settings: Settings
     /// True when this node dialed.
     let outbound: Bool
     /// The id the dialed service advertised; the handshake must match it.
@@ -19,15 +35,18 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var phase = Phase.awaitingHandshake
     private(set) var handshake: Handshake?
     private var context: ChannelHandlerContext?
-    var lastHeard = NIODeadline.now()
-    private var heartbeatSeq: UInt64 = 0
     private var handshakeTimer: Scheduled<Void>?
+    private var started = false
+    private var flushScheduled = false
     /// Why the session ended, reported when the channel goes inactive.
     private(set) var closeReason: String?
-    var remoteAddress: SocketAddress?
+    private(set) var remoteAddress: SocketAddress?
+    /// Set by the node before the connection starts when it must be refused whatever the handshake (too many
+    /// pending connections from that address): the handshake still goes first, then this goodbye.
+    var refusalAtStart: HandshakeAdmission.Refusal?
 
-    init(node: MeshNode, outbound: Bool, expectedPeer: NodeID?) {
-        self.node = node
+    init(settings: Settings, outbound: Bool, expectedPeer: NodeID?) {
+        self.settings = settings
         self.outbound = outbound
         self.expectedPeer = expectedPeer
     }
@@ -51,53 +70,52 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelActive()
     }
 
-    private var started = false
+    /// Both sides speak first: the handshake goes out at once, and the other side's must come within the timeout.
     private func start(context: ChannelHandlerContext) {
         guard !started else { return }
         started = true
         remoteAddress = context.channel.remoteAddress
-        lastHeard = .now()
-        send(.handshake(node.localHandshake))
+        send(.handshake(settings.localHandshake), context: context)
+        if let refusal = refusalAtStart { return goodbye(refusal.code, refusal.reason) }
         let me = NIOLoopBound(self, eventLoop: context.eventLoop)
-        handshakeTimer = context.eventLoop.scheduleTask(in: node.config.handshakeTimeout.timeAmount) {
-            let session = me.value
-            guard session.phase == .awaitingHandshake else { return }
-            session.goodbye(.handshakeTimeout, "no handshake within \(session.node.config.handshakeTimeout)")
+        let timeout = settings.handshakeTimeout
+        handshakeTimer = context.eventLoop.scheduleTask(in: timeout) {
+            guard me.value.phase == .awaitingHandshake else { return }
+            me.value.goodbye(.handshakeTimeout, "no handshake within \(timeout.forPeople)")
         }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        guard phase != .closing else { return }
-        lastHeard = .now()
         switch (phase, frame) {
+        case (.closing, _):
+            break
         case (_, .goodbye(let g)):
             closeReason = "peer said goodbye: \(g.code.rawValue): \(g.reason)"
             phase = .closing
             context.close(promise: nil)
         case (.awaitingHandshake, .handshake(let h)):
             handshakeTimer?.cancel()
-            if let (code, reason) = node.sessionOffered(self, handshake: h) {
-                goodbye(code, reason)
-            } else {
+            switch delegate?.session(self, admit: h) ?? .refuse(.init(code: .shutdown, reason: "node is gone")) {
+            case .refuse(let refusal):
+                goodbye(refusal.code, refusal.reason)
+            case .accept:
                 handshake = h
                 phase = .established
-                node.sessionEstablished(self)
+                delegate?.sessionEstablished(self)
+                context.fireUserInboundEventTriggered(PeerSessionEvent.established)
             }
         case (.awaitingHandshake, _):
             goodbye(.handshakeRequired, "expected a handshake, got \(frame.type)")
-        case (.established, .heartbeat(let hb)):
-            send(.heartbeatAck(hb))
-        case (.established, .heartbeatAck(let hb)):
-            node.sessionRoundTrip(self, sentAt: hb.sentAt)
-        case (.established, .application(let body)):
-            node.sessionMessage(self, body: body)
         case (.established, .handshake):
             goodbye(.protocolError, "a second handshake")
         case (.established, .datagram):
             goodbye(.protocolError, "datagrams belong on UDP")
-        case (.closing, _):
-            break
+        case (.established, .application(let body)):
+            delegate?.session(self, received: body)
+            context.fireChannelRead(data)  // heard from the peer
+        case (.established, .heartbeat), (.established, .heartbeatAck):
+            context.fireChannelRead(data)
         }
     }
 
@@ -113,47 +131,79 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        reportClosed()
+        context.fireChannelInactive()
+    }
+
+    /// A channel whose connect failed is closed without ever going inactive; its handlers are still removed, and
+    /// the node must still forget the session.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        reportClosed()
+        self.context = nil
+    }
+
+    private var reportedClosed = false
+    private func reportClosed() {
+        guard !reportedClosed else { return }
+        reportedClosed = true
         handshakeTimer?.cancel()
         let wasClosing = phase == .closing
         phase = .closing
-        node.sessionClosed(self, reason: closeReason ?? (wasClosing ? "closed" : "connection closed by peer"))
-        context.fireChannelInactive()
+        delegate?.sessionClosed(self, reason: closeReason ?? (wasClosing ? "closed" : "connection closed by peer"))
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        switch event as? PeerSessionRequest {
+        case .goodbye(let code, let reason)?:
+            goodbye(code, reason)
+            promise?.succeed()
+        case .roundTrip(let rtt)?:
+            delegate?.session(self, measured: rtt)
+            promise?.succeed()
+        case nil:
+            context.triggerUserOutboundEvent(event, promise: promise)
+        }
     }
 
     // MARK: Sending
 
-    /// Queues a frame; a peer whose queue passes the limit is dropped as a slow reader.
+    /// Frames from the handlers after the session (heartbeats, acks) take the same path as the node's.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if send(unwrapOutboundIn(data), context: context) {
+            promise?.succeed()
+        } else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+        }
+    }
+
     @discardableResult
-    func send(_ frame: Frame) -> Bool {
-        guard let context, phase != .closing || frame.type == .goodbye else { return false }
+    private func send(_ frame: Frame, context: ChannelHandlerContext) -> Bool {
+        guard phase != .closing else { return false }
         let bytes: [UInt8]
         do { bytes = try frame.encoded() } catch {
-            node.logger.error("cannot encode \(frame.type): \(error)")
+            settings.logger.error("cannot encode \(frame.type): \(error)")
             return false
         }
         return write(bytes, type: frame.type, context: context)
     }
 
-    /// Writes an already encoded frame.
+    /// Writes an already encoded frame (the node encodes a broadcast once for every peer). False if it was not
+    /// written: the session is closing, or the peer is not reading (then it is dropped as a slow reader).
     @discardableResult
     func write(_ bytes: [UInt8], type: MessageType, context: ChannelHandlerContext? = nil) -> Bool {
-        guard let context = context ?? self.context, phase != .closing || type == .goodbye else { return false }
+        guard let context = context ?? self.context, phase != .closing else { return false }
         // The channel's own count of bytes written but not yet sent: no per-write promise needed.
         let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
-        if queued + bytes.count > node.config.maxQueuedBytes && type != .goodbye {
-            closeReason = "slow reader: more than \(node.config.maxQueuedBytes) bytes queued"
-            goodbye(.slowReader, "more than \(node.config.maxQueuedBytes) bytes queued; not reading")
+        if queued + bytes.count > settings.maxQueuedBytes {
+            closeReason = "slow reader: more than \(settings.maxQueuedBytes) bytes queued"
+            goodbye(.slowReader, "more than \(settings.maxQueuedBytes) bytes queued; not reading")
             context.close(promise: nil)
             return false
         }
-        node.stats.sent(type, bytes: bytes.count)
-        record(bytes, context: context)
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         scheduleFlush(context)
         return true
     }
-
-    private var flushScheduled = false
 
     /// Flushes once the loop has run what is queued now: frames written in one pass (a confirmation and the
     /// next move, a broadcast) leave in one system call and wake the peer once.
@@ -167,38 +217,30 @@ final class PeerSession: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func record(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        guard let recorder = node.config.recorder else { return }
-        recorder.record(
-            CapturedFrame(
-                time: Date(), direction: .sent, transport: .tcp, local: context.channel.localAddress,
-                remote: context.channel.remoteAddress, bytes: bytes))
-    }
-
-    func sendHeartbeat(now: NIODeadline) {
-        heartbeatSeq += 1
-        send(.heartbeat(Heartbeat(seq: heartbeatSeq, sentAt: UInt64(now.uptimeNanoseconds))))
-    }
-
-    /// Sends a goodbye with a reason, then closes once it is written (or at once if the peer is not reading).
+    /// Sends a goodbye with a reason, then closes once it is written (or after a grace period if the peer is not
+    /// reading). The goodbye is the last frame: nothing is written after it.
     func goodbye(_ code: GoodbyeCode, _ reason: String) {
         guard let context, phase != .closing else { return }
         phase = .closing
+        // Logged by the delegate when the connection has closed, rate-limited per peer (a peer in a loop of bad
+        // frames must not fill the log).
         if closeReason == nil { closeReason = "\(code.rawValue): \(reason)" }
-        node.logger.info("closing connection to \(remoteDescription): \(code.rawValue): \(reason)")
-        let frame = Frame.goodbye(Goodbye(code: code, reason: reason))
-        guard let bytes = try? frame.encoded() else {
+        guard let bytes = try? Frame.goodbye(Goodbye(code: code, reason: reason)).encoded() else {
             context.close(promise: nil)
             return
         }
-        node.stats.sent(.goodbye, bytes: bytes.count)
-        record(bytes, context: context)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
             channel.close(promise: nil)
         }
-        // Do not wait forever on a peer that does not read.
-        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: settings.goodbyeGrace) { channel.close(promise: nil) }
+    }
+}
+
+extension TimeAmount {
+    /// "5 s" or "200 ms", for goodbye reasons and logs.
+    var forPeople: String {
+        nanoseconds % 1_000_000_000 == 0 ? "\(nanoseconds / 1_000_000_000) s" : "\(nanoseconds / 1_000_000) ms"
     }
 }
 

@@ -54,23 +54,48 @@ public enum Frame: Equatable, Sendable {
     public static func decode(type: MessageType, payload: [UInt8]) throws(FrameError) -> Frame {
         do {
             switch type {
-            case .handshake: return .handshake(try WireJSON.decode(Handshake.self, payload))
-            case .heartbeat: return .heartbeat(try WireJSON.decode(Heartbeat.self, payload))
-            case .heartbeatAck: return .heartbeatAck(try WireJSON.decode(Heartbeat.self, payload))
+            case .handshake:
+                let handshake = try WireJSON.decode(Handshake.self, payload)
+                try requireIntegers(Handshake.integerMembers, in: payload, type: type)
+                if let violation = handshake.violation { throw FrameError.badPayload(type: type, detail: violation) }
+                return .handshake(handshake)
+            case .heartbeat, .heartbeatAck:
+                let heartbeat = try WireJSON.decode(Heartbeat.self, payload)
+                try requireIntegers(Heartbeat.integerMembers, in: payload, type: type)
+                return type == .heartbeat ? .heartbeat(heartbeat) : .heartbeatAck(heartbeat)
             case .goodbye: return .goodbye(try WireJSON.decode(Goodbye.self, payload))
-            case .application: return .application(payload)
+            case .application:
+                // Passed up as bytes, so nothing else would notice (§3.5).
+                guard JSONSyntax.isWellFormed(payload) else {
+                    throw FrameError.badPayload(type: type, detail: "not valid JSON")
+                }
+                return .application(payload)
             case .datagram:
                 guard payload.count >= 24, let sender = NodeID(bytes: Array(payload[0..<16])) else {
                     throw FrameError.badPayload(type: type, detail: "datagram shorter than its 24-byte prefix")
                 }
                 var seq: UInt64 = 0
                 for b in payload[16..<24] { seq = seq << 8 | UInt64(b) }
-                return .datagram(Datagram(sender: sender, seq: seq, body: Array(payload[24...])))
+                let body = Array(payload[24...])
+                guard JSONSyntax.isWellFormed(body) else {
+                    throw FrameError.badPayload(type: type, detail: "body is not valid JSON")
+                }
+                return .datagram(Datagram(sender: sender, seq: seq, body: body))
             }
         } catch let e as FrameError {
             throw e
         } catch {
             throw .badPayload(type: type, detail: WireJSON.describe(error))
+        }
+    }
+
+    /// `JSONDecoder` reads `1.0` and `1e2` into an `Int`; §4 wants integer members written as integers.
+    private static func requireIntegers(_ names: [String], in payload: [UInt8], type: MessageType) throws(FrameError) {
+        guard let kinds = JSONSyntax.memberKinds(payload) else {
+            throw .badPayload(type: type, detail: "not a JSON object with distinct member names")
+        }
+        for name in names where kinds[name] != .integer {
+            throw .badPayload(type: type, detail: "'\(name)' is not an integer")
         }
     }
 

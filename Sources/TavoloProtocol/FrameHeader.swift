@@ -34,6 +34,9 @@ public enum FrameLimits {
     public static let maxReliablePayload = 1 << 20
     /// Largest whole UDP datagram (header included).
     public static let maxDatagramSize = 1_200
+    /// Largest payload of the first frame on a TCP connection (the handshake, a few hundred bytes): what a
+    /// connection not yet admitted can make the node buffer.
+    public static let maxHandshakePayload = 16_384
 }
 
 /// The fixed 10-byte header in front of every frame (PROTOCOL.md §3.1):

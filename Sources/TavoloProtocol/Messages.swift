@@ -11,8 +11,11 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
         self.bytes = bytes
     }
 
+    /// Parses the canonical form only: exactly 32 lower-case hex digits (PROTOCOL.md §3.3). Upper case is refused so
+    /// that one id has one spelling in JSON and TXT records, and the hex strings compare as the ids do.
     public init?(hex: String) {
-        guard hex.utf8.count == 32, let b = [UInt8](hexString: hex) else { return nil }
+        let lowerHex = hex.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard hex.utf8.count == 32, lowerHex, let b = [UInt8](hexString: hex) else { return nil }
         self.bytes = b
     }
 
@@ -35,7 +38,7 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let id = NodeID(hex: s) else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "node id must be 32 hex digits"))
+                .init(codingPath: decoder.codingPath, debugDescription: "node id must be 32 lower-case hex digits"))
         }
         self = id
     }
@@ -108,6 +111,9 @@ public enum GoodbyeCode: String, Codable, Sendable, CaseIterable {
     case timeout
     /// Any other breach of this protocol.
     case protocolError = "protocol-error"
+    /// Too many connections from the peer's address are waiting for their handshake, or together they hold more
+    /// bytes than the node allows; the oldest is cut first (PROTOCOL.md §3.4). Try again later.
+    case busy
 }
 
 /// The last frame before a deliberate close.

@@ -79,8 +79,10 @@ struct Tavolod: AsyncParsableCommand {
     var testAllowInjection = false
 
     func validate() throws {
-        guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/") else {
-            throw ValidationError("--name must be 1 to 63 bytes without '/'")
+        // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
+        let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/"), !hasControl else {
+            throw ValidationError("--name must be 1 to 63 bytes without '/' or control characters")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {

@@ -15,7 +15,7 @@ final class FrameDecoderTests: XCTestCase {
             .heartbeatAck(Heartbeat(seq: 1, sentAt: 2)),
             .goodbye(Goodbye(code: .shutdown, reason: "bye")),
             .application(Array(#"{"k":1}"#.utf8)),
-            .application([]),
+            .application(Array("[]".utf8)),
         ]
     }
 

@@ -83,3 +83,21 @@ func sendUDP(_ bytes: [UInt8], port: Int) {
         }
     }
 }
+
+/// A TCP port on 127.0.0.1 that nothing listens on (bound, read, and released).
+func freeTCPPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
+        }
+    }
+    guard ok else { throw RawPeer.RawError.connect(String(cString: strerror(errno))) }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}

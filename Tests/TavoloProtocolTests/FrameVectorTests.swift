@@ -48,6 +48,8 @@ final class FrameVectorTests: XCTestCase {
 
     func testInvalidVectorsAreRejectedWithTheRightError() throws {
         let cases = try XCTUnwrap(try loadFrames()["invalid"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(cases.count, 28)
+        XCTAssertTrue(cases.allSatisfy { $0.keys.contains("goodbye") }, "every invalid vector names its goodbye")
         for c in cases {
             let name = c["name"] as? String ?? "?"
             let bytes = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
@@ -61,6 +63,12 @@ final class FrameVectorTests: XCTestCase {
                     ("badPayload", .badPayload?):
                     break
                 default: XCTFail("\(name): expected \(expected), got \(label)")
+                }
+                // The goodbye a TCP receiver sends (none for a truncated frame: the connection just ends).
+                if let goodbye = c["goodbye"] as? String {
+                    XCTAssertEqual(fe?.goodbyeCode.rawValue, goodbye, name)
+                } else {
+                    guard case .truncated? = fe else { return XCTFail("\(name): no goodbye, but not truncated") }
                 }
             }
         }
@@ -84,6 +92,7 @@ final class FrameVectorTests: XCTestCase {
         XCTAssertLessThan(a, b)
         XCTAssertEqual(a.hex, "00112233445566778899aabbccddeeff")
         XCTAssertNil(NodeID(hex: "0011"))
+        XCTAssertNil(NodeID(hex: "00112233445566778899AABBCCDDEEFF"), "upper case is not the canonical form")
         XCTAssertNil(NodeID(hex: String(repeating: "z", count: 32)))
         XCTAssertNotEqual(NodeID.random(), NodeID.random())
     }

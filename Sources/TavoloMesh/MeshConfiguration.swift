@@ -1,0 +1,33 @@
+import Foundation
+import TavoloProtocol
+
+/// Tunables of a mesh node.
+public struct MeshConfiguration: Sendable {
+    /// Node name: the DNS-SD instance name, unique per host.
+    public var name: String
+    /// TCP and UDP port; 0 picks a free one (the same number for both when possible).
+    public var port: Int = 0
+    /// Address to listen on.
+    public var host: String = "0.0.0.0"
+    public var heartbeatInterval: Duration = .seconds(1)
+    /// A peer silent for this long is lost.
+    public var heartbeatTimeout: Duration = .seconds(5)
+    /// A connection that has not completed its handshake by then is closed.
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// Bytes queued for one peer beyond which it is dropped as a slow reader.
+    public var maxQueuedBytes: Int = 8 << 20
+    /// Accepted connections from one IP address that may wait for their handshake at the same time.
+    public var maxPendingPerAddress: Int = 32
+    /// Bytes that all connections waiting for their handshake may have sent, together; the oldest is cut first.
+    public var maxPendingBytes: Int = 1 << 20
+    /// Lost peers (no longer advertised) remembered at most, and for how long.
+    public var maxLostPeers: Int = 256
+    public var lostPeerRetention: Duration = .seconds(3_600)
+    /// Header version sent in every frame; only tests of version mismatch change it.
+    public var wireVersion: UInt8 = ProtocolVersion.current
+    public var capabilities: [String] = ["datagrams", "tables"]
+    /// Sees every frame sent and received (the packet log); nil records nothing.
+    public var recorder: (any FrameRecorder)?
+
+    public init(name: String) { self.name = name }
+}

@@ -1,0 +1,121 @@
+import NIOCore
+import TavoloProtocol
+
+/// Sending. `post` is the table layer's path (on the loop, no waiting); `send` and `broadcast` are the typed,
+/// awaitable API. Both end in one place per channel: `PeerSession.write` for reliable, `sendDatagrams` for
+/// unreliable.
+extension MeshNode {
+    /// Sends an application message (JSON-encoded) to one peer. Throws if it is not connected, if the message is
+    /// over its channel's limit, or after shutdown.
+    public func send<T: Encodable & Sendable>(_ message: T, to peer: NodeID, on channel: MeshChannel = .reliable)
+        async throws
+    {
+        try await sendEncoded(try WireJSON.encode(message), to: [peer], on: channel)
+    }
+
+    /// Sends an application message to every connected peer; returns how many it was sent to.
+    @discardableResult
+    public func broadcast<T: Encodable & Sendable>(_ message: T, on channel: MeshChannel = .reliable) async throws
+        -> Int
+    {
+        try await sendEncoded(try WireJSON.encode(message), to: nil, on: channel)
+    }
+
+    /// Queues pre-encoded JSON for some connected peers on the reliable channel without waiting. Calls from
+    /// one thread keep their order. Peers not connected are skipped and returned to `onSkipped`. A body that is
+    /// not JSON or is over the frame limit is dropped with an error log: the peer would close the connection.
+    public func post(_ body: [UInt8], to targets: [NodeID], onSkipped: (@Sendable ([NodeID]) -> Void)? = nil) {
+        guard body.count <= FrameLimits.maxReliablePayload, JSONSyntax.isWellFormed(body),
+            let frame = try? Frame.application(body).encoded()
+        else {
+            logger.error("dropping an application message of \(body.count) bytes: not JSON, or over the frame limit")
+            return
+        }
+        let write: @Sendable () -> Void = {
+            var skipped: [NodeID] = []
+            for t in targets {
+                if let s = self.peers[t]?.session, !self.isShutDown {
+                    s.write(frame, type: .application)
+                } else {
+                    skipped.append(t)
+                }
+            }
+            if !skipped.isEmpty { onSkipped?(skipped) }
+        }
+        // On the loop already (an actor running on it): write now, keeping the caller's order.
+        if loop.inEventLoop { write() } else { loop.execute(write) }
+    }
+
+    /// Sends pre-encoded JSON to some peers (nil = all connected). Throws if a named peer is not connected.
+    @discardableResult
+    func sendEncoded(_ body: [UInt8], to targets: [NodeID]?, on channel: MeshChannel) async throws -> Int {
+        switch channel {
+        case .reliable:
+            guard body.count <= FrameLimits.maxReliablePayload else { throw MeshError.messageTooLarge(body.count) }
+            let frame = try Frame.application(body).encoded()
+            if let targets {
+                // Fast path: check the targets against the snapshot here, then let the loop write without
+                // waiting for it. A peer lost in between loses the message, as it would a moment later.
+                let size = frame.count * targets.count
+                let unsent = try sendState.withLockedValue { state -> Int in
+                    guard !state.shutDown else { throw MeshError.shutDown }
+                    if let missing = targets.first(where: { !state.connected.contains($0) }) {
+                        throw MeshError.notConnected(missing)
+                    }
+                    state.unsentBytes += size
+                    return state.unsentBytes
+                }
+                let write: @Sendable () -> Void = {
+                    self.sendState.withLockedValue { $0.unsentBytes -= size }
+                    guard !self.isShutDown else { return }
+                    for t in targets { self.peers[t]?.session?.write(frame, type: .application) }
+                }
+                if loop.inEventLoop {
+                    write()
+                } else if unsent <= Self.maxUnsentBytes {
+                    loop.execute(write)
+                } else {
+                    try await loop.submit(write).get()
+                }
+                return targets.count
+            }
+            return try await loop.submit {
+                guard !self.isShutDown else { throw MeshError.shutDown }
+                let sessions = try self.resolve(targets)
+                for s in sessions { s.write(frame, type: .application) }
+                return sessions.count
+            }.get()
+        case .unreliable:
+            return try await loop.submit { try self.sendDatagrams(body, to: targets) }.get()
+        }
+    }
+
+    /// One datagram per target, all with the same sequence number (it counts datagrams, not deliveries).
+    private func sendDatagrams(_ body: [UInt8], to targets: [NodeID]?) throws -> Int {
+        guard !isShutDown, let udp else { throw MeshError.shutDown }
+        let sessions = try resolve(targets)
+        datagramSeq += 1
+        let bytes = try Frame.datagram(Datagram(sender: id, seq: datagramSeq, body: body)).encoded()
+        guard bytes.count <= FrameLimits.maxDatagramSize else { throw MeshError.datagramTooLarge(bytes.count) }
+        var sent = 0
+        for s in sessions {
+            guard let ip = s.remoteIP, let pid = s.peerID, let port = peers[pid]?.udpPort,
+                let address = try? SocketAddress(ipAddress: ip, port: port)
+            else { continue }
+            udp.writeAndFlush(
+                AddressedEnvelope(remoteAddress: address, data: udp.allocator.buffer(bytes: bytes)), promise: nil)
+            sent += 1
+        }
+        return sent
+    }
+
+    private func resolve(_ targets: [NodeID]?) throws -> [PeerSession] {
+        guard let targets else {
+            return peers.values.compactMap(\.session).sorted { ($0.peerID?.hex ?? "") < ($1.peerID?.hex ?? "") }
+        }
+        return try targets.map { t in
+            guard let s = peers[t]?.session else { throw MeshError.notConnected(t) }
+            return s
+        }
+    }
+}
