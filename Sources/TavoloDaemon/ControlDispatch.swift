@@ -32,7 +32,7 @@ extension NodeService {
                         name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
                         protocolVersion: Int(options.wireVersion),
                         connectedPeers: peers.filter { $0.state == .connected }.count,
-                        stats: NodeCounters(await mesh.statistics())))
+                        stats: await mesh.statistics()))
             case .tables: return ok(await tables.list())
             case .host(let game, let players): return ok(try await tables.host(game: game, players: players))
             case .join(let table, let game, let seat, let bot):
@@ -78,19 +78,5 @@ extension PeerSummary {
             id: p.id, name: p.name, address: p.address, state: State(rawValue: p.state.rawValue) ?? .lost,
             rttMs: p.rttMs,
             reason: p.reason)
-    }
-}
-
-extension NodeCounters {
-    init(_ s: MeshStats) {
-        self.init()
-        framesSent = s.framesSent
-        framesReceived = s.framesReceived
-        bytesSent = s.bytesSent
-        bytesReceived = s.bytesReceived
-        datagramsSent = s.datagramsSent
-        datagramsReceived = s.datagramsReceived
-        datagramsStale = s.datagramsStale
-        datagramsRejected = s.datagramsRejected
     }
 }
