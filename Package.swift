@@ -36,7 +36,7 @@ let package = Package(
         .target(
             name: "TavoloMesh",
             dependencies: [
-                "TavoloProtocol", "TavoloDiscovery",
+                "TavoloProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -4,7 +4,7 @@ import TavoloMesh
 import TavoloProtocol
 import XCTest
 
-/// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback (DESIGN.md "Testing rules").
+/// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback.
 /// Each test starts its own nodes with unique names; checks only look at the nodes of their own run, so runs in
 /// parallel (which see each other through DNS-SD and connect, as nodes on one host should) do not disturb them.
 final class DaemonIntegrationTests: XCTestCase {
