@@ -98,7 +98,9 @@ extension TableMachine {
                     reject(number, error.code, error.message, from: pending.from)
                     continue
                 }
-                apply(number, seat: pending.seat, move: decoded, claimed: pending.stateHash, from: pending.from)
+                apply(
+                    number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
+                    from: pending.from)
                 continue
             }
             guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else { return }
@@ -144,12 +146,16 @@ extension TableMachine {
         let hash = hashes.last ?? s.stateHash
         confirmedBy[number] = [me]
         out.append(.moveSent(id, number: number))
-        sendToTable(.move(table: id, number: number, seat: seat, move: move.json, stateHash: hash))
-        apply(number, seat: seat, move: move, claimed: hash, from: me)
+        let json = move.json
+        sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
+        apply(number, seat: seat, move: move, json: json, claimed: hash, from: me)
     }
 
-    /// Checks and applies move `number`; every member runs exactly these checks.
-    mutating func apply(_ number: Int, seat: Int, move: AnyGameMove, claimed: StateHash, from: NodeID) {
+    /// Checks and applies move `number`; every member runs exactly these checks. `json` is the move as it
+    /// travelled (or will), kept for the log and the event so it is not encoded again.
+    mutating func apply(
+        _ number: Int, seat: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
+    ) {
         guard let s = session else { return }
         guard s.turn.seat == seat else {
             let toPlay = s.turn.seat.map(String.init) ?? "none"
@@ -168,7 +174,7 @@ extension TableMachine {
         hashes.append(after)
         log.moves.append(
             GameLog.LoggedMove(
-                number: number, seat: seat, move: move.json, text: text, before: before.hex, after: after.hex))
+                number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
@@ -176,7 +182,7 @@ extension TableMachine {
         if !botPlaysNext {
             send(.confirm(table: id, number: number, stateHash: after), to: isHost ? info.members : [info.host, from])
         }
-        emit(.moved(moveNumber: number, seat: seat, move: move.json, stateHash: after, text: text))
+        emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
         }
