@@ -31,6 +31,8 @@ let package = Package(
             swiftSettings: crossModuleOptimization),
         .target(name: "TavoloGames", dependencies: ["TavoloCore"], swiftSettings: crossModuleOptimization),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
+        // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
+        .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
@@ -65,6 +67,7 @@ let package = Package(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloPacketLog",
+                "TavoloTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,6 +90,7 @@ let package = Package(
         ),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+        .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [

@@ -1,0 +1,40 @@
+import TavoloCore
+import TavoloGames
+
+/// How a finished game came out, by seat owner and name: "you" only for the person's own seat, never for a bot
+/// of the person's node.
+public enum ResultText {
+    public static func lines(_ s: TableSnapshot) -> [Line] {
+        let winners = s.winners ?? []
+        var out: [Line] = []
+        if winners.isEmpty {
+            out.append(Line("Draw: nobody wins.", .accent))
+        } else {
+            let names = winners.map { s.name(of: $0) }.joined(separator: ", ")
+            out.append(Line((winners.count > 1 ? "Winners: " : "Winner: ") + names, .accent))
+        }
+        if let me = s.mySeat {
+            if winners.contains(me) {
+                out.append(Line("You won.", .good))
+            } else if !winners.isEmpty {
+                out.append(Line("You lost.", .alert))
+            }
+        }
+        if let scores = s.scores, !scores.isEmpty {
+            let entry = GameCatalog.standard[s.game]
+            let what = entry?.scoreName ?? "score"
+            let order = entry?.lowerScoreIsBetter == true ? " (lower is better)" : ""
+            let list = scores.enumerated().map { i, v in
+                "seat \(i) \(s.seats.indices.contains(i) ? (i == s.mySeat ? "you" : s.seats[i].who) : "") \(v)"
+            }
+            out.append(
+                Line(what.prefix(1).uppercased() + what.dropFirst() + order + ": " + list.joined(separator: " · ")))
+        }
+        return out
+    }
+
+    /// One line for the line mode and logs: `Winner: seat 1 — bob. You lost. Ghosts (lower is better): …`.
+    public static func oneLine(_ s: TableSnapshot) -> String {
+        lines(s).map(\.text).joined(separator: " ")
+    }
+}

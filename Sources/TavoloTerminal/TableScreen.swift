@@ -1,0 +1,100 @@
+import Foundation
+
+/// The whole play screen for a snapshot and the controller's state: title, whose turn, seats, the game's board,
+/// your moves, the latest moves, the status line and the prompt. Pure: tests compare its text.
+public struct TableScreen {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public func lines(_ s: TableSnapshot, _ ui: PlayController) -> [Line] {
+        if case .rules(let offset) = ui.mode {
+            let body = RulesView.lines(game: s.game, width: width)
+            let page = max(1, height - 2)
+            let shown = Array(body.dropFirst(offset).prefix(page))
+            let more = offset + page < body.count ? "↓/PgDn more · " : ""
+            return [Line("Rules of \(GameBoards.title(s.game))", .accent)] + shown
+                + [Line("\(more)↑/PgUp back · any other key returns to the table", .dim)]
+        }
+        let board = GameBoards.board(for: s)
+        let options = GameBoards.options(game: s.game, legal: s.isMyTurn ? s.legalMoves : [])
+        var top: [Line] = []
+        var title = Line("Tavolo · \(GameBoards.title(s.game)) · table \(s.tableID)", .bold)
+        if let h = board?.headline { title.append(" · \(h)") }
+        top.append(title)
+        top.append(turnLine(s))
+        top.append("")
+        for seat in s.seats {
+            let mark = seat.seat == s.turn && s.phase == .playing ? Span("▶ ", .accent) : Span("  ")
+            let who = seat.seat == s.mySeat ? "you (\(seat.ownerName ?? "this node"))" : seat.who
+            var line = Line([mark, Span("seat \(seat.seat)  ")])
+            line.append(
+                who.padding(toLength: max(who.count, 26), withPad: " ", startingAt: 0),
+                seat.seat == s.turn ? .bold : .plain)
+            if let d = board?.seatDetail(seat.seat, of: s), !d.isEmpty { line.append("  " + d, .dim) }
+            top.append(line)
+        }
+        top.append("")
+        if let board {
+            top += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
+        } else {
+            top.append(Line(s.mySeat == nil ? "You hold no seat here: watching." : "No position yet.", .dim))
+        }
+        top.append("")
+        if s.phase == .finished {
+            top += ResultText.lines(s)
+        } else if !options.isEmpty {
+            var moves = Line("Your moves ", .accent)
+            for (i, o) in options.enumerated() {
+                moves.append(" \(i + 1) \(o.label) ", i == ui.selected ? .inverse : Style(underline: true))
+                moves.append(" ")
+            }
+            top.append(moves)
+        }
+        var bottom: [Line] = []
+        let status = s.status + (ui.notice.map { [$0] } ?? [])
+        if !status.isEmpty { bottom.append(Line(status.joined(separator: " · "), .alert)) }
+        bottom.append(promptLine(s, ui))
+        // The latest moves fill what the screen has left.
+        let room = max(0, height - top.count - bottom.count - 2)
+        let recent = s.recentMoves.suffix(room).map { m in
+            Line("  " + (m.split(separator: "\n").first.map(String.init) ?? m), .dim)
+        }
+        let middle: [Line] = recent.isEmpty ? [] : [Line("Latest moves", .bold)] + recent
+        return top + middle + [""] + bottom
+    }
+
+    func turnLine(_ s: TableSnapshot) -> Line {
+        switch s.phase {
+        case .open: return Line("Waiting for the seats to fill…", .dim)
+        case .seeding: return Line("Starting: the seat owners are choosing the joint seed…", .dim)
+        case .stopped: return Line("The table stopped before the end.", .alert)
+        case .finished: return Line("Game over.", .accent)
+        case .playing:
+            guard let t = s.turn else { return Line("Nobody to play.", .dim) }
+            if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }
+            return Line("Waiting for \(s.name(of: t)) to play", .bold)
+        }
+    }
+
+    func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
+        if ui.mode == .confirmQuit {
+            return Line(
+                "Leave the table? It ends the game for everyone. l = leave · d = detach (come back with tavolo play \(s.tableID)) · other key = stay",
+                .accent)
+        }
+        let keys: String
+        if s.phase == .finished || s.phase == .stopped {
+            keys = "? rules · q close"
+        } else if s.isMyTurn {
+            keys = "←/→ choose · Enter play · or type a number or a move · ? rules · q quit"
+        } else {
+            keys = "? rules · q quit"
+        }
+        return Line("> ", .bold) + Span(ui.typed, .bold) + Span("_  ", .dim) + Span(keys, .dim)
+    }
+}
