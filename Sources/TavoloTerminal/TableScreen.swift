@@ -28,12 +28,16 @@ public struct TableScreen {
         top.append(title)
         top.append(turnLine(s))
         top.append("")
+        let column = max(
+            20,
+            s.seats.map { $0.seat == s.mySeat ? "you (\($0.ownerName ?? "this node"))".count : $0.who.count }.max() ?? 0
+        )
         for seat in s.seats {
             let mark = seat.seat == s.turn && s.phase == .playing ? Span("▶ ", .accent) : Span("  ")
             let who = seat.seat == s.mySeat ? "you (\(seat.ownerName ?? "this node"))" : seat.who
             var line = Line([mark, Span("seat \(seat.seat)  ")])
             line.append(
-                who.padding(toLength: max(who.count, 26), withPad: " ", startingAt: 0),
+                who.padding(toLength: column, withPad: " ", startingAt: 0),
                 seat.seat == s.turn ? .bold : .plain)
             if let d = board?.seatDetail(seat.seat, of: s), !d.isEmpty { line.append("  " + d, .dim) }
             top.append(line)
@@ -60,12 +64,20 @@ public struct TableScreen {
         if !status.isEmpty { bottom.append(Line(status.joined(separator: " · "), .alert)) }
         bottom.append(promptLine(s, ui))
         // The latest moves fill what the screen has left.
-        let room = max(0, height - top.count - bottom.count - 2)
-        let recent = s.recentMoves.suffix(room).map { m in
-            Line("  " + (m.split(separator: "\n").first.map(String.init) ?? m), .dim)
-        }
-        let middle: [Line] = recent.isEmpty ? [] : [Line("Latest moves", .bold)] + recent
+        let room = max(0, height - top.count - bottom.count - 3)
+        let recent = Self.moveLines(s).suffix(room).map { Line("  " + $0, .dim) }
+        let middle: [Line] = recent.isEmpty ? [] : ["", Line("Latest moves", .bold)] + recent
         return top + middle + [""] + bottom
+    }
+
+    /// The latest moves' texts as lines: every line of a Spirits! or Briscola text (round ends, ghosts), only the
+    /// first of an Othello one (the rest is the board before and after, which the screen already shows).
+    static func moveLines(_ s: TableSnapshot) -> [String] {
+        s.recentMoves.flatMap { m -> [String] in
+            let parts = m.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = parts.first else { return [] }
+            return s.game == "othello" ? [first] : [first] + parts.dropFirst().map { "   " + $0 }
+        }
     }
 
     func turnLine(_ s: TableSnapshot) -> Line {
@@ -84,7 +96,7 @@ public struct TableScreen {
     func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
         if ui.mode == .confirmQuit {
             return Line(
-                "Leave the table? It ends the game for everyone. l = leave · d = detach (come back with tavolo play \(s.tableID)) · other key = stay",
+                "Leave? It ends the game for everyone. l: leave · d: detach (tavolo play \(s.tableID) comes back) · other: stay",
                 .accent)
         }
         let keys: String

@@ -23,9 +23,9 @@ final class TableScreenTests: XCTestCase {
             Tavolo · Spirits! · table t1 · round 1 of 3
             ▶ YOUR TURN — seat 0 — you (alice)
 
-            ▶ seat 0  you (alice)                 hand 5 · ghosts 1
-              seat 1  alice's bot (heuristic)     hand 4 · ghosts 0
-              seat 2  bob                         hand 5 · ghosts 2 (1 this round)
+            ▶ seat 0  you (alice)              hand 5 · ghosts 1
+              seat 1  alice's bot (heuristic)  hand 4 · ghosts 0
+              seat 2  bob                      hand 5 · ghosts 2 (1 this round)
 
             Direction clockwise (ascending seats: 0 → 1 → 2)
             Fear      5 / 7 [#####..]  (a new spirit must keep it at 7 or less)
@@ -104,7 +104,7 @@ final class TableScreenTests: XCTestCase {
             """
         XCTAssertTrue(text.contains(expected), text)
         XCTAssertTrue(text.contains("Your moves  1 d3   2 c4   3 f5   4 e6"), text)
-        XCTAssertTrue(text.contains("seat 1  bob                         white O · 2 discs"), text)
+        XCTAssertTrue(text.contains("seat 1  bob                   white O · 2 discs"), text)
     }
 
     func testOthelloWithH8Occupied() {
@@ -126,6 +126,6 @@ final class TableScreenTests: XCTestCase {
         var ui = PlayController()
         let s = Fixtures.snapshot(try OthelloState(players: 2, seed: 0))
         _ = ui.handle(.character("q"), s)
-        XCTAssertTrue(Fixtures.text(s, ui).contains("Leave the table? It ends the game for everyone."))
+        XCTAssertTrue(Fixtures.text(s, ui).contains("Leave? It ends the game for everyone. l: leave · d: detach"))
     }
 }
