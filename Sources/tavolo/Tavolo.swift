@@ -10,7 +10,7 @@ struct Tavolo: AsyncParsableCommand {
             """,
         subcommands: [
             Playout.self, Peers.self, Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self,
-            Leave.self, Watch.self, Play.self, Simulate.self, Log.self, Perft.self,
+            Leave.self, Watch.self, Play.self, Rules.self, Simulate.self, Log.self, Perft.self,
         ]
     )
 }
