@@ -48,7 +48,7 @@ struct BriscolaBoard: GameBoard {
                 table = table + Self.card(c)
             }
             let best = BriscolaState.winningIndex(obs.table, trump: obs.trumpSuit)
-            table.append("  → taking it: seat \((obs.leader + best) % obs.players)", .dim)
+            table.append("  (seat \((obs.leader + best) % obs.players) takes it so far)", .dim)
         }
         out.append(table)
         out.append(Line("Points    ", .bold) + Span(pointsText + "  (over 60 of 120 wins)"))
@@ -86,8 +86,8 @@ struct BriscolaBoard: GameBoard {
         var s = "hand \(obs.handCounts[seat]) · won \(obs.capturedPoints[seat]) pt"
         if obs.players == 4 {
             let partner = (seat + 2) % 4
-            s +=
-                " · partner: \(snapshot.seats.indices.contains(partner) ? snapshot.name(of: partner) : "seat \(partner)")"
+            let name = snapshot.seats.indices.contains(partner) ? snapshot.seats[partner].who : "free"
+            s += " · partner: \(partner == snapshot.mySeat ? "you" : "seat \(partner) \(name)")"
         }
         return s
     }

@@ -20,21 +20,29 @@ public enum ResultText {
                 out.append(Line("You lost.", .alert))
             }
         }
-        if let scores = s.scores, !scores.isEmpty {
-            let entry = GameCatalog.standard[s.game]
-            let what = entry?.scoreName ?? "score"
-            let order = entry?.lowerScoreIsBetter == true ? " (lower is better)" : ""
-            let list = scores.enumerated().map { i, v in
-                "seat \(i) \(s.seats.indices.contains(i) ? (i == s.mySeat ? "you" : s.seats[i].who) : "") \(v)"
-            }
-            out.append(
-                Line(what.prefix(1).uppercased() + what.dropFirst() + order + ": " + list.joined(separator: " · ")))
+        if let (title, entries) = scoreList(s) {
+            out.append(Line(title + ":", .bold))
+            for e in entries { out.append(Line("  " + e)) }
         }
         return out
     }
 
+    /// `Ghosts (lower is better)` and one entry per seat: `seat 0 you 16`.
+    static func scoreList(_ s: TableSnapshot) -> (String, [String])? {
+        guard let scores = s.scores, !scores.isEmpty else { return nil }
+        let entry = GameCatalog.standard[s.game]
+        let what = entry?.scoreName ?? "score"
+        let order = entry?.lowerScoreIsBetter == true ? " (lower is better)" : ""
+        let list = scores.enumerated().map { i, v in
+            "seat \(i) \(s.seats.indices.contains(i) ? (i == s.mySeat ? "you" : s.seats[i].who) : "") \(v)"
+        }
+        return (what.prefix(1).uppercased() + what.dropFirst() + order, list)
+    }
+
     /// One line for the line mode and logs: `Winner: seat 1 — bob. You lost. Ghosts (lower is better): …`.
     public static func oneLine(_ s: TableSnapshot) -> String {
-        lines(s).map(\.text).joined(separator: " ")
+        var parts = lines(s).prefix(2).map(\.text).filter { !$0.hasSuffix(":") }
+        if let (title, entries) = scoreList(s) { parts.append(title + ": " + entries.joined(separator: " · ")) }
+        return parts.joined(separator: " ")
     }
 }

@@ -26,6 +26,7 @@ struct SpiritsBoard: GameBoard {
     var headline: String { obs.phase == .over ? "game over" : "round \(obs.round) of \(SpiritsState.rounds)" }
 
     func lines(options: [MoveOption], selected: Int?) -> [Line] {
+        if obs.phase == .over { return [Line("All \(SpiritsState.rounds) rounds are played.")] }
         var out: [Line] = []
         let order = (0..<obs.players).map(String.init).joined(separator: obs.clockwise ? " → " : " ← ")
         out.append(

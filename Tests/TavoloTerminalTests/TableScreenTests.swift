@@ -76,8 +76,9 @@ final class TableScreenTests: XCTestCase {
         let text = Fixtures.text(s)
         let trump = state.trumpCard
         XCTAssertTrue(text.contains("Trump     \(trump.suit.name.uppercased()) — \(trump.name) (\(trump.code))"), text)
-        XCTAssertTrue(text.contains("partner: seat 2 — alice's bot (strong)"), text)
-        XCTAssertTrue(text.contains("partner: seat 0 — you (alice)"), text)
+        XCTAssertTrue(text.contains("partner: seat 2 alice's bot (strong)"), text)
+        XCTAssertTrue(text.contains("partner: you"), text)
+        XCTAssertTrue(text.contains("partner: seat 3 bob"), text)
         XCTAssertTrue(text.contains("seats 0+2 (your side)"), text)
         for card in state.table { XCTAssertTrue(text.contains("\(card.name) (\(card.code))"), text) }
         for card in state.hands[0] { XCTAssertTrue(text.contains("Your moves") && text.contains(card.code), text) }
