@@ -26,6 +26,7 @@ public struct PlayController: Sendable {
     /// One line for the person: why a typed move was refused, the node's answer to a move.
     public var notice: String?
     private var shownMove = -1
+    private var rangFor = -1
 
     public init() {}
 
@@ -35,6 +36,13 @@ public struct PlayController: Sendable {
         shownMove = s.moveNumber
         selected = 0
         typed = ""
+    }
+
+    /// Whether to ring the bell now: once each time it becomes the person's turn.
+    public mutating func ringsBell(for s: TableSnapshot) -> Bool {
+        guard s.isMyTurn, rangFor != s.moveNumber else { return false }
+        rangFor = s.moveNumber
+        return true
     }
 
     public mutating func handle(_ key: Key, _ s: TableSnapshot, rulesLines: Int = 0, page: Int = 10) -> PlayAction {

@@ -29,7 +29,6 @@ struct PlayFullScreen {
             wake.signal()
         }
         var ui = PlayController()
-        var rang = -1
         var snapshot = try session.snapshot()
         while true {
             ui.sync(snapshot)
@@ -37,10 +36,7 @@ struct PlayFullScreen {
             let screen = TableScreen(width: width, height: height)
             RawTerminal.write(
                 ScreenRenderer(width: width, height: height, colour: true).frame(screen.lines(snapshot, ui)))
-            if snapshot.isMyTurn && rang != snapshot.moveNumber {
-                rang = snapshot.moveNumber
-                RawTerminal.write("\u{07}")
-            }
+            if ui.ringsBell(for: snapshot) { RawTerminal.write("\u{07}") }
             // Wake on a key or an event; else refresh every second for the peers' status.
             _ = wake.wait(timeout: .now() + 1)
             _ = session.drainEvents()

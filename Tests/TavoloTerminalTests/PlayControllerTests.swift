@@ -85,4 +85,15 @@ final class PlayControllerTests: XCTestCase {
         XCTAssertEqual(ui.selected, 0)
         XCTAssertEqual(ui.typed, "")
     }
+
+    func testTheBellRingsOnceWhenItBecomesYourTurn() throws {
+        var ui = PlayController()
+        XCTAssertTrue(ui.ringsBell(for: start))
+        XCTAssertFalse(ui.ringsBell(for: start), "not again for the same turn")
+        var state = try OthelloState(players: 2, seed: 0)
+        try state.apply(try XCTUnwrap(OthelloMove(name: "d3")))
+        XCTAssertFalse(ui.ringsBell(for: Fixtures.snapshot(state)), "the other seat's turn")
+        try state.apply(try XCTUnwrap(OthelloMove(name: "c3")))
+        XCTAssertTrue(ui.ringsBell(for: Fixtures.snapshot(state)))
+    }
 }

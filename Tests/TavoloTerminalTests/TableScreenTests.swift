@@ -129,4 +129,24 @@ final class TableScreenTests: XCTestCase {
         _ = ui.handle(.character("q"), s)
         XCTAssertTrue(Fixtures.text(s, ui).contains("Leave? It ends the game for everyone. l: leave · d: detach"))
     }
+
+    func testTheStatusLineShowsLostPeersAndNoticesAboveThePrompt() throws {
+        var s = Fixtures.snapshot(try OthelloState(players: 2, seed: 0))
+        s.status = ["lost: bob (the table waits for them)"]
+        var ui = PlayController()
+        ui.notice = "not your turn yet"
+        let lines = Fixtures.text(s, ui).split(separator: "\n")
+        XCTAssertEqual(lines.suffix(2).first, "lost: bob (the table waits for them) · not your turn yet")
+        XCTAssertTrue(lines.last?.hasPrefix("> _") == true)
+    }
+
+    func testAStoppedTableSaysSo() throws {
+        var s = Fixtures.snapshot(try OthelloState(players: 2, seed: 0))
+        s.phase = .stopped
+        s.status = ["the table stopped: table/member-lost: bob was lost"]
+        let text = Fixtures.text(s)
+        XCTAssertTrue(text.contains("The table stopped before the end."), text)
+        XCTAssertTrue(text.contains("the table stopped: table/member-lost: bob was lost\n> _  ? rules · q close"), text)
+        XCTAssertFalse(text.contains("Your moves"), text)
+    }
 }
