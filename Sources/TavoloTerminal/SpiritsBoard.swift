@@ -58,7 +58,10 @@ struct SpiritsBoard: GameBoard {
                 ))
         out.append(handLine(options: options, selected: selected))
         if let first = options.first, first.label.hasPrefix("flee") {
-            out.append(Line("No card of yours is legal: you flee (take a ghost), then open a new challenge.", .alert))
+            out.append(
+                Line(
+                    "No card of yours is legal: you flee (take a ghost) and open a new challenge with the card you choose.",
+                    .alert))
         }
         return out
     }

@@ -52,12 +52,7 @@ public struct TableScreen {
         if s.phase == .finished {
             top += ResultText.lines(s)
         } else if !options.isEmpty {
-            var moves = Line("Your moves ", .accent)
-            for (i, o) in options.enumerated() {
-                moves.append(" \(i + 1) \(o.label) ", i == ui.selected ? .inverse : Style(underline: true))
-                moves.append(" ")
-            }
-            top.append(moves)
+            top.append(movesLine(options, selected: ui.selected))
         }
         var bottom: [Line] = []
         let status = s.status + (ui.notice.map { [$0] } ?? [])
@@ -78,6 +73,20 @@ public struct TableScreen {
             guard let first = parts.first else { return [] }
             return s.game == "othello" ? [first] : [first] + parts.dropFirst().map { "   " + $0 }
         }
+    }
+
+    /// `Your moves  1 d3   2 c4`, the selected one in inverse; what one types (`G2`) when the labels do not fit.
+    func movesLine(_ options: [MoveOption], selected: Int) -> Line {
+        func line(_ text: (MoveOption) -> String) -> Line {
+            var moves = Line("Your moves ", .accent)
+            for (i, o) in options.enumerated() {
+                moves.append(" \(i + 1) \(text(o)) ", i == selected ? .inverse : Style(underline: true))
+                moves.append(" ")
+            }
+            return moves
+        }
+        let full = line(\.label)
+        return full.width <= width ? full : line(\.key)
     }
 
     func turnLine(_ s: TableSnapshot) -> Line {

@@ -149,4 +149,15 @@ final class TableScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("the table stopped: table/member-lost: bob was lost\n> _  ? rules · q close"), text)
         XCTAssertFalse(text.contains("Your moves"), text)
     }
+
+    func testAFleeIsExplainedAndItsMovesFitTheWidth() throws {
+        let state = try SpiritsState(
+            testPlayers: 2, hands: [[c("G2"), c("B1"), c("B3"), c("P1"), c("P2")], [c("R1")]],
+            pile: [c("R2"), c("O2"), c("Y3")], turn: 0)
+        let text = Fixtures.text(Fixtures.snapshot(state), width: 60)
+        XCTAssertTrue(text.contains("No card of yours is legal: you flee (take a ghost)"), text)
+        XCTAssertTrue(text.contains("Your moves  1 G2   2 B1   3 B3   4 P1   5 P2"), text)
+        let wide = Fixtures.text(Fixtures.snapshot(state), width: 120)
+        XCTAssertTrue(wide.contains("Your moves  1 flee, open G2   2 flee, open B1"), wide)
+    }
 }
