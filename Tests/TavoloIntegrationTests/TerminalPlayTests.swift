@@ -108,13 +108,20 @@ final class TerminalPlayTests: XCTestCase {
         }
         term.send("Escape")
         try term.waitFor("the table again") { $0.contains("▶ YOUR TURN") }
+        // SIGTERM gives the terminal back too; a new `tavolo play` takes the game up again.
+        try term.signalProgram(SIGTERM)
+        let out = try term.waitFor("tavolo play to end on SIGTERM") { $0.contains("EXIT=") }
+        XCTAssertTrue(out.contains("EXIT=143"), out)
+        XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after SIGTERM: \(out)")
+        let again = try terminal(id, "sp2")
+        try again.waitFor("the same turn again") { $0.contains("▶ YOUR TURN") }
         var turn = 0
-        let last = try playToTheEnd(term) { _ in
+        let last = try playToTheEnd(again) { _ in
             turn += 1
             return turn % 2 == 0 ? ["Right", "Enter"] : ["1", "Enter"]
         }
         try checkMoveTextsArePublic(id, forbidden: "hand [ROYGBP][1-3]|draws [ROYGBP][1-3]|deal: ")
-        try checkResult(term, last, table: id, scores: "Ghosts (lower is better):")
+        try checkResult(again, last, table: id, scores: "Ghosts (lower is better):")
     }
 
     func testBriscolaForFourInTheTerminal() throws {

@@ -41,6 +41,16 @@ final class TmuxTerminal {
         _ = runCommand(tmux, ["-L", socket, "send-keys", "-t", "t"] + keys)
     }
 
+    /// Sends `signal` to the program the terminal's shell runs (the shell's child, from /proc).
+    func signalProgram(_ signal: Int32) throws {
+        let pane = runCommand(tmux, ["-L", socket, "list-panes", "-t", "t", "-F", "#{pane_pid}"])?.output ?? ""
+        guard let shell = Int32(pane.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
+            let child = children.split(separator: " ").first.flatMap({ Int32($0) })
+        else { throw HarnessError("no program runs in the terminal (pane pid '\(pane)')") }
+        kill(child, signal)
+    }
+
     /// Polls the screen until `condition` holds; fails the test (and throws) after `seconds`.
     @discardableResult
     func waitFor(_ what: String, seconds: Double = 30, _ condition: (String) -> Bool) throws -> String {
