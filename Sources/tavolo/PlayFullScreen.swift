@@ -28,6 +28,9 @@ struct PlayFullScreen {
             keys.push([.endOfInput])
             wake.signal()
         }
+        // https://no-color.org: colour unless NO_COLOR is set (cards keep their letters either way).
+        let env = ProcessInfo.processInfo.environment
+        let colour = (env["NO_COLOR"].map(\.isEmpty) ?? true) && env["TERM"] != "dumb"
         var ui = PlayController()
         var snapshot = try session.snapshot()
         while true {
@@ -35,7 +38,7 @@ struct PlayFullScreen {
             let (width, height) = terminal.size
             let screen = TableScreen(width: width, height: height)
             RawTerminal.write(
-                ScreenRenderer(width: width, height: height, colour: true).frame(screen.lines(snapshot, ui)))
+                ScreenRenderer(width: width, height: height, colour: colour).frame(screen.lines(snapshot, ui)))
             if ui.ringsBell(for: snapshot) { RawTerminal.write("\u{07}") }
             // Wake on a key or an event; else refresh every second for the peers' status.
             _ = wake.wait(timeout: .now() + 1)

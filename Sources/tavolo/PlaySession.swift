@@ -27,7 +27,7 @@ final class PlaySession {
         return Self.snapshot(state, peers: peers, stopReason: stopReason)
     }
 
-    /// Takes the events that arrived; returns whether any was about this table's play.
+    /// Takes the events that arrived (a `stopped` one gives the status line its reason).
     func drainEvents() -> [TableEvent] {
         let list = events.drain()
         for e in list where e.kind == .stopped { stopReason = e.message ?? e.code }
