@@ -42,13 +42,13 @@ public enum RulesView {
     }
 
     /// Words onto lines of at most `width` characters; a list item's later lines hang under its text.
-    static func wrap(_ text: String, width: Int) -> [String] {
+    static func wrap(_ text: String, width: Int, hanging fixed: Int? = nil) -> [String] {
         guard text.count > width else { return [text] }
         let indent = text.prefix { $0 == " " }.count
         let body = text.dropFirst(indent)
         let digits = body.prefix { $0.isNumber }.count
         let marker = body.hasPrefix("- ") ? 2 : digits > 0 && body.dropFirst(digits).hasPrefix(". ") ? digits + 2 : 0
-        let hanging = String(repeating: " ", count: indent + marker)
+        let hanging = String(repeating: " ", count: fixed ?? (indent + marker))
         var lines: [String] = []
         var current = String(repeating: " ", count: indent)
         for word in body.split(separator: " ") {

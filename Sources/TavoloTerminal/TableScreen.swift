@@ -60,7 +60,8 @@ public struct TableScreen {
         bottom.append(promptLine(s, ui))
         // The latest moves fill what the screen has left.
         let room = max(0, height - top.count - bottom.count - 3)
-        let recent = Self.moveLines(s).suffix(room).map { Line("  " + $0, .dim) }
+        let wrapped = Self.moveLines(s).flatMap { RulesView.wrap("  " + $0, width: max(20, width - 1), hanging: 6) }
+        let recent = wrapped.suffix(room).map { Line($0, .dim) }
         let middle: [Line] = recent.isEmpty ? [] : ["", Line("Latest moves", .bold)] + recent
         return top + middle + [""] + bottom
     }

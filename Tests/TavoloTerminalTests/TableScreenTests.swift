@@ -160,4 +160,16 @@ final class TableScreenTests: XCTestCase {
         let wide = Fixtures.text(Fixtures.snapshot(state), width: 120)
         XCTAssertTrue(wide.contains("Your moves  1 flee, open G2   2 flee, open B1"), wide)
     }
+
+    func testLongMoveTextsWrapUnderTheirNumber() throws {
+        let long =
+            "7. seat 1: plays O2, a mirror of O2: Fear stays 7; direction reverses to counter-clockwise; draws a card"
+        let s = Fixtures.snapshot(try OthelloState(players: 2, seed: 0), recent: [long])
+        let text = Fixtures.text(s, width: 60)
+        XCTAssertTrue(
+            text.contains(
+                "  7. seat 1: plays O2, a mirror of O2: Fear stays 7;\n      direction reverses to counter-clockwise; draws a card"
+            ),
+            text)
+    }
 }
