@@ -28,20 +28,7 @@ public struct TableScreen {
         top.append(title)
         top.append(turnLine(s))
         top.append("")
-        let column = max(
-            20,
-            s.seats.map { $0.seat == s.mySeat ? "you (\($0.ownerName ?? "this node"))".count : $0.who.count }.max() ?? 0
-        )
-        for seat in s.seats {
-            let mark = seat.seat == s.turn && s.phase == .playing ? Span("▶ ", .accent) : Span("  ")
-            let who = seat.seat == s.mySeat ? "you (\(seat.ownerName ?? "this node"))" : seat.who
-            var line = Line([mark, Span("seat \(seat.seat)  ")])
-            line.append(
-                who.padding(toLength: column, withPad: " ", startingAt: 0),
-                seat.seat == s.turn ? .bold : .plain)
-            if let d = board?.seatDetail(seat.seat, of: s), !d.isEmpty { line.append("  " + d, .dim) }
-            top.append(line)
-        }
+        top += seatLines(s, board)
         top.append("")
         if let board {
             top += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
@@ -64,6 +51,22 @@ public struct TableScreen {
         let recent = wrapped.suffix(room).map { Line($0, .dim) }
         let middle: [Line] = recent.isEmpty ? [] : ["", Line("Latest moves", .bold)] + recent
         return top + middle + [""] + bottom
+    }
+
+    /// One line per seat: the turn marker, who owns it (`you` only for the person's seat), what is public about it.
+    func seatLines(_ s: TableSnapshot, _ board: GameBoard?) -> [Line] {
+        func who(_ seat: TableSnapshot.Seat) -> String {
+            seat.seat == s.mySeat ? "you (\(seat.ownerName ?? "this node"))" : seat.who
+        }
+        let column = max(20, s.seats.map { who($0).count }.max() ?? 0)
+        return s.seats.map { seat in
+            let mark = seat.seat == s.turn && s.phase == .playing ? Span("▶ ", .accent) : Span("  ")
+            var line = Line([mark, Span("seat \(seat.seat)  ")])
+            line.append(
+                who(seat).padding(toLength: column, withPad: " ", startingAt: 0), seat.seat == s.turn ? .bold : .plain)
+            if let d = board?.seatDetail(seat.seat, of: s), !d.isEmpty { line.append("  " + d, .dim) }
+            return line
+        }
     }
 
     /// The latest moves' texts as lines: every line of a Spirits! or Briscola text (round ends, ghosts), only the
