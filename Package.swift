@@ -48,33 +48,38 @@ let package = Package(
         .target(
             name: "TavoloTable",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh",
+                "TavoloCore", "TavoloProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What clients speak to a node: typed requests, responses, events, and the client (no NIO, no Avahi).
+        .target(name: "TavoloControl", dependencies: ["TavoloCore", "TavoloProtocol", "TavoloTable"]),
         .target(
             name: "TavoloDaemon",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
-                "TavoloPacketLog",
+                "TavoloPacketLog", "TavoloControl",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Runs several tavolod processes and drives them through their control sockets (`tavolo simulate`).
+        .target(name: "TavoloSimulation", dependencies: ["TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloTable"]),
+        // A client: links no mesh, no NIO and no Avahi.
         .executableTarget(
             name: "tavolo",
             dependencies: [
-                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloPacketLog",
-                "TavoloTerminal",
+                "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
+                "TavoloPacketLog", "TavoloTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "tavolod",
             dependencies: [
-                "TavoloDaemon",
+                "TavoloDaemon", "TavoloControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -88,13 +93,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Helpers every test target shares: waits that fail when they time out, typed event reads.
+        .target(
+            name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
         .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [
-                "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol",
+                "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -122,7 +130,10 @@ let package = Package(
         // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
         .testTarget(
             name: "TavoloIntegrationTests",
-            dependencies: ["TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable"]
+            dependencies: [
+                "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
+                "TavoloCore", "TavoloSimulation",
+            ]
         ),
     ]
 )

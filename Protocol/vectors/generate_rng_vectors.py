@@ -54,7 +54,7 @@ class Xoshiro:
 here = os.path.dirname(os.path.abspath(__file__))
 seeds = [0, 1, 7, 42, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF]
 rng = {"description": "first outputs of TavoloRNG(seed) (xoshiro256** seeded by SplitMix64), as decimal strings; "
-                      "bounded: first 10 values of bounded(n); stream: first 5 outputs of TavoloRNG(seed, stream)",
+                      "bounded: first 10 values of bounded(n), each list from a fresh TavoloRNG(seed); stream: first 5 outputs of TavoloRNG(seed, stream)",
        "cases": []}
 for seed in seeds:
     r = Xoshiro(seed)

@@ -13,6 +13,7 @@ public struct GameEntry: Sendable {
     private let runPlayout: @Sendable (PlayoutRequest, ((Int) -> Void)?) throws(PlayoutError) -> PlayoutReport
     private let runTranscript: @Sendable (Int, UInt64, [String]) throws(PlayoutError) -> [String]
     private let newSession: @Sendable (Int, UInt64) throws(GameSetupError) -> any GameSession
+    private let runSelfTest: @Sendable (Int, Int, UInt64) -> GameSelfTestReport
 
     public init<State: GameState>(_ type: State.Type, bots factories: [BotFactory<State>], defaultBot: String) {
         name = State.gameName
@@ -30,6 +31,16 @@ public struct GameEntry: Sendable {
         newSession = { (players, seed) throws(GameSetupError) in
             try GameSessionBox<State>(players: players, seed: seed, factories: factories)
         }
+        runSelfTest = { players, games, seed in
+            var test = GameSelfTest<State>()
+            test.deepCheckEvery = 5
+            return test.run(players: players, games: games, firstSeed: seed)
+        }
+    }
+
+    /// The generic random-simulation check (`GameSelfTest`) on this game: every registered game gets it.
+    public func selfTest(players: Int, games: Int, firstSeed: UInt64 = 1) -> GameSelfTestReport {
+        runSelfTest(players, games, firstSeed)
     }
 
     /// A new game of this kind, type-erased, for tables.

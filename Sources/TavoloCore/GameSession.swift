@@ -1,7 +1,10 @@
 import Foundation
 
 /// A game in progress with its types erased: what a table needs to run any registered game by name.
-/// Moves cross this boundary as JSON (the game's Codable `Move`, keys sorted).
+/// A move crosses this boundary once, as JSON, in `decodeMove`; from then on it is the game's own value.
+///
+/// A class: a table keeps its session for the table's whole life and mutates it in place (a game state can be
+/// large, and copying it on every move would cost more than the move).
 public protocol GameSession: AnyObject {
     var gameName: String { get }
     var playerCount: Int { get }
@@ -12,19 +15,20 @@ public protocol GameSession: AnyObject {
     var outcome: GameOutcome? { get }
     var dealNumber: Int { get }
     var currentDeal: [UInt8]? { get }
-    /// The legal moves of the seat to play, as JSON, sorted as the game sorts them.
-    func legalMoves() -> [[UInt8]]
-    /// Decodes and applies a move; `move/malformed` if it does not decode, `move/illegal` if not legal.
-    func apply(json: [UInt8]) throws(MoveError)
-    /// Like `apply(json:)`, and returns the move in words as it reads before it is applied (one decode).
-    func applyDescribed(json: [UInt8]) throws(MoveError) -> String
-    /// The move the bot of `kind` at the seat to play chooses, as JSON. The bot for each seat is created once,
-    /// from the game seed, exactly as `tavolo playout` creates it.
-    func botMove(kind: String) throws(MoveError) -> [UInt8]
-    /// A move in words, in the context of the current state.
-    func describe(json: [UInt8]) -> String
-    /// What `seat` may see, as JSON.
-    func observation(for seat: Int) -> [UInt8]
+    /// The game's move from its JSON; `move/malformed` when it is not one.
+    func decodeMove(_ json: JSONValue) throws(MoveError) -> AnyGameMove
+    /// The legal moves of the seat to play, sorted as the game sorts them.
+    func legalMoves() -> [AnyGameMove]
+    /// Applies a move; `move/malformed` if it is another game's, `move/illegal` if not legal.
+    func apply(_ move: AnyGameMove) throws(MoveError)
+    /// The move the bot of `kind` at the seat to play chooses. The bot for each seat is created once, from the
+    /// game seed, exactly as `tavolo playout` creates it.
+    func botMove(kind: String) throws(MoveError) -> AnyGameMove
+    /// A move in words, in the context of the current state (before it is applied). Public: it names nothing
+    /// the other seats may not see.
+    func describe(_ move: AnyGameMove) -> String
+    /// What `seat` may see.
+    func observation(for seat: Int) -> JSONValue
 }
 
 final class GameSessionBox<State: GameState>: GameSession {
@@ -48,31 +52,22 @@ final class GameSessionBox<State: GameState>: GameSession {
     var dealNumber: Int { state.dealNumber }
     var currentDeal: [UInt8]? { state.currentDeal }
 
-    static func encode(_ move: State.Move) -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? Array(e.encode(move))) ?? []
+    func typed(_ move: AnyGameMove) throws(MoveError) -> State.Move {
+        guard let m = move.as(State.Move.self) else { throw MoveError(.malformed, "not a \(State.gameName) move") }
+        return m
     }
 
-    func decode(_ json: [UInt8]) throws(MoveError) -> State.Move {
-        do { return try JSONDecoder().decode(State.Move.self, from: Data(json)) } catch {
-            throw MoveError(
-                .malformed, "not a \(State.gameName) move: \(String(decoding: json.prefix(200), as: UTF8.self))")
+    func decodeMove(_ json: JSONValue) throws(MoveError) -> AnyGameMove {
+        do { return AnyGameMove(try json.decode(State.Move.self)) } catch {
+            throw MoveError(.malformed, "not a \(State.gameName) move: \(json.jsonText.prefix(200))")
         }
     }
 
-    func legalMoves() -> [[UInt8]] { state.legalMoves().map(Self.encode) }
+    func legalMoves() -> [AnyGameMove] { state.legalMoves().map(AnyGameMove.init) }
 
-    func apply(json: [UInt8]) throws(MoveError) { try state.apply(try decode(json)) }
+    func apply(_ move: AnyGameMove) throws(MoveError) { try state.apply(try typed(move)) }
 
-    func applyDescribed(json: [UInt8]) throws(MoveError) -> String {
-        let move = try decode(json)
-        let text = state.describe(move)
-        try state.apply(move)
-        return text
-    }
-
-    func botMove(kind: String) throws(MoveError) -> [UInt8] {
+    func botMove(kind: String) throws(MoveError) -> AnyGameMove {
         guard let seat = state.turn.seat else { throw MoveError(.gameOver, "the game is over") }
         if bots[seat] == nil {
             guard let f = factories.first(where: { $0.kind == kind }) else {
@@ -83,17 +78,15 @@ final class GameSessionBox<State: GameState>: GameSession {
         guard var bot = bots[seat] else { throw MoveError(.illegal, "no bot") }
         let move = bot.chooseMove(in: state, seat: seat)
         bots[seat] = bot
-        return Self.encode(move)
+        return AnyGameMove(move)
     }
 
-    func describe(json: [UInt8]) -> String {
-        guard let move = try? decode(json) else { return String(decoding: json, as: UTF8.self) }
-        return state.describe(move)
+    func describe(_ move: AnyGameMove) -> String {
+        guard let m = move.as(State.Move.self) else { return move.description }
+        return state.describe(m)
     }
 
-    func observation(for seat: Int) -> [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return (try? Array(e.encode(state.observation(for: seat)))) ?? []
+    func observation(for seat: Int) -> JSONValue {
+        (try? JSONValue(encoding: state.observation(for: seat))) ?? .null
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TavoloControl
+import TavoloCore
 import TavoloProtocol
 
 /// What a request gets back: one response line, or a first line and then a stream of lines (events).
@@ -11,7 +13,7 @@ public enum ControlReply: Sendable {
 }
 
 /// Answers one request line (JSON, no newline).
-public typealias ControlDispatcher = @Sendable (_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply
+public typealias ControlDispatcher = @Sendable (_ id: Int?, _ request: ControlRequest) async -> ControlReply
 
 /// The daemon's Unix-domain control socket: JSON lines, one task per request, errors answered not thrown.
 public final class ControlServer: Sendable {
@@ -68,13 +70,23 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         let dispatch = self.dispatch
         let task = Task {
             let reply: ControlReply
+            // The id first, so even a request that does not decode gets an answer it can match.
+            let id = (try? WireJSON.decode(RequestID.self, line))?.id
             do {
                 let request = try WireJSON.decode(ControlRequest.self, line)
-                reply = await dispatch(request, line)
+                reply = await dispatch(id, request)
             } catch {
-                let failure = ControlFailure(
-                    code: "control/bad-request", message: "not a request object: \(WireJSON.describe(error))")
-                reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? [])
+                let failure: ControlFailure
+                if let known = error as? ControlFailure {
+                    failure = known
+                } else if case .object = try? JSONValue(json: line) {
+                    failure = ControlFailure(
+                        code: "control/bad-params", message: "bad parameters: \(WireJSON.describe(error))")
+                } else {
+                    failure = ControlFailure(
+                        code: "control/bad-request", message: "not a request object (a JSON object on one line)")
+                }
+                reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: failure))) ?? [])
             }
             switch reply {
             case .line(let bytes):
@@ -89,6 +101,8 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         }
         channel.closeFuture.whenComplete { _ in task.cancel() }
     }
+
+    struct RequestID: Decodable { var id: Int? }
 
     static func writeLine(_ bytes: [UInt8], to channel: Channel) {
         var out = channel.allocator.buffer(capacity: bytes.count + 1)

@@ -1,4 +1,5 @@
 import NIOCore
+import TavoloControl
 
 /// Splits bytes at '\n' (dropping an optional '\r'); a line longer than the limit is an error, so a client
 /// cannot make the daemon buffer without bound.
@@ -6,7 +7,7 @@ struct LineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
 
     struct LineTooLong: Error, CustomStringConvertible {
-        var description: String { "control request line longer than \(ControlProtocol.maxLineLength) bytes" }
+        var description: String { "control request line longer than \(ControlSocket.maxLineLength) bytes" }
     }
 
     var scanned = 0
@@ -15,7 +16,7 @@ struct LineDecoder: ByteToMessageDecoder {
         let view = buffer.readableBytesView
         guard let newline = view.dropFirst(scanned).firstIndex(of: UInt8(ascii: "\n")) else {
             scanned = view.count
-            if view.count > ControlProtocol.maxLineLength { throw LineTooLong() }
+            if view.count > ControlSocket.maxLineLength { throw LineTooLong() }
             return .needMoreData
         }
         let length = newline - view.startIndex

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TavoloControl
 import TavoloCore
 import TavoloDiscovery
 import TavoloGames
@@ -95,7 +96,7 @@ public final class NodeService: Sendable {
         let control: ControlServer
         do {
             control = try await ControlServer.start(path: options.controlPath, group: controlGroup, logger: logger) {
-                request, line in await box.dispatch(request, line)
+                id, request in await box.dispatch(id, request)
             }
         } catch {
             advertiser.cancel()
@@ -165,36 +166,6 @@ public final class NodeService: Sendable {
         }
     }
 
-    /// Answers one control request.
-    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply {
-        if let reply = await dispatchTable(request, line) { return reply }
-        return .line(await dispatchNode(request, line))
-    }
-
-    func dispatchNode(_ request: ControlRequest, _ line: [UInt8]) async -> [UInt8] {
-        func encode<R: Codable & Sendable>(_ r: R) -> [UInt8] {
-            (try? WireJSON.encode(ControlResponse(id: request.id, result: r))) ?? []
-        }
-        switch request.op {
-        case "peers":
-            return encode(await mesh.peerList())
-        case "status":
-            let peers = await mesh.peerList()
-            return encode(
-                NodeStatus(
-                    name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
-                    protocolVersion: Int(options.wireVersion),
-                    connectedPeers: peers.filter { $0.state == .connected }.count, stats: await mesh.statistics()))
-        default:
-            let failure = ControlFailure(
-                code: "control/unknown-op",
-                message:
-                    "unknown op '\(request.op)'; ops: peers, status, tables, host, join, fill, invite, start, move, leave, state, events"
-            )
-            return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: failure))) ?? []
-        }
-    }
-
     /// Says goodbye to every peer, withdraws the DNS-SD service and closes the control socket.
     public func shutdown() async {
         advertiser.cancel()
@@ -216,11 +187,11 @@ final class DispatcherBox: @unchecked Sendable {
         set { lock.withLock { _service = newValue } }
     }
 
-    func dispatch(_ request: ControlRequest, _ line: [UInt8]) async -> ControlReply {
+    func dispatch(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
         guard let service else {
             let f = ControlFailure(code: "control/starting", message: "the node is still starting")
-            return .line((try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: f))) ?? [])
+            return .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: f))) ?? [])
         }
-        return await service.dispatch(request, line)
+        return await service.dispatch(id, request)
     }
 }

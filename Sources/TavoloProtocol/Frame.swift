@@ -1,4 +1,5 @@
 import Foundation
+import TavoloCore
 
 /// One decoded frame of the wire protocol (PROTOCOL.md §3–4).
 public enum Frame: Equatable, Sendable {
@@ -85,22 +86,12 @@ public enum Frame: Equatable, Sendable {
     }
 }
 
-/// The JSON dialect of payloads: UTF-8, keys sorted (so the same value always gives the same bytes).
+/// The JSON dialect of payloads: the project's canonical JSON (UTF-8, keys sorted).
 public enum WireJSON {
-    // One shared instance each: they are Sendable, and making one per message showed in the round-trip profile.
-    private static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-    private static let decoder = JSONDecoder()
-
-    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        Array(try encoder.encode(value))
-    }
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] { try CanonicalJSON.encode(value) }
 
     public static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
-        try decoder.decode(type, from: Data(bytes))
+        try CanonicalJSON.decode(type, bytes)
     }
 
     /// One line for a decoding error, without Foundation's nested dump.

@@ -39,7 +39,7 @@ struct LogReplay: ParsableCommand {
                     print("\(head): MISMATCH after \(o.movesReplayed) moves — \(p)")
                 } else {
                     print(
-                        "\(head): confirmed — \(o.movesReplayed) moves, \(o.dealsChecked) deals and \(o.hashesChecked) hashes checked; final \(o.finalHash?.prefix(16) ?? "")…"
+                        "\(head): confirmed — \(o.movesReplayed) moves, \(o.dealsChecked) deals and \(o.hashesChecked) hashes checked; final \(o.finalHash?.hex.prefix(16) ?? "")…"
                     )
                 }
             }

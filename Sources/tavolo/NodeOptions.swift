@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TavoloDaemon
+import TavoloControl
 
 /// Which node's control socket to talk to.
 struct NodeOptions: ParsableArguments {
@@ -17,7 +17,7 @@ struct NodeOptions: ParsableArguments {
         }
     }
 
-    var socketPath: String { control ?? ControlProtocol.defaultSocketPath(node: node ?? "") }
+    var socketPath: String { control ?? ControlSocket.defaultPath(node: node ?? "") }
 
     /// Connects, or fails with one line.
     func connect(timeout: Double? = 10) throws -> ControlClient {

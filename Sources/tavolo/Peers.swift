@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import TavoloDaemon
-import TavoloMesh
+import TavoloControl
+import TavoloCore
 import TavoloProtocol
 
 struct Peers: ParsableCommand {
@@ -19,8 +19,8 @@ struct Peers: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         repeat {
-            let peers: [PeerInfo]
-            do { peers = try client.call("peers", as: [PeerInfo].self) } catch {
+            let peers: [PeerSummary]
+            do { peers = try client.call(.peers, as: [PeerSummary].self) } catch {
                 throw CleanExit.failure("\(error)")
             }
             if watch && !json { print("\u{1B}[H\u{1B}[2J", terminator: "") }
@@ -33,18 +33,12 @@ struct Peers: ParsableCommand {
         } while watch
     }
 
-    func encodeJSON(_ peers: [PeerInfo]) throws -> String {
-        let objects: [[String: Any]] = peers.map { p in
-            var o: [String: Any] = ["name": p.name, "id": p.id.hex, "address": p.address, "state": p.state.rawValue]
-            o["rttMs"] = p.rttMs ?? NSNull()
-            if let r = p.reason { o["reason"] = r }
-            return o
-        }
-        return String(
-            decoding: try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]), as: UTF8.self)
+    func encodeJSON(_ peers: [PeerSummary]) throws -> String {
+        // The same objects as the control socket's `peers`: `rttMs` and `reason` are absent when unknown.
+        String(decoding: try CanonicalJSON.encode(peers), as: UTF8.self)
     }
 
-    func printTable(_ peers: [PeerInfo]) {
+    func printTable(_ peers: [PeerSummary]) {
         if peers.isEmpty {
             print("no peers yet")
             return
@@ -52,8 +46,10 @@ struct Peers: ParsableCommand {
         print(pad("NAME", 16) + pad("ID", 10) + pad("ADDRESS", 22) + pad("STATE", 13) + "RTT")
         for p in peers {
             let rtt = p.rttMs.map { format($0, 2) + " ms" } ?? "-"
-            var line = pad(p.name, 16) + pad(p.id.short, 10) + pad(p.address, 22) + pad(p.state.rawValue, 13) + rtt
-            if p.state != .connected, let r = p.reason { line += "  (\(r))" }
+            var line =
+                pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22)
+                + pad(p.state.rawValue, 13) + rtt
+            if p.state != .connected, let r = p.reason { line += "  (\(Terminal.printable(r)))" }
             print(line)
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TavoloDaemon
+import TavoloTable
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct Play: ParsableCommand {
             """)
 
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id (see `tavolo tables`).") var table: String
+    @Argument(help: "The table's id (see `tavolo tables`).") var table: TableID
 
     func run() throws {
         let client = try nodeOptions.connect()

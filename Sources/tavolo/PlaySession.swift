@@ -1,20 +1,17 @@
 import Foundation
-import TavoloDaemon
-import TavoloMesh
-import TavoloProtocol
+import TavoloControl
+import TavoloCore
 import TavoloTable
 import TavoloTerminal
 
 /// `tavolo play`'s link to the node: the control ops it uses (`state`, `peers`, `move`, `leave`, and `events` on a
 /// second connection) and the translation of their answers into the screen's `TableSnapshot`.
 final class PlaySession {
-    let table: String
+    let table: TableID
     let client: ControlClient
     let events: TableEventFeed
-    /// Why the table stopped, from its `stopped` event.
-    private(set) var stopReason: String?
 
-    init(table: String, client: ControlClient, events: TableEventFeed) {
+    init(table: TableID, client: ControlClient, events: TableEventFeed) {
         self.table = table
         self.client = client
         self.events = events
@@ -22,32 +19,27 @@ final class PlaySession {
 
     /// The table now, with the status line's problems (lost peers, a stop).
     func snapshot() throws -> TableSnapshot {
-        let state = try client.call("state", ["table": table], as: TableState.self)
-        let peers = (try? client.call("peers", as: [PeerInfo].self)) ?? []
-        return Self.snapshot(state, peers: peers, stopReason: stopReason)
+        let state = try client.call(.state(table: table), as: TableState.self)
+        let peers = (try? client.call(.peers, as: [PeerSummary].self)) ?? []
+        return Self.snapshot(state, peers: peers)
     }
 
-    /// Takes the events that arrived (a `stopped` one gives the status line its reason).
-    func drainEvents() -> [TableEvent] {
-        let list = events.drain()
-        for e in list where e.kind == .stopped { stopReason = e.message ?? e.code }
-        return list
-    }
+    /// Takes the events that arrived (each one only wakes the loop, which then asks for the table).
+    func drainEvents() -> [TableEvent] { events.drain() }
 
     /// Plays a move; the node's refusal comes back as one line.
     func play(_ json: [UInt8]) -> String? {
         do {
-            let move = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
-            _ = try client.call("move", ["table": table, "move": move], as: Empty.self)
+            _ = try client.call(.move(table: table, move: try JSONValue(json: json)), as: Empty.self)
             return nil
         } catch {
             return "refused: \(error)"
         }
     }
 
-    func leave() throws { _ = try client.call("leave", ["table": table], as: Empty.self) }
+    func leave() throws { _ = try client.call(.leave(table: table), as: Empty.self) }
 
-    static func snapshot(_ s: TableState, peers: [PeerInfo], stopReason: String?) -> TableSnapshot {
+    static func snapshot(_ s: TableState, peers: [PeerSummary]) -> TableSnapshot {
         let info = s.info
         let mine = Set(s.mySeats)
         let seats = info.seats.map {
@@ -70,10 +62,11 @@ final class PlaySession {
             lost.append(p.name)
         }
         if !lost.isEmpty { status.append("lost: \(lost.joined(separator: ", ")) (the table waits for them)") }
-        if info.phase == .stopped { status.append("the table stopped" + (stopReason.map { ": \($0)" } ?? "")) }
+        if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
         let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
         return TableSnapshot(
-            tableID: info.id, game: info.game, phase: phase, seats: seats, turn: s.turn, moveNumber: s.moveNumber ?? 0,
+            tableID: info.id.rawValue, game: info.game, phase: phase, seats: seats, turn: s.turn,
+            moveNumber: s.moveNumber ?? 0,
             mySeat: mySeat, observation: observation,
             legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
             recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
@@ -86,12 +79,12 @@ final class TableEventFeed: @unchecked Sendable {
     private var pending: [TableEvent] = []
     let wake: DispatchSemaphore
 
-    init(_ client: ControlClient, table: String, wake: DispatchSemaphore) {
+    init(_ client: ControlClient, table: TableID, wake: DispatchSemaphore) {
         self.wake = wake
-        _ = try? client.requestLine(["op": "events"])
+        try? client.subscribe()
         Thread.detachNewThread { [weak self] in
-            while let line = try? client.readLine() {
-                guard let e = try? WireJSON.decode(EventLine.self, line).event, e.table == table else { continue }
+            while let e = try? client.nextEvent() {
+                guard e.table == table else { continue }
                 self?.lock.withLock { self?.pending.append(e) }
                 self?.wake.signal()
             }

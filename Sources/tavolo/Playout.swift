@@ -16,7 +16,7 @@ struct Playout: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game to play.")
+    @Argument(help: "The game to play: \(gameHelp).")
     var game: String
 
     @Option(help: "Number of seats.")

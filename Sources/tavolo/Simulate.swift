@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TavoloCore
-import TavoloDaemon
 import TavoloGames
+import TavoloSimulation
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct Simulate: ParsableCommand {
             """)
 
     @Option(help: "Number of nodes (and seats).") var peers: Int = 6
-    @Option(help: "The game: spirits (2–6), briscola (2 or 4), othello (2).") var game: String = "spirits"
+    @Option(help: "The game: \(gameHelp).") var game: String = "spirits"
     @Option(help: "Number of games, one after another.") var games: Int = 1
     @Option(help: "Seed for reproducible nonces.") var seed: UInt64?
     @Option(help: "Bot kind for every seat (default: the game's strongest).") var bot: String?

@@ -1,125 +1,149 @@
 import ArgumentParser
 import Foundation
-import TavoloDaemon
+import TavoloControl
+import TavoloCore
+import TavoloGames
 import TavoloProtocol
 import TavoloTable
 
-/// Prints a JSON value, or fails with one line.
+/// Prints a JSON value.
 func printJSON<T: Encodable>(_ value: T) throws {
-    let e = JSONEncoder()
-    e.outputFormatting = [.sortedKeys]
-    print(String(decoding: try e.encode(value), as: UTF8.self))
+    print(String(decoding: try CanonicalJSON.encode(value), as: UTF8.self))
 }
 
-/// Calls an op on the node, turning every failure into one line and exit 1.
-func callNode<R: Codable & Sendable>(_ client: ControlClient, _ op: String, _ params: [String: Any] = [:], as: R.Type)
-    throws -> R
-{
-    do { return try client.call(op, params, as: R.self) } catch {
-        throw CleanExit.failure("\(error)")
-    }
+/// Sends a request to the node, turning every failure into one line and exit 1.
+func callNode<R: Codable & Sendable>(_ client: ControlClient, _ request: ControlRequest, as: R.Type) throws -> R {
+    do { return try client.call(request, as: R.self) } catch { throw CleanExit.failure("\(error)") }
 }
 
-func describe(_ t: TableInfo) -> String {
+/// Game names, player counts and bot kinds, from the catalog: for help texts.
+let gameHelp: String = GameCatalog.standard.entries.map { e in
+    "\(e.name) (\(e.playerCounts.map(String.init).joined(separator: "/")) players; bots: "
+        + e.bots.map(\.kind).joined(separator: ", ") + ")"
+}.joined(separator: "; ")
+
+func describe(_ t: TableInfo, me: NodeID? = nil) -> String {
     let seats = t.seats.map { s -> String in
         let who =
             s.ownerName.map { $0 + (s.bot.map { " (\($0) bot)" } ?? " (human)") }
             ?? (s.invited.map { "invited: \($0)" } ?? "free")
-        return "  seat \(s.seat): \(who)"
+        return "  seat \(s.seat): \(who)" + (me != nil && s.owner == me ? "  ← yours" : "")
     }
-    return "\(t.id)  \(t.game) for \(t.players), host \(t.hostName), \(t.phase.rawValue)\n"
+    let mine = me.map { t.members.contains($0) } == true ? "  [mine]" : ""
+    return "\(t.id)  \(t.game) for \(t.players), host \(t.hostName), \(t.phase.rawValue)\(mine)\n"
         + seats.joined(separator: "\n")
 }
 
 struct Tables: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the tables the node knows (hosted here or offered by peers).")
+        commandName: "list",
+        abstract: "List the tables the node knows: open ones first, yours marked.",
+        aliases: ["tables"])
     @OptionGroup var nodeOptions: NodeOptions
     @Flag(help: "Print a JSON array of tables.") var json = false
 
     func run() throws {
-        let tables = try callNode(try nodeOptions.connect(), "tables", as: [TableInfo].self)
+        let client = try nodeOptions.connect()
+        let tables = try callNode(client, .tables, as: [TableInfo].self)
         if json { return try printJSON(tables) }
-        if tables.isEmpty { print("no tables; host one with: tavolo host GAME --players N") }
-        for t in tables { print(describe(t)) }
+        let me = (try? client.call(.status, as: NodeStatus.self)).flatMap { NodeID(hex: $0.id) }
+        if tables.isEmpty { print("no tables; host one with: tavolo host GAME") }
+        for t in tables { print(describe(t, me: me)) }
     }
 }
 
 struct Host: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Host a table; optionally take a seat and fill the rest with bots, and start.",
-        discussion:
-            "Example: tavolo host spirits --players 4 --node alice --seat-bot heuristic --fill heuristic --start")
+        discussion: "Games: \(gameHelp).\nExample: tavolo host othello --node alice --seat --bots --start")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "Game: spirits, briscola, othello.") var game: String
-    @Option(help: "Number of seats.") var players: Int
+    @Argument(help: "Game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String
+    @Option(help: "Number of seats (default: the game's only player count).") var players: Int?
     @Flag(help: "Take seat 0 yourself, as a human.") var seat = false
     @Option(help: "Take seat 0 with a bot of this kind.") var seatBot: String?
     @Option(help: "Fill every other free seat with bots of this kind (the host's bots).") var fill: String?
+    @Flag(help: "Fill every other free seat with the game's strongest bot.") var bots = false
     @Flag(help: "Start at once (every seat must be taken).") var start = false
     @Flag(help: "Print the table as JSON.") var json = false
 
     func run() throws {
         let client = try nodeOptions.connect()
-        var table = try callNode(client, "host", ["game": game, "players": players], as: TableInfo.self)
-        if seat || seatBot != nil {
-            var p: [String: Any] = ["table": table.id, "seat": 0]
-            if let seatBot { p["bot"] = seatBot }
-            _ = try callNode(client, "join", p, as: JoinResult.self)
+        var table = try callNode(client, .host(game: game, players: players), as: TableInfo.self)
+        // A step that fails takes the new table away again: nothing is left behind.
+        do {
+            if seat || seatBot != nil {
+                _ = try client.call(.join(table: table.id, game: nil, seat: 0, bot: seatBot), as: JoinResult.self)
+            }
+            if let kind = fill ?? (bots ? GameCatalog.standard[game]?.defaultBot : nil) {
+                table = try client.call(.fill(table: table.id, bot: kind), as: TableInfo.self)
+            }
+            if start { table = try client.call(.start(table: table.id), as: TableInfo.self) }
+        } catch {
+            _ = try? client.call(.leave(table: table.id), as: Empty.self)
+            throw CleanExit.failure("\(error); table \(table.id) was closed")
         }
-        if let fill { table = try callNode(client, "fill", ["table": table.id, "bot": fill], as: TableInfo.self) }
-        if start { table = try callNode(client, "start", ["table": table.id], as: TableInfo.self) }
         if json { try printJSON(table) } else { print(describe(table)) }
     }
 }
 
 struct Join: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Ask for a seat at a table, or at any open table of a game (automatch).")
+        abstract: "Take a seat at a table, or at any open table of a game (automatch); waits for the host's answer.")
     @OptionGroup var nodeOptions: NodeOptions
     @Option(help: "The table's id (see `tavolo tables`).") var table: String?
     @Option(help: "Join any open table of this game.") var game: String?
     @Option(help: "The seat wanted (default: any free seat, or the one you were invited to).") var seat: Int?
     @Option(help: "Seat a bot of this kind instead of yourself.") var bot: String?
+    @Option(help: "Seconds to wait for the host's answer.") var wait: Double = 5
 
     func validate() throws {
         if (table == nil) == (game == nil) { throw ValidationError("give --table ID or --game NAME (automatch)") }
+        if let table, TableID(table) == nil { throw ValidationError("'\(table)' is not a table id") }
     }
 
     func run() throws {
-        var p: [String: Any] = [:]
-        if let table { p["table"] = table }
-        if let game { p["game"] = game }
-        if let seat { p["seat"] = seat }
-        if let bot { p["bot"] = bot }
-        let r = try callNode(try nodeOptions.connect(), "join", p, as: JoinResult.self)
-        print("asked for a seat at \(r.table); `tavolo tables` shows it once the host seats you")
+        let client = try nodeOptions.connect()
+        let me = try callNode(client, .status, as: NodeStatus.self).id
+        let events = try nodeOptions.connect(timeout: wait)
+        do { try events.subscribe(kinds: [.seatRefused, .updated]) } catch { throw CleanExit.failure("\(error)") }
+        let request = ControlRequest.join(table: table.flatMap { TableID($0) }, game: game, seat: seat, bot: bot)
+        let id = try callNode(client, request, as: JoinResult.self).table
+        let deadline = Date().addingTimeInterval(wait)
+        while true {
+            let tables = try callNode(client, .tables, as: [TableInfo].self)
+            if let t = tables.first(where: { $0.id == id }), let s = t.seats.first(where: { $0.owner?.hex == me }) {
+                print("seat \(s.seat) at \(id) is yours\n" + describe(t))
+                return
+            }
+            guard Date() < deadline, let e = try? events.nextEvent() else {
+                throw CleanExit.failure("the host of \(id) did not answer within \(Int(wait)) s")
+            }
+            if e.table == id, case .seatRefused(let message) = e.detail { throw CleanExit.failure(message) }
+        }
     }
 }
 
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Host: start a full table.")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: String
+    @Argument(help: "The table's id.") var table: TableID
 
     func run() throws {
-        print(describe(try callNode(try nodeOptions.connect(), "start", ["table": table], as: TableInfo.self)))
+        print(describe(try callNode(try nodeOptions.connect(), .start(table: table), as: TableInfo.self)))
     }
 }
 
 struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a move for your seat: the game's move as JSON, e.g. '{\"play\":\"R3\"}' (see `tavolo state`).")
+        abstract: "Play a move for your seat: e4, R3, 9B, or the game's move as JSON (see `tavolo state`).")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: String
-    @Argument(help: "The move as JSON.") var move: String
+    @Argument(help: "The table's id.") var table: TableID
+    @Argument(help: "The move: a bare move (e4) or JSON ('{\"play\":\"R3\"}').") var move: String
 
     func run() throws {
-        guard let value = try? JSONValue(json: Array(move.utf8)) else {
-            throw ValidationError("the move must be JSON, e.g. '{\"play\":\"R3\"}' or '\"d3\"'")
-        }
-        let json = try JSONSerialization.jsonObject(with: Data(value.jsonBytes), options: [.fragmentsAllowed])
-        _ = try callNode(try nodeOptions.connect(), "move", ["table": table, "move": json], as: Empty.self)
+        // A bare word is the move's string form, which every game's move decodes from.
+        let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
+        _ = try callNode(try nodeOptions.connect(), .move(table: table, move: value), as: Empty.self)
         print("played \(move)")
     }
 }
@@ -128,10 +152,10 @@ struct Leave: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Leave a table (a game in progress is lost for everyone).")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: String
+    @Argument(help: "The table's id.") var table: TableID
 
     func run() throws {
-        _ = try callNode(try nodeOptions.connect(), "leave", ["table": table], as: Empty.self)
+        _ = try callNode(try nodeOptions.connect(), .leave(table: table), as: Empty.self)
         print("left \(table)")
     }
 }
@@ -139,16 +163,13 @@ struct Leave: ParsableCommand {
 struct Invite: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Host: reserve a seat for a named node and tell it.")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: String
+    @Argument(help: "The table's id.") var table: TableID
     @Option(help: "The invited node's name.") var to: String
     @Option(help: "The seat to offer.") var seat: Int
 
     func run() throws {
-        print(
-            describe(
-                try callNode(
-                    try nodeOptions.connect(), "invite", ["table": table, "node": to, "seat": seat], as: TableInfo.self)
-            ))
+        let request = ControlRequest.invite(table: table, seat: seat, node: to)
+        print(describe(try callNode(try nodeOptions.connect(), request, as: TableInfo.self)))
     }
 }
 
@@ -156,52 +177,71 @@ struct State: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a table as your node sees it: turn, your cards, legal moves.")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: String
+    @Argument(help: "The table's id.") var table: TableID
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let s = try callNode(try nodeOptions.connect(), "state", ["table": table], as: TableState.self)
+        let s = try callNode(try nodeOptions.connect(), .state(table: table), as: TableState.self)
         if json { return try printJSON(s) }
         print(describe(s.info))
         if let seed = s.jointSeed {
-            print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.prefix(16) ?? "")…")
+            print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.hex.prefix(16) ?? "")…")
         }
         if let turn = s.turn { print("seat \(turn) to play" + (s.mySeats.contains(turn) ? " — your turn" : "")) }
         for line in s.lastMoves { print("  \(line)") }
-        for (seat, o) in zip(s.mySeats, s.observations) {
-            print("seat \(seat) sees: \(String(decoding: o.jsonBytes, as: UTF8.self))")
-        }
-        if !s.legalMoves.isEmpty {
-            print(
-                "legal moves: "
-                    + s.legalMoves.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "  "))
-        }
+        for (seat, o) in zip(s.mySeats, s.observations) { print("seat \(seat) sees: \(o.jsonText)") }
+        if !s.legalMoves.isEmpty { print("legal moves: " + s.legalMoves.map(\.jsonText).joined(separator: "  ")) }
         if let w = s.winners {
             print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
         }
+        if let stopped = s.stopped { print("stopped: \(stopped)") }
     }
 }
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the node's table events as they happen (JSON lines with --json).")
+        abstract: "Print your tables' events as they happen (every table's with --all; JSON lines with --json).")
     @OptionGroup var nodeOptions: NodeOptions
     @Flag(help: "Print each event as a JSON line.") var json = false
+    @Flag(help: "Every table's events, not only the tables you host or sit at.") var all = false
 
     func run() throws {
-        let client = try nodeOptions.connect(timeout: nil)
-        _ = try client.requestLine(["op": "events"])
+        let client = try nodeOptions.connect()
+        let me = try callNode(client, .status, as: NodeStatus.self).id
+        var mine = Set<TableID>()
+        func isMine(_ id: TableID) -> Bool {
+            if mine.contains(id) { return true }
+            let tables = (try? client.call(.tables, as: [TableInfo].self)) ?? []
+            mine = Set(tables.filter { $0.members.contains { $0.hex == me } }.map(\.id))
+            return mine.contains(id)
+        }
+        let events = try nodeOptions.connect(timeout: nil)
+        do { try events.subscribe() } catch { throw CleanExit.failure("\(error)") }
         while true {
-            let line: [UInt8]
-            do { line = try client.readLine() } catch { throw CleanExit.failure("\(error)") }
+            let e: TableEvent
+            do { e = try events.nextEvent() } catch { throw CleanExit.failure("\(error)") }
+            guard all || isMine(e.table) else { continue }
             if json {
-                print(String(decoding: line, as: UTF8.self))
-            } else if let e = try? WireJSON.decode(EventLine.self, line).event {
-                print(
-                    "\(e.table) \(e.kind.rawValue)" + (e.seat.map { " seat \($0)" } ?? "")
-                        + (e.message.map { ": \($0)" } ?? ""))
+                try printJSON(EventLine(event: e))
+            } else {
+                print("\(e.table) \(e.kind.rawValue)" + (e.message.map { ": \(Terminal.printable($0))" } ?? ""))
             }
             fflush(nil)
         }
     }
+}
+
+/// Text from other nodes (names, reasons) shown without the control characters that could drive the terminal.
+enum Terminal {
+    static func printable(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
+    }
+}
+
+extension Unicode.GeneralCategory {
+    var isControl: Bool { self == .control || self == .format }
+}
+
+extension TableID: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }

@@ -5,12 +5,25 @@ struct Tavolo: AsyncParsableCommand {
         commandName: "tavolo",
         abstract: "Play card and board games with the machines nearby, with no server.",
         discussion: """
-            Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: spirits, \
-            briscola, othello. `tavolo playout` plays games between bots with no network.
+            Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: \(gameHelp). \
+            `tavolo playout` plays games between bots with no network.
             """,
         subcommands: [
-            Playout.self, Peers.self, Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self,
-            Leave.self, Watch.self, Play.self, Rules.self, Simulate.self, Log.self, Perft.self,
+            TableCommand.self, Play.self, Rules.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
+            // The table commands also answer at the top level (`tavolo host …` = `tavolo table host …`).
+            Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self, Leave.self, Watch.self,
+        ]
+    )
+}
+
+/// `tavolo table …`: the tables of the node, by topic.
+struct TableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "table",
+        abstract: "Tables: list, host, join, invite, start, state, move, leave, watch, play.",
+        subcommands: [
+            Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self, Leave.self, Watch.self,
+            Play.self,
         ]
     )
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import TavoloControl
 import TavoloDaemon
 
 @main
@@ -62,7 +63,7 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record every frame sent and received to this pcapng file.", valueName: "file"))
     var packetLog: String?
 
-    @Option(help: .hidden)
+    @Option(help: "Tests only: claim this wire protocol version (to test version mismatches).")
     var testProtocolVersion: UInt8?
 
     @Option(help: "Derive table nonces from this seed (with --nonce-index) so games can be replayed; for simulations.")
@@ -71,10 +72,10 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "This node's index for --nonce-seed.")
     var nonceIndex: UInt64 = 0
 
-    @Flag(help: .hidden)
+    @Flag(help: "Tests only: as host, deal a deck that is not the joint seed's shuffle (the others must catch it).")
     var testCheatDeal = false
 
-    @Flag(help: .hidden)
+    @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
     func validate() throws {
@@ -108,7 +109,7 @@ struct Tavolod: AsyncParsableCommand {
         var options = NodeService.Options(
             name: name,
             stateDirectory: stateDir ?? "\(stateBase)/tavolo/\(name)",
-            controlPath: control ?? ControlProtocol.defaultSocketPath(node: name))
+            controlPath: control ?? ControlSocket.defaultPath(node: name))
         options.port = port
         options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
         options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))

@@ -40,8 +40,10 @@ final class CatalogTests: XCTestCase {
                     let legal = session.legalMoves()
                     let move = try session.botMove(kind: bots[0])
                     XCTAssertTrue(legal.contains(move), "\(entry.name): bot move not among legal moves")
-                    XCTAssertFalse(session.describe(json: move).isEmpty)
-                    try session.apply(json: move)
+                    XCTAssertFalse(session.describe(move).isEmpty)
+                    // The move survives its trip as JSON: decoded, it is the same value.
+                    XCTAssertEqual(try session.decodeMove(move.json), move)
+                    try session.apply(move)
                 }
                 XCTAssertEqual(session.stateHash, report.finalHash, entry.name)
                 XCTAssertNotNil(session.outcome)
@@ -53,8 +55,22 @@ final class CatalogTests: XCTestCase {
     func testSessionRejectsMalformedAndIllegalMoves() throws {
         let session = try XCTUnwrap(GameCatalog.standard["spirits"]).session(players: 3, seed: 1)
         let before = session.stateHash
-        XCTAssertThrowsError(try session.apply(json: Array("{nope".utf8))) { error in
+        XCTAssertThrowsError(try session.decodeMove(.string("{nope"))) { error in
             XCTAssertEqual((error as? MoveError)?.code, .malformed)
+        }
+        XCTAssertThrowsError(try session.decodeMove(.object(["play": .string("Z9")]))) { error in
+            XCTAssertEqual((error as? MoveError)?.code, .malformed)
+        }
+        // Another game's move is malformed here too.
+        XCTAssertThrowsError(try session.apply(AnyGameMove(OthelloMove.pass))) { error in
+            XCTAssertEqual((error as? MoveError)?.code, .malformed)
+        }
+        // A Spirits! move that decodes but is not legal: flee while every card plays on the empty pile.
+        let play = try XCTUnwrap(session.legalMoves().first?.as(SpiritsMove.self))
+        let flee = AnyGameMove(SpiritsMove.flee(open: play.card))
+        XCTAssertFalse(session.legalMoves().contains(flee))
+        XCTAssertThrowsError(try session.apply(flee)) { error in
+            XCTAssertEqual((error as? MoveError)?.code, .illegal)
         }
         XCTAssertEqual(session.stateHash, before)
         XCTAssertEqual(session.currentDeal?.count, 54)

@@ -15,7 +15,7 @@ final class ObservationJSONTests: XCTestCase {
                     var rng = TavoloRNG(seed: seed)
                     while session.turn != .terminal {
                         for seat in 0..<players {
-                            let json = session.observation(for: seat)
+                            let json = session.observation(for: seat).jsonBytes
                             let value = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
                             for n in Self.numbers(in: value) {
                                 XCTAssertLessThan(
@@ -24,7 +24,7 @@ final class ObservationJSONTests: XCTestCase {
                             }
                         }
                         let legal = session.legalMoves()
-                        try session.apply(json: legal[rng.below(legal.count)])
+                        try session.apply(legal[rng.below(legal.count)])
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloControl
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
@@ -155,19 +156,19 @@ final class DaemonHarness: @unchecked Sendable {
     // MARK: Control socket
 
     /// The node's peers, or nil while its control socket is not up.
-    func peers(_ index: Int) -> [PeerInfo]? {
+    func peers(_ index: Int) -> [PeerSummary]? {
         guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else {
             return nil
         }
-        return try? client.call("peers", as: [PeerInfo].self)
+        return try? client.call(.peers, as: [PeerSummary].self)
     }
 
     func status(_ index: Int) throws -> NodeStatus {
-        try ControlClient(path: nodes[index].controlPath).call("status", as: NodeStatus.self)
+        try ControlClient(path: nodes[index].controlPath).call(.status, as: NodeStatus.self)
     }
 
     /// Node `index`'s view of the other nodes of this run, by name.
-    func view(_ index: Int) -> [String: PeerInfo]? {
+    func view(_ index: Int) -> [String: PeerSummary]? {
         guard let list = peers(index) else { return nil }
         let mine = names
         return Dictionary(list.filter { mine.contains($0.name) }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -1,8 +1,12 @@
 import Foundation
+import TavoloControl
+import TavoloCore
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloSimulation
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// Tables between real `tavolod` processes (real Avahi, real sockets), with real misbehaving peers:
@@ -28,14 +32,12 @@ final class TableIntegrationTests: XCTestCase {
         private var list: [TableEvent] = []
         private let client: ControlClient
 
-        init(path: String, kinds: [String]) throws {
+        init(path: String, kinds: [TableEvent.Kind]) throws {
             client = try ControlClient(path: path, timeout: nil)
-            _ = try client.requestLine(["op": "events", "kinds": kinds])
+            try client.subscribe(kinds: kinds)
             let c = client
             Thread.detachNewThread { [weak self] in
-                while let line = try? c.readLine() {
-                    if let e = try? WireJSON.decode(EventLine.self, line).event { self?.append(e) }
-                }
+                while let e = try? c.nextEvent() { self?.append(e) }
             }
         }
 
@@ -55,20 +57,18 @@ final class TableIntegrationTests: XCTestCase {
     }
 
     /// Hosts a table on `host`, seats `seats[i]` (node index, bot or nil for a human) in order, returns its id.
-    func table(host: Int, game: String, seats: [(node: Int, bot: String?)]) throws -> String {
-        let info = try client(host).call("host", ["game": game, "players": seats.count], as: TableInfo.self)
+    func table(host: Int, game: String, seats: [(node: Int, bot: String?)]) throws -> TableID {
+        let info = try client(host).call(.host(game: game, players: seats.count), as: TableInfo.self)
         try waitFor("every node sees \(info.id)") {
             try seats.allSatisfy { s in
-                try client(s.node).call("tables", as: [TableInfo].self).contains { $0.id == info.id }
+                try client(s.node).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }
             }
         }
         for (i, s) in seats.enumerated() {
-            var p: [String: Any] = ["table": info.id, "seat": i]
-            if let b = s.bot { p["bot"] = b }
-            _ = try client(s.node).call("join", p, as: JoinResult.self)
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
         }
         try waitFor("seats taken") {
-            try client(host).call("tables", as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
+            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
         }
         return info.id
     }
@@ -77,10 +77,10 @@ final class TableIntegrationTests: XCTestCase {
         _ = try harness.startNode(extraArguments: ["--test-cheat-deal"])
         _ = try harness.start(2)
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
-        let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: ["stopped", "moved"]) }
+        let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: [.stopped, .moved]) }
         defer { watchers.forEach { $0.close() } }
         let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
-        _ = try client(0).call("start", ["table": id], as: TableInfo.self)
+        _ = try client(0).call(.start(table: id), as: TableInfo.self)
         try waitFor("both honest nodes stop the table") {
             watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } }
         }
@@ -95,47 +95,88 @@ final class TableIntegrationTests: XCTestCase {
         _ = try harness.start(2)
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         let watchers = try (1...2).map {
-            try Events(path: harness.nodes[$0].controlPath, kinds: ["rejected", "moved", "stopped"])
+            try Events(path: harness.nodes[$0].controlPath, kinds: [.rejected, .moved, .stopped])
         }
         defer { watchers.forEach { $0.close() } }
         // Othello: node 0 plays black (seat 0, moves first), node 1 white; node 2 hosts and watches.
         let id = try table(host: 2, game: "othello", seats: [(0, nil), (1, nil)])
-        _ = try client(2).call("start", ["table": id], as: TableInfo.self)
-        var state = try client(0).call("state", ["table": id], as: TableState.self)
+        _ = try client(2).call(.start(table: id), as: TableInfo.self)
+        var state = try client(0).call(.state(table: id), as: TableState.self)
         try waitFor("black to play") {
-            state = try client(0).call("state", ["table": id], as: TableState.self)
+            state = try client(0).call(.state(table: id), as: TableState.self)
             return state.turn == 0 && !state.legalMoves.isEmpty
         }
         let hash = try XCTUnwrap(state.stateHash)
-        func inject(_ m: [String: Any]) throws {
-            var message = m
-            message["table"] = id
-            _ = try client(0).call("inject", ["message": message], as: Empty.self)
-        }
-        // An illegal square for the right seat.
-        try inject(["type": "table.move", "number": 0, "seat": 0, "move": "a1", "stateHash": hash])
+        func inject(_ m: TableMessage) throws { _ = try client(0).call(.inject(m), as: Empty.self) }
+        // An illegal square for the right seat ("a1" decodes as an Othello move: illegal, not malformed).
+        try inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
         try waitFor("illegal move rejected by nodes 1 and 2") {
             watchers.allSatisfy { $0.all.contains { $0.kind == .rejected } }
         }
         for w in watchers {
-            XCTAssertTrue(
-                ["move/illegal", "move/malformed"].contains(w.all.first { $0.kind == .rejected }?.code ?? ""))
+            XCTAssertEqual(w.all.first { $0.kind == .rejected }?.code, MoveErrorCode.illegal.rawValue)
         }
         // A legal move, but for white's seat, which node 0 does not own.
         let legal = try XCTUnwrap(state.legalMoves.first)
-        let legalJSON = try JSONSerialization.jsonObject(with: Data(legal.jsonBytes), options: [.fragmentsAllowed])
-        try inject(["type": "table.move", "number": 0, "seat": 1, "move": legalJSON, "stateHash": hash])
+        try inject(.move(table: id, number: 0, seat: 1, move: legal, stateHash: hash))
         try waitFor("foreign move rejected") {
             watchers.allSatisfy { $0.all.contains { $0.code == "move/not-your-turn" } }
         }
         // The table goes on: the real move is accepted everywhere.
-        _ = try client(0).call("move", ["table": id, "move": legalJSON], as: Empty.self)
+        _ = try client(0).call(.move(table: id, move: legal), as: Empty.self)
         try waitFor(
             "the legal move is applied by both: \(watchers.map { $0.all.map { "\($0.kind.rawValue) \($0.code ?? "") \($0.message ?? "")" } })"
         ) {
             watchers.allSatisfy { $0.all.contains { $0.kind == .moved } }
         }
         for w in watchers { XCTAssertFalse(w.all.contains { $0.kind == .stopped }) }
+    }
+
+    /// A stranger on the same network hosts, seeds and plays tables of its own the whole time a simulation runs:
+    /// the simulation only ever touches its own tables, agrees, and its packet logs replay exactly its games.
+    func testASimulationIgnoresAStrangersTables() throws {
+        let stranger = try harness.startNode()
+        try harness.eventually("the stranger's control socket", seconds: 10) { harness.peers(stranger) != nil }
+        let strangerClient = try client(stranger)
+        let progress = SharedProgress()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { done.signal() }
+            for _ in 0..<200 {
+                if progress.stopped { return }
+                guard let t = try? strangerClient.call(.host(game: "othello", players: nil), as: TableInfo.self) else {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    continue
+                }
+                _ = try? strangerClient.call(.fill(table: t.id, bot: "random"), as: TableInfo.self)
+                _ = try? strangerClient.call(.start(table: t.id), as: TableInfo.self)
+                progress.count()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+        }
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let logs = harness.root.appendingPathComponent("pcap-stranger").path
+        let sim = try run(
+            tavolo,
+            [
+                "simulate", "--peers", "3", "--game", "spirits", "--bot", "random", "--games", "2", "--seed", "5",
+                "--json",
+                "--packet-logs", logs,
+            ])
+        progress.stop()
+        done.wait()
+        XCTAssertEqual(sim.status, 0, sim.stderr + sim.stdout)
+        XCTAssertGreaterThan(progress.value, 2, "the stranger hosted too few tables to matter")
+        let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
+        XCTAssertEqual(report.games.count, 2)
+        XCTAssertTrue(report.games.allSatisfy(\.agree), "\(report.games.map { $0.stopped ?? "" })")
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs).filter { $0.hasSuffix(".pcapng") }
+        XCTAssertEqual(files.count, 3)
+        for f in files {
+            let replay = try run(tavolo, ["log", "replay", "\(logs)/\(f)"])
+            XCTAssertEqual(replay.status, 0, replay.stdout + replay.stderr)
+            XCTAssertEqual(replay.stdout.components(separatedBy: "confirmed").count - 1, 2, replay.stdout)
+        }
     }
 
     /// `tavolo simulate` with packet logs: every node agrees; each game equals the engine-only playout with its
@@ -270,4 +311,15 @@ final class TableIntegrationTests: XCTestCase {
         }
         return nil
     }
+}
+
+/// A counter and a stop flag shared with a background thread.
+final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    private var halted = false
+    func count() { lock.withLock { n += 1 } }
+    func stop() { lock.withLock { halted = true } }
+    var value: Int { lock.withLock { n } }
+    var stopped: Bool { lock.withLock { halted } }
 }

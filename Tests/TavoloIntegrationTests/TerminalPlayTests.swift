@@ -1,6 +1,6 @@
 import Foundation
-import TavoloDaemon
-import TavoloProtocol
+import TavoloControl
+import TavoloCore
 import TavoloTable
 import XCTest
 
@@ -23,24 +23,22 @@ final class TerminalPlayTests: XCTestCase {
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 
     /// Hosts a table on node 0 with `seats` (node index, bot or nil for the person), starts it, returns its id.
-    func startTable(_ game: String, _ seats: [(node: Int, bot: String?)]) throws -> String {
-        let info = try client(0).call("host", ["game": game, "players": seats.count], as: TableInfo.self)
+    func startTable(_ game: String, _ seats: [(node: Int, bot: String?)]) throws -> TableID {
+        let info = try client(0).call(.host(game: game, players: seats.count), as: TableInfo.self)
         try harness.eventually("node 1 sees \(info.id)", seconds: 15) {
-            (try? client(1).call("tables", as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
         }
         for (i, s) in seats.enumerated() {
-            var p: [String: Any] = ["table": info.id, "seat": i]
-            if let b = s.bot { p["bot"] = b }
-            _ = try client(s.node).call("join", p, as: JoinResult.self)
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
         }
         try harness.eventually("seats taken", seconds: 15) {
-            (try? client(0).call("tables", as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty) == true
+            (try? client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty) == true
         }
-        _ = try client(0).call("start", ["table": info.id], as: TableInfo.self)
+        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
         return info.id
     }
 
-    func terminal(_ id: String, _ tag: String) throws -> TmuxTerminal {
+    func terminal(_ id: TableID, _ tag: String) throws -> TmuxTerminal {
         try TmuxTerminal(
             socket: "tavolo-\(tag)-\(harness.runID)",
             command: "\(tavolo) play \(id) --control \(harness.nodes[0].controlPath)")
@@ -63,8 +61,8 @@ final class TerminalPlayTests: XCTestCase {
     }
 
     /// After the end: the winner by seat owner, "you" only for the person's seat, and `q` closes cleanly.
-    func checkResult(_ term: TmuxTerminal, _ screen: String, table id: String, scores: String) throws {
-        let state = try client(0).call("state", ["table": id], as: TableState.self)
+    func checkResult(_ term: TmuxTerminal, _ screen: String, table id: TableID, scores: String) throws {
+        let state = try client(0).call(.state(table: id), as: TableState.self)
         let winners = try XCTUnwrap(state.winners)
         let winnerLine = screen.split(separator: "\n").first { $0.hasPrefix("Winner") || $0.hasPrefix("Draw") } ?? ""
         if winners.contains(0) {
@@ -82,10 +80,10 @@ final class TerminalPlayTests: XCTestCase {
     }
 
     /// No text about a move, at either node, names a hand, a drawn card or a deal.
-    func checkMoveTextsArePublic(_ id: String, forbidden: String) throws {
+    func checkMoveTextsArePublic(_ id: TableID, forbidden: String) throws {
         let pattern = try NSRegularExpression(pattern: forbidden)
         for node in 0..<2 {
-            let texts = try client(node).call("state", ["table": id], as: TableState.self).lastMoves
+            let texts = try client(node).call(.state(table: id), as: TableState.self).lastMoves
             for t in texts {
                 XCTAssertNil(pattern.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)), "node \(node): \(t)")
             }
@@ -168,21 +166,23 @@ final class TerminalPlayTests: XCTestCase {
         // Reattach: the screen shows the position as it is now.
         term = try terminal(id, "ot2")
         let back = try term.waitFor("the position after reattaching") { $0.contains("▶ YOUR TURN") }
-        let state = try client(0).call("state", ["table": id], as: TableState.self)
+        let state = try client(0).call(.state(table: id), as: TableState.self)
         guard case .object(let obs) = state.observations.first, case .array(let discs) = obs["discs"] ?? .null,
-            discs.count == 2, case .number(let black) = discs[0], case .number(let white) = discs[1]
+            discs.count == 2
         else { return XCTFail("no Othello observation: \(state.observations)") }
         XCTAssertTrue(
-            back.contains("X black (seat 0): \(Int(black)) discs   O white (seat 1): \(Int(white)) discs"), back)
+            back.contains(
+                "X black (seat 0): \(discs[0].jsonText) discs   O white (seat 1): \(discs[1].jsonText) discs"),
+            back)
         let last = try playToTheEnd(term) { _ in ["Enter"] }
         try checkResult(term, last, table: id, scores: "Discs:")
     }
 
     /// Without a terminal on stdin: the table as text, one clear line for a bad move, end of input detaches.
-    func checkLineMode(_ id: String) throws {
+    func checkLineMode(_ id: TableID) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tavolo)
-        p.arguments = ["play", id, "--control", harness.nodes[0].controlPath]
+        p.arguments = ["play", id.rawValue, "--control", harness.nodes[0].controlPath]
         let input = Pipe()
         let output = Pipe()
         p.standardInput = input

@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import XCTest
 
 /// Connects table managers in memory: each node's messages are delivered to each target in order.
 final class FakeNetwork: @unchecked Sendable {
@@ -89,3 +90,16 @@ func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> 
     }
     return false
 }
+
+/// Waits for `condition`; on time-out fails the test where it was called and throws, so a wait can never be
+/// silently ignored.
+func require(
+    _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () async -> Bool
+) async throws {
+    guard await eventually(seconds, condition) else {
+        XCTFail("timed out after \(seconds) s", file: file, line: line)
+        throw TimedOut()
+    }
+}
+
+struct TimedOut: Error {}

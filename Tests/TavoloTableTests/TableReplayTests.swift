@@ -3,6 +3,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 final class TableReplayTests: XCTestCase {
@@ -12,9 +13,9 @@ final class TableReplayTests: XCTestCase {
         let nodes = await net.makeNodes(3)
         let log = await EventLog(nodes[2])
         let table = try await nodes[0].host(game: "spirits", players: 3)
-        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
         for i in 0..<3 { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: "random") }
-        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
         let done = await eventually(20) { log.first(.finished) != nil }
         XCTAssertTrue(done)
@@ -32,7 +33,7 @@ final class TableReplayTests: XCTestCase {
         XCTAssertEqual(outcomes.count, 1)
         let o = try XCTUnwrap(outcomes.first)
         XCTAssertNil(o.problem)
-        XCTAssertEqual(o.finalHash, final)
+        XCTAssertEqual(o.finalHash?.hex, final)
         XCTAssertEqual(o.dealsChecked, 3)
         XCTAssertGreaterThan(o.hashesChecked, o.movesReplayed * 3)
     }

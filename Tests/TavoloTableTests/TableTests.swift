@@ -3,6 +3,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 final class TableTests: XCTestCase {
@@ -37,8 +38,8 @@ final class TableTests: XCTestCase {
         )
         let finals = logs.compactMap { $0.first(.finished) }
         XCTAssertEqual(Set(finals.compactMap(\.stateHash)).count, 1, "nodes disagree")
-        XCTAssertEqual(finals.first?.finalHashes?.count, 3)
-        let seed = try XCTUnwrap(finals.first?.jointSeed)
+        XCTAssertEqual(finals.first?.result?.finalHashes.count, 3)
+        let seed = try XCTUnwrap(finals.first?.result?.jointSeed)
         let playout = try XCTUnwrap(GameCatalog.standard["spirits"]).playout(
             PlayoutRequest(players: 3, games: 1, seed: seed, bots: kinds))
         XCTAssertEqual(playout.finalHash?.hex, finals.first?.stateHash)
@@ -48,7 +49,7 @@ final class TableTests: XCTestCase {
 
     func startedTable(_ net: FakeNetwork, _ nodes: [TableManager], game: String = "spirits", bots: [String?])
         async throws
-        -> String
+        -> TableID
     {
         let table = try await nodes[0].host(game: game, players: bots.count)
         let known = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
@@ -72,7 +73,7 @@ final class TableTests: XCTestCase {
         _ = try await startedTable(net, nodes, bots: ["random", "random", "random"])
         let caught = await eventually { l1.first(.stopped) != nil && l2.first(.stopped) != nil }
         XCTAssertTrue(caught)
-        XCTAssertEqual(l1.first(.stopped)?.code, "deal/mismatch")
+        XCTAssertEqual(l1.first(.stopped)?.code, StopCode.dealMismatch.rawValue)
         XCTAssertEqual(l2.first(.stopped)?.code, "deal/mismatch")
         XCTAssertNil(l1.first(.moved), "a node played on a wrong deal")
     }
@@ -106,10 +107,21 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(rejectedTurn)
         // Illegal for the owner through the API: refused locally, nothing sent.
         do {
-            _ = try await nodes[owner].move(table: id, move: .object(["nonsense": .number(1)]))
+            _ = try await nodes[owner].move(table: id, move: .object(["nonsense": .integer(1)]))
+            XCTFail("a malformed move was accepted")
+        } catch {
+            XCTAssertEqual(error.code, .malformed)
+        }
+        // A move of the game that is not legal now: refused as illegal, with the legal ones listed.
+        // The first move opens an empty pile, so every card in hand plays: fleeing is not legal.
+        guard case .object(let first) = legal, let card = first["play"] else { return XCTFail("not a play: \(legal)") }
+        let illegal = JSONValue.object(["flee": card])
+        do {
+            _ = try await nodes[owner].move(table: id, move: illegal)
             XCTFail("an illegal move was accepted")
         } catch {
-            XCTAssertEqual(error.code, "move/illegal")
+            XCTAssertEqual(error.code, .illegal)
+            XCTAssertTrue(error.message.contains("legal:"), error.message)
         }
         _ = try await nodes[owner].move(table: id, move: legal)
         let moved = await eventually { logs.allSatisfy { $0.first(.moved) != nil } }
@@ -137,7 +149,8 @@ final class TableTests: XCTestCase {
         await nodes[0].inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
         let rejected = await eventually { logs[1].first(.rejected) != nil }
         XCTAssertTrue(rejected)
-        XCTAssertTrue(["move/illegal", "move/malformed"].contains(logs[1].first(.rejected)?.code ?? ""))
+        // "a1" decodes as an Othello move: it is illegal, not malformed.
+        XCTAssertEqual(logs[1].first(.rejected)?.code, MoveErrorCode.illegal.rawValue)
     }
 
     func testDivergingConfirmationStopsTheTableNamingTheMove() async throws {
@@ -145,11 +158,12 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(2)
         let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
         let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
-        _ = await eventually { logs[0].first(.yourTurn) != nil }
+        try await require(10) { logs[0].first(.yourTurn) != nil }
         let state = try await nodes[0].state(table: id)
         _ = try await nodes[0].move(table: id, move: try XCTUnwrap(state.legalMoves.first))
-        _ = await eventually { logs[1].first(.moved) != nil }
-        await nodes[1].inject(.confirm(table: id, number: 0, stateHash: String(repeating: "0", count: 64)))
+        try await require(10) { logs[1].first(.moved) != nil }
+        await nodes[1].inject(
+            .confirm(table: id, number: 0, stateHash: StateHash(bytes: [UInt8](repeating: 0, count: 32))))
         let stopped = await eventually { logs[0].first(.stopped) != nil }
         XCTAssertTrue(stopped)
         XCTAssertEqual(logs[0].first(.stopped)?.code, "hash/mismatch")
@@ -161,10 +175,10 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(2)
         let log0 = await EventLog(nodes[0])
         let table = try await nodes[0].host(game: "othello", players: 2)
-        _ = await eventually { await nodes[1].list().count == 1 }
+        try await require(10) { await nodes[1].list().count == 1 }
         _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
         _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         // Node 1 commits to one thing and reveals another before the real protocol runs.
         await nodes[1].inject(
             .commit(table: table.id, commitment: JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))))
@@ -183,15 +197,16 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(3)
         let log2 = await EventLog(nodes[2])
         let table = try await nodes[0].host(game: "briscola", players: 2)
-        _ = await eventually { await nodes[2].list().count == 1 }
+        try await require(10) { await nodes[2].list().count == 1 }
         _ = try await nodes[0].invite(table: table.id, seat: 1, node: "n2")
         let invited = await eventually { log2.first(.invited) != nil }
         XCTAssertTrue(invited)
         // n1 may not take the reserved seat; n2 may.
-        _ = await eventually { await nodes[1].list().first?.seats[1].invited == "n2" }
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        try await require(10) { await nodes[1].list().first?.seats[1].invited == "n2" }
         let log1 = await EventLog(nodes[1])
-        _ = log1
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        try await require { log1.first(.seatRefused) != nil }
+        XCTAssertTrue(log1.first(.seatRefused)?.message?.contains("reserved") == true)
         _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
         let seated = await eventually { await nodes[0].list().first?.seats[1].ownerName == "n2" }
         XCTAssertTrue(seated)
@@ -203,15 +218,15 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(3)
         let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
         let table = try await nodes[0].host(game: "othello", players: 2)
-        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
         _ = try await nodes[1].join(table: table.id, game: nil, seat: 0, bot: "greedy")
         _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
-        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
         let done = await eventually(20) { logs.allSatisfy { $0.first(.finished) != nil } }
         XCTAssertTrue(done, "\(logs.map { $0.all.last?.kind.rawValue ?? "-" })")
         XCTAssertEqual(Set(logs.compactMap { $0.first(.finished)?.stateHash }).count, 1)
-        XCTAssertEqual(logs[0].first(.finished)?.finalHashes?.count, 3)
+        XCTAssertEqual(logs[0].first(.finished)?.result?.finalHashes.count, 3)
     }
 
     /// A node lists other nodes' tables but is not part of them: losing one of their members stops nothing here
@@ -221,17 +236,16 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(3)
         let outsider = await EventLog(nodes[2])
         let table = try await nodes[0].host(game: "othello", players: 2)
-        _ = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: nil)
-        _ = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
-        _ = await eventually { await nodes[2].list().first?.phase == .seeding }
+        try await require(10) { await nodes[2].list().first.map { $0.phase != .open } == true }
         await nodes[2].peerLost(nodes[1].me)
-        try await Task.sleep(for: .milliseconds(100))
+        // The members play on: the outsider learns from the host's offers that the game finished, not stopped.
+        try await require(20) { await nodes[2].list().first?.phase == .finished }
         XCTAssertNil(outsider.first(.stopped))
-        let phase = await nodes[2].list().first?.phase
-        XCTAssertNotEqual(phase, .stopped)
     }
 
     func testJointSeedFormula() {
@@ -240,9 +254,11 @@ final class TableTests: XCTestCase {
         XCTAssertNotEqual(JointSeed.seed(nonces: [a, b]), JointSeed.seed(nonces: [b, a]))
         XCTAssertEqual(
             JointSeed.commitment(for: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(
+        // SHA-256("tavolo/joint-seed/v1" ‖ 0xAA×32 ‖ 0xBB×32), first 8 bytes, computed independently (Python hashlib).
+        XCTAssertEqual(JointSeed.seed(nonces: [a, b]), JointSeedVector.seedAB)
+        XCTAssertNotEqual(
             JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3),
-            JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3))
+            JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 4))
     }
 }
 

@@ -47,10 +47,9 @@ public struct GameLog: Codable, Sendable {
         let games = (dir as NSString).appendingPathComponent("games")
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys, .prettyPrinted]
-            let safe = table.id.filter { $0.isLetter || $0.isNumber || $0 == "-" }
-            try e.encode(self).write(to: URL(fileURLWithPath: "\(games)/\(safe).json"), options: .atomic)
+            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name.
+            try CanonicalJSON.encodePretty(self).write(
+                to: URL(fileURLWithPath: "\(games)/\(table.id).json"), options: .atomic)
             return nil
         } catch {
             return "cannot write the game log of table \(table.id): \(error.localizedDescription)"

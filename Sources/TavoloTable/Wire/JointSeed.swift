@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TavoloCore
+import TavoloProtocol
 
 /// The commit–reveal deal nobody can bias (PROTOCOL.md §9.3).
 public enum JointSeed {

@@ -1,5 +1,6 @@
 import Foundation
 import TavoloCore
+import TavoloProtocol
 
 /// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
 /// whose `type` field names the message.
@@ -7,31 +8,31 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// Host → every node: a table exists or changed (seats, phase). Sent on every change and to new peers.
     case offer(TableInfo)
     /// Node → host: please seat me (a human or a bot of mine) at `seat`, or at any free seat when nil.
-    case seatRequest(table: String, seat: Int?, bot: String?)
+    case seatRequest(table: TableID, seat: Int?, bot: String?)
     /// Host → node: a seat request or invitation answer that failed.
-    case seatRefused(table: String, reason: String)
+    case seatRefused(table: TableID, reason: String)
     /// Host → named node: a seat is offered to you.
-    case invite(table: String, seat: Int)
+    case invite(table: TableID, seat: Int)
     /// Seat owner → table: this node leaves its seats (before the start) or abandons the game (after).
-    case leave(table: String)
+    case leave(table: TableID)
     /// Each seat-owning node → table: SHA-256 of its secret nonce, hex.
-    case commit(table: String, commitment: String)
+    case commit(table: TableID, commitment: String)
     /// Each seat-owning node → table, once every commitment is in: the nonce itself, hex (32 bytes).
-    case reveal(table: String, nonce: String)
+    case reveal(table: TableID, nonce: String)
     /// Host → table: the card order of deal `number`, which must equal the shuffle of the joint seed.
-    case deal(table: String, number: Int, cards: [UInt8])
+    case deal(table: TableID, number: Int, cards: [UInt8])
     /// Owner of the seat to play → table: move `number` (0-based) for `seat`, applied to the state with hash `stateHash`.
-    case move(table: String, number: Int, seat: Int, move: JSONValue, stateHash: String)
+    case move(table: TableID, number: Int, seat: Int, move: JSONValue, stateHash: StateHash)
     /// Every node at the table → table: my state hash after applying move `number`.
-    case confirm(table: String, number: Int, stateHash: String)
+    case confirm(table: TableID, number: Int, stateHash: StateHash)
     /// A node rejected a move (it stays unapplied everywhere): stable code and reason.
-    case reject(table: String, number: Int, code: String, reason: String)
+    case reject(table: TableID, number: Int, code: MoveErrorCode, reason: String)
     /// Every node at the table → table, at the end: the outcome and final state hash it computed.
-    case result(table: String, winners: [Int], scores: [Int], finalHash: String)
+    case result(table: TableID, winners: [Int], scores: [Int], finalHash: StateHash)
     /// Any node at the table → table: the table is stopped (divergence, wrong deal, a member left or was lost).
-    case stop(table: String, code: String, reason: String)
+    case stop(table: TableID, code: StopCode, reason: String)
 
-    public var table: String {
+    public var table: TableID {
         switch self {
         case .offer(let t): t.id
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
@@ -71,7 +72,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .offer(try TableInfo(from: decoder))
             return
         }
-        let t = try c.decode(String.self, forKey: .table)
+        let t = try c.decode(TableID.self, forKey: .table)
         switch type {
         case "table.seat-request":
             self = .seatRequest(
@@ -90,24 +91,24 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .move(
                 table: t, number: try c.decode(Int.self, forKey: .number), seat: try c.decode(Int.self, forKey: .seat),
                 move: try c.decode(JSONValue.self, forKey: .move),
-                stateHash: try c.decode(String.self, forKey: .stateHash))
+                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
         case "table.confirm":
             self = .confirm(
                 table: t, number: try c.decode(Int.self, forKey: .number),
-                stateHash: try c.decode(String.self, forKey: .stateHash))
+                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
         case "table.reject":
             self = .reject(
                 table: t, number: try c.decode(Int.self, forKey: .number),
-                code: try c.decode(String.self, forKey: .code),
+                code: try c.decode(MoveErrorCode.self, forKey: .code),
                 reason: try c.decode(String.self, forKey: .reason))
         case "table.result":
             self = .result(
                 table: t, winners: try c.decode([Int].self, forKey: .winners),
                 scores: try c.decode([Int].self, forKey: .scores),
-                finalHash: try c.decode(String.self, forKey: .finalHash))
+                finalHash: try c.decode(StateHash.self, forKey: .finalHash))
         case "table.stop":
             self = .stop(
-                table: t, code: try c.decode(String.self, forKey: .code),
+                table: t, code: try c.decode(StopCode.self, forKey: .code),
                 reason: try c.decode(String.self, forKey: .reason))
         default:
             throw DecodingError.dataCorruptedError(

@@ -13,6 +13,11 @@ public enum TablePhase: String, Codable, Sendable {
     case finished
     /// Stopped before the end (divergence, wrong deal, a member lost or left).
     case stopped
+
+    /// Seeding or playing: the seats are fixed and the members are at work.
+    public var isActive: Bool { self == .seeding || self == .playing }
+    /// Finished or stopped: nothing more happens.
+    public var isOver: Bool { self == .finished || self == .stopped }
 }
 
 /// One seat: who owns it and how it is played.
@@ -37,7 +42,7 @@ public struct SeatInfo: Codable, Sendable, Equatable {
 
 /// A table as the host announces it.
 public struct TableInfo: Codable, Sendable, Equatable {
-    public var id: String
+    public var id: TableID
     public var game: String
     public var players: Int
     public var host: NodeID
@@ -63,33 +68,5 @@ public struct TableInfo: Codable, Sendable, Equatable {
         var out = participants
         if !out.contains(host) { out.append(host) }
         return out
-    }
-}
-
-/// What a node reports about its tables, in order (the control socket's event stream).
-public struct TableEvent: Codable, Sendable {
-    public enum Kind: String, Codable, Sendable {
-        case offered, updated, invited, seatRefused = "seat-refused", started, seeded, dealt, yourTurn = "your-turn",
-            moved, rejected, finished, stopped
-    }
-
-    public var kind: Kind
-    public var table: String
-    public var game: String?
-    public var message: String?
-    public var seat: Int?
-    public var moveNumber: Int?
-    public var move: JSONValue?
-    public var stateHash: String?
-    public var jointSeed: UInt64?
-    public var winners: [Int]?
-    public var scores: [Int]?
-    /// Every member's final hash, by node name, when the game finished.
-    public var finalHashes: [String: String]?
-    public var code: String?
-
-    public init(kind: Kind, table: String) {
-        self.kind = kind
-        self.table = table
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TavoloProtocol
+import TavoloTable
 
 /// A blocking client of a node's control socket, for the `tavolo` command and tests.
 /// Use it from one thread at a time; `close()` may come from another thread to end a blocked read.
@@ -71,12 +72,10 @@ public final class ControlClient: @unchecked Sendable {
         Glibc.close(fd)
     }
 
-    /// Sends one request object (its `id` is set here) and returns the raw response line.
-    public func requestLine(_ object: [String: Any]) throws -> [UInt8] {
-        var object = object
-        object["id"] = nextID
+    /// Sends one request (its `id` is set here) and returns the raw response line.
+    public func requestLine(_ request: ControlRequest) throws -> [UInt8] {
+        var line = try WireJSON.encode(ControlRequestLine(id: nextID, request: request))
         nextID += 1
-        var line = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         line.append(10)
         try line.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -107,10 +106,8 @@ public final class ControlClient: @unchecked Sendable {
     }
 
     /// Sends a request and decodes the `result`, turning a failure into a thrown `ControlFailure`.
-    public func call<R: Codable & Sendable>(_ op: String, _ params: [String: Any] = [:], as: R.Type) throws -> R {
-        var object = params
-        object["op"] = op
-        let line = try requestLine(object)
+    public func call<R: Codable & Sendable>(_ request: ControlRequest, as: R.Type) throws -> R {
+        let line = try requestLine(request)
         let response: ControlResponse<R>
         do { response = try WireJSON.decode(ControlResponse<R>.self, line) } catch {
             throw ClientError.badResponse(WireJSON.describe(error))
@@ -118,5 +115,18 @@ public final class ControlClient: @unchecked Sendable {
         if let e = response.error { throw e }
         guard let r = response.result else { throw ClientError.badResponse("no result") }
         return r
+    }
+
+    /// Starts the event stream (`events`): read each event with `nextEvent()` until `close()`.
+    public func subscribe(kinds: [TableEvent.Kind]? = nil) throws {
+        _ = try call(.events(kinds: kinds), as: Empty.self)
+    }
+
+    /// The next streamed event; lines that are not events are skipped.
+    public func nextEvent() throws -> TableEvent {
+        while true {
+            let line = try readLine()
+            if let e = try? WireJSON.decode(EventLine.self, line) { return e.event }
+        }
     }
 }

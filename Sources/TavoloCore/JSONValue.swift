@@ -1,9 +1,11 @@
 import Foundation
 
-/// Any JSON value, so a game-agnostic message can carry a game's move as a nested object.
+/// Any JSON value, so a game-agnostic message can carry a game's move or observation as a nested object.
+/// Integers stay exact (`integer`); only numbers with a fraction or out of the Int64 range are `number`.
 public enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -15,6 +17,8 @@ public enum JSONValue: Codable, Hashable, Sendable {
             self = .null
         } else if let b = try? c.decode(Bool.self) {
             self = .bool(b)
+        } else if let i = try? c.decode(Int64.self) {
+            self = .integer(i)
         } else if let n = try? c.decode(Double.self) {
             self = .number(n)
         } else if let s = try? c.decode(String.self) {
@@ -31,8 +35,8 @@ public enum JSONValue: Codable, Hashable, Sendable {
         switch self {
         case .null: try c.encodeNil()
         case .bool(let b): try c.encode(b)
-        case .number(let n):
-            if n.rounded() == n, abs(n) < 1e15 { try c.encode(Int64(n)) } else { try c.encode(n) }
+        case .integer(let i): try c.encode(i)
+        case .number(let n): try c.encode(n)
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
@@ -41,13 +45,20 @@ public enum JSONValue: Codable, Hashable, Sendable {
 
     /// Parses JSON bytes.
     public init(json: [UInt8]) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+        self = try CanonicalJSON.decode(JSONValue.self, json)
     }
 
-    /// Compact JSON with sorted keys.
-    public var jsonBytes: [UInt8] {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? Array(e.encode(self))) ?? []
+    /// The value of any Encodable, through its JSON.
+    public init<T: Encodable>(encoding value: T) throws {
+        self = try JSONValue(json: CanonicalJSON.encode(value))
     }
+
+    /// Compact canonical JSON (keys sorted).
+    public var jsonBytes: [UInt8] { (try? CanonicalJSON.encode(self)) ?? [] }
+
+    /// Compact canonical JSON as text.
+    public var jsonText: String { String(decoding: jsonBytes, as: UTF8.self) }
+
+    /// Decodes a Decodable from this value.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T { try CanonicalJSON.decode(type, jsonBytes) }
 }

@@ -1,33 +1,22 @@
 import Foundation
-import TavoloMesh
 import TavoloProtocol
+import TavoloTable
 
-/// The control socket speaks JSON lines (PROTOCOL.md §7): one request object per line, one response per request.
-public enum ControlProtocol {
+/// Where the control socket lives and how long its lines may be (PROTOCOL.md §7).
+public enum ControlSocket {
     /// Longest request line accepted; a longer one closes the client.
     public static let maxLineLength = 1 << 20
 
     /// The default socket path of node `name`: `${XDG_RUNTIME_DIR:-/tmp}/tavolo/NAME.sock`.
-    public static func defaultSocketPath(node name: String) -> String {
+    public static func defaultPath(node name: String) -> String {
         let env = ProcessInfo.processInfo.environment
         let base = env["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return "\(base)/tavolo/\(name).sock"
     }
 }
 
-/// The envelope every request has: an optional id echoed back, and the operation.
-public struct ControlRequest: Codable, Sendable {
-    public var id: Int?
-    public var op: String
-
-    public init(id: Int? = nil, op: String) {
-        self.id = id
-        self.op = op
-    }
-}
-
 /// A failed request: a stable code and a sentence.
-public struct ControlFailure: Codable, Sendable, Error, CustomStringConvertible {
+public struct ControlFailure: Codable, Sendable, Error, Equatable, CustomStringConvertible {
     public var code: String
     public var message: String
 
@@ -36,7 +25,14 @@ public struct ControlFailure: Codable, Sendable, Error, CustomStringConvertible 
         self.message = message
     }
 
-    public var description: String { "\(code): \(message)" }
+    /// A person's line: the sentence, then the code in brackets.
+    public var description: String { "\(message) [\(code)]" }
+
+    static func unknownOp(_ op: String) -> ControlFailure {
+        ControlFailure(
+            code: "control/unknown-op",
+            message: "unknown op '\(op)'; ops: \(ControlRequest.ops.joined(separator: ", "))")
+    }
 }
 
 /// The response to one request: `ok` with a `result`, or not with an `error`.
@@ -61,18 +57,19 @@ public struct ControlResponse<Result: Codable & Sendable>: Codable, Sendable {
     }
 }
 
-/// `status`: who this node is.
-public struct NodeStatus: Codable, Sendable {
-    public var name: String
-    public var id: String
-    public var tcpPort: Int
-    public var udpPort: Int
-    public var protocolVersion: Int
-    public var connectedPeers: Int
-    public var stats: MeshStats
+/// An empty result.
+public struct Empty: Codable, Sendable, Equatable {
+    public init() {}
 }
 
-/// An empty result.
-public struct Empty: Codable, Sendable {
-    public init() {}
+/// The `join` result: the table asked.
+public struct JoinResult: Codable, Sendable {
+    public var table: TableID
+    public init(table: TableID) { self.table = table }
+}
+
+/// A streamed control event line: `{"event": {...}}`.
+public struct EventLine: Codable, Sendable {
+    public var event: TableEvent
+    public init(event: TableEvent) { self.event = event }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TavoloMesh
+import TavoloControl
 import TavoloProtocol
 import TavoloTable
 
@@ -111,7 +111,7 @@ public final class Simulation: @unchecked Sendable {
         }
         var nodes: [NodeReport] = []
         for (i, c) in clients.enumerated() {
-            let s = try c.call("status", as: NodeStatus.self)
+            let s = try c.call(.status, as: NodeStatus.self)
             nodes.append(NodeReport(name: names[i], bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent))
         }
         let totalMoves = games.reduce(0) { $0 + $1.moves }
@@ -167,7 +167,7 @@ public final class Simulation: @unchecked Sendable {
             var complete = true
             for i in 0..<options.peers {
                 guard let c = try? ControlClient(path: socketPath(i)),
-                    let peers = try? c.call("peers", as: [PeerInfo].self),
+                    let peers = try? c.call(.peers, as: [PeerSummary].self),
                     peers.filter({ $0.state == .connected && names.contains($0.name) }).count == options.peers - 1
                 else {
                     complete = false
@@ -183,8 +183,8 @@ public final class Simulation: @unchecked Sendable {
     /// The id of the table being played, set once it is hosted (read by the event threads).
     final class TableIDBox: @unchecked Sendable {
         private let lock = NSLock()
-        private var id: String?
-        var value: String? {
+        private var id: TableID?
+        var value: TableID? {
             get { lock.withLock { id } }
             set { lock.withLock { id = newValue } }
         }
@@ -193,7 +193,7 @@ public final class Simulation: @unchecked Sendable {
     /// Events of every node for one table, gathered by a thread per node.
     final class EventCollector: @unchecked Sendable {
         let lock = NSLock()
-        var finished: [Int: TableEvent] = [:]
+        var finished: [Int: TableResult] = [:]
         var stopped: [Int: TableEvent] = [:]
         var done = false
         var lastActivity = Date()
@@ -205,18 +205,16 @@ public final class Simulation: @unchecked Sendable {
         var watchers: [ControlClient] = []
         for i in 0..<options.peers {
             let w = try ControlClient(path: socketPath(i), timeout: nil)
-            _ = try w.requestLine(["op": "events", "kinds": ["finished", "stopped"]])
+            try w.subscribe(kinds: [.finished, .stopped])
             watchers.append(w)
             Thread.detachNewThread {
                 while true {
-                    guard let line = try? w.readLine() else { return }
+                    guard let e = try? w.nextEvent() else { return }
                     // Other tables (other nodes', other simulations') report events too: keep this game's only.
-                    guard let e = try? WireJSON.decode(EventLine.self, line).event, e.table == tableID.value else {
-                        continue
-                    }
+                    guard e.table == tableID.value else { continue }
                     collector.lock.withLock {
                         collector.lastActivity = Date()
-                        if e.kind == .finished { collector.finished[i] = e }
+                        if case .finished(let result) = e.detail { collector.finished[i] = result }
                         if e.kind == .stopped { collector.stopped[i] = e }
                     }
                     if collector.lock.withLock({ collector.done }) { return }
@@ -230,25 +228,25 @@ public final class Simulation: @unchecked Sendable {
         let host = clients[0]
         let table: TableInfo
         do {
-            table = try host.call("host", ["game": options.game, "players": options.peers], as: TableInfo.self)
+            table = try host.call(.host(game: options.game, players: options.peers), as: TableInfo.self)
         } catch { throw Failure("hosting failed: \(error)") }
         tableID.value = table.id
         // Every node must know the table before asking for its seat.
         try waitUntil("every node sees table \(table.id)") {
-            try clients.allSatisfy { c in try c.call("tables", as: [TableInfo].self).contains { $0.id == table.id } }
+            try clients.allSatisfy { c in try c.call(.tables, as: [TableInfo].self).contains { $0.id == table.id } }
         }
         for (i, c) in clients.enumerated() {
             do {
-                _ = try c.call("join", ["table": table.id, "seat": i, "bot": options.bot], as: JoinResult.self)
+                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
             } catch {
                 throw Failure("\(names[i]) could not take seat \(i): \(error)")
             }
         }
         try waitUntil("every seat of \(table.id) taken") {
-            try host.call("tables", as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
+            try host.call(.tables, as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
         }
         let start = Date()
-        _ = try host.call("start", ["table": table.id], as: TableInfo.self)
+        _ = try host.call(.start(table: table.id), as: TableInfo.self)
         while true {
             try checkAlive()
             let (finished, stopped, idle) = collector.lock.withLock {
@@ -263,18 +261,18 @@ public final class Simulation: @unchecked Sendable {
         let wall = Date().timeIntervalSince(start) * 1000
         let (finished, stopped) = collector.lock.withLock { (collector.finished, collector.stopped) }
         var hashes: [String: String] = [:]
-        for (i, e) in finished { hashes[names[i]] = e.stateHash ?? "" }
+        for (i, r) in finished { hashes[names[i]] = r.finalHash.hex }
         let first = finished.values.first
         let agree = stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1
-        let stopReason = stopped.values.first.map { "\($0.code ?? ""): \($0.message ?? "")" }
+        let stopReason = stopped.values.first.map { "\($0.message ?? "") [\($0.kind.rawValue)]" }
         var latencies: [Double] = []
         for c in clients {
-            if let st = try? c.call("state", ["table": table.id], as: TableState.self) {
+            if let st = try? c.call(.state(table: table.id), as: TableState.self) {
                 latencies += st.confirmLatencyMs
             }
         }
         return GameReport(
-            table: table.id, jointSeed: first?.jointSeed, moves: first?.moveNumber ?? 0, wallMs: wall,
+            table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
             latencyMs: latencies)
     }

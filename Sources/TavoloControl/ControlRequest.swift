@@ -1,0 +1,152 @@
+import TavoloCore
+import TavoloProtocol
+import TavoloTable
+
+/// One request of the control socket (PROTOCOL.md §7, §9.7): a line `{"id"?, "op", …params}`.
+public enum ControlRequest: Sendable, Equatable {
+    /// The node's peers.
+    case peers
+    /// Who this node is, and its counters.
+    case status
+    /// Known tables, open ones first.
+    case tables
+    /// Host a new open table; `players` may be left out for a game with one player count.
+    case host(game: String, players: Int?)
+    /// Take a seat at `table`, or at the oldest open table of `game` (automatch).
+    case join(table: TableID?, game: String?, seat: Int?, bot: String?)
+    /// Host: every free seat gets a host bot.
+    case fill(table: TableID, bot: String)
+    /// Host: reserve `seat` for the connected node called `node`.
+    case invite(table: TableID, seat: Int, node: String)
+    /// Host: start a full table.
+    case start(table: TableID)
+    /// Play a move (the game's move as JSON) for this node's seat to play.
+    case move(table: TableID, move: JSONValue)
+    /// Free this node's seats, or abandon the game.
+    case leave(table: TableID)
+    /// What this node's seats can see of a table.
+    case state(table: TableID)
+    /// Stream events (only of `kinds`, when given) until the client closes.
+    case events(kinds: [TableEvent.Kind]?)
+    /// Test only (`tavolod --test-allow-injection`): send a raw table message as this node.
+    case inject(TableMessage)
+
+    /// The `op` string.
+    public var op: String {
+        switch self {
+        case .peers: "peers"
+        case .status: "status"
+        case .tables: "tables"
+        case .host: "host"
+        case .join: "join"
+        case .fill: "fill"
+        case .invite: "invite"
+        case .start: "start"
+        case .move: "move"
+        case .leave: "leave"
+        case .state: "state"
+        case .events: "events"
+        case .inject: "inject"
+        }
+    }
+
+    public static let ops = [
+        "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
+        "inject",
+    ]
+}
+
+extension ControlRequest: Codable {
+    enum Key: String, CodingKey {
+        case op, game, players, table, seat, bot, node, move, kinds, message
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let op = try c.decode(String.self, forKey: .op)
+        switch op {
+        case "peers": self = .peers
+        case "status": self = .status
+        case "tables": self = .tables
+        case "host":
+            self = .host(
+                game: try c.decode(String.self, forKey: .game),
+                players: try c.decodeIfPresent(Int.self, forKey: .players))
+        case "join":
+            self = .join(
+                table: try c.decodeIfPresent(TableID.self, forKey: .table),
+                game: try c.decodeIfPresent(String.self, forKey: .game),
+                seat: try c.decodeIfPresent(Int.self, forKey: .seat),
+                bot: try c.decodeIfPresent(String.self, forKey: .bot))
+        case "fill":
+            self = .fill(
+                table: try c.decode(TableID.self, forKey: .table), bot: try c.decode(String.self, forKey: .bot))
+        case "invite":
+            self = .invite(
+                table: try c.decode(TableID.self, forKey: .table), seat: try c.decode(Int.self, forKey: .seat),
+                node: try c.decode(String.self, forKey: .node))
+        case "start": self = .start(table: try c.decode(TableID.self, forKey: .table))
+        case "move":
+            self = .move(
+                table: try c.decode(TableID.self, forKey: .table), move: try c.decode(JSONValue.self, forKey: .move))
+        case "leave": self = .leave(table: try c.decode(TableID.self, forKey: .table))
+        case "state": self = .state(table: try c.decode(TableID.self, forKey: .table))
+        case "events": self = .events(kinds: try c.decodeIfPresent([TableEvent.Kind].self, forKey: .kinds))
+        case "inject": self = .inject(try c.decode(TableMessage.self, forKey: .message))
+        default: throw ControlFailure.unknownOp(op)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(op, forKey: .op)
+        switch self {
+        case .peers, .status, .tables: break
+        case .host(let game, let players):
+            try c.encode(game, forKey: .game)
+            try c.encodeIfPresent(players, forKey: .players)
+        case .join(let table, let game, let seat, let bot):
+            try c.encodeIfPresent(table, forKey: .table)
+            try c.encodeIfPresent(game, forKey: .game)
+            try c.encodeIfPresent(seat, forKey: .seat)
+            try c.encodeIfPresent(bot, forKey: .bot)
+        case .fill(let table, let bot):
+            try c.encode(table, forKey: .table)
+            try c.encode(bot, forKey: .bot)
+        case .invite(let table, let seat, let node):
+            try c.encode(table, forKey: .table)
+            try c.encode(seat, forKey: .seat)
+            try c.encode(node, forKey: .node)
+        case .start(let table), .leave(let table), .state(let table): try c.encode(table, forKey: .table)
+        case .move(let table, let move):
+            try c.encode(table, forKey: .table)
+            try c.encode(move, forKey: .move)
+        case .events(let kinds): try c.encodeIfPresent(kinds, forKey: .kinds)
+        case .inject(let message): try c.encode(message, forKey: .message)
+        }
+    }
+}
+
+/// A request line: the optional `id` echoed in the response, and the request.
+public struct ControlRequestLine: Codable, Sendable {
+    public var id: Int?
+    public var request: ControlRequest
+
+    public init(id: Int?, request: ControlRequest) {
+        self.id = id
+        self.request = request
+    }
+
+    enum Key: String, CodingKey { case id }
+
+    public init(from decoder: Decoder) throws {
+        id = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: .id)
+        request = try ControlRequest(from: decoder)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try request.encode(to: encoder)
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encodeIfPresent(id, forKey: .id)
+    }
+}

@@ -1,0 +1,139 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Every table this node knows, with the node's context: routes inputs to each table's machine, creates tables
+/// (hosted here or offered by others), and drops the ones that are over or whose host is gone. Pure, like the
+/// machines it holds.
+public struct TableDirectory {
+    public private(set) var tables: [TableID: TableMachine] = [:]
+    public private(set) var context: TableContext
+    var nonces: NonceSource
+    var nextTableNumber = 1
+
+    /// Tables another node may have listed here at once; more offers from it are dropped.
+    public static let maxTablesPerPeer = 64
+
+    public init(context: TableContext, nonces: NonceSource) {
+        self.context = context
+        self.nonces = nonces
+    }
+
+    // MARK: Inputs
+
+    /// A table message arrived from `from`.
+    public mutating func received(_ message: TableMessage, from: NodeID) -> [TableEffect] {
+        let id = message.table
+        if tables[id] == nil {
+            guard case .offer(let info) = message else {
+                return [.log(.debug, "\(message.typeName) for unknown table \(id) from \(context.name(from))")]
+            }
+            guard info.host == from, from != context.me, context.catalog[info.game] != nil else {
+                return [.log(.debug, "ignored an offer of table \(id) from \(context.name(from)), not its host")]
+            }
+            guard tables.values.count(where: { $0.info.host == from }) < Self.maxTablesPerPeer else {
+                return [.log(.warning, "ignored an offer from \(context.name(from)): it lists too many tables")]
+            }
+            tables[id] = TableMachine(offered: info, role: .node, context)
+        }
+        return route(id, .message(message, from: from))
+    }
+
+    public mutating func peerConnected(_ peer: NodeID, name: String) -> [TableEffect] {
+        context.names[peer] = name
+        context.connected.insert(peer)
+        return tables.keys.sorted().flatMap { route($0, .peerConnected(peer)) }
+    }
+
+    public mutating func peerLost(_ peer: NodeID) -> [TableEffect] {
+        context.connected.remove(peer)
+        let effects = tables.keys.sorted().flatMap { route($0, .peerLost(peer)) }
+        // An open table, or one this node takes no part in, goes with its host.
+        for (id, t) in tables where t.info.host == peer && (t.info.phase == .open || !t.isMember) {
+            tables[id] = nil
+        }
+        return effects
+    }
+
+    public mutating func timerFired(_ timer: TableTimer) -> [TableEffect] {
+        switch timer {
+        case .expire(let id):
+            if tables[id]?.info.phase.isOver == true { tables[id] = nil }
+            return []
+        }
+    }
+
+    mutating func route(_ id: TableID, _ input: TableInput) -> [TableEffect] {
+        guard var machine = tables[id] else { return [] }
+        tables[id] = nil  // keep the machine uniquely referenced while it changes
+        let effects = machine.handle(input, context, nonces: &nonces)
+        tables[id] = machine
+        return effects
+    }
+
+    // MARK: Local requests
+
+    /// Hosts a new open table.
+    public mutating func host(game: String, players: Int?) -> (Result<TableInfo, TableError>, [TableEffect]) {
+        guard let entry = context.catalog[game] else {
+            let games = context.catalog.names.joined(separator: ", ")
+            return (.failure(TableError(.unknownGame, "unknown game '\(game)'; games: \(games)")), [])
+        }
+        guard let players = players ?? (entry.playerCounts.count == 1 ? entry.playerCounts.first : nil) else {
+            let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
+            return (.failure(TableError(.badPlayers, "say how many play \(game): \(counts)")), [])
+        }
+        guard entry.playerCounts.contains(players) else {
+            let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
+            return (.failure(TableError(.badPlayers, "\(game) is played by \(counts) players, not \(players)")), [])
+        }
+        guard let id = TableID("\(context.me.short)-\(nextTableNumber)") else {
+            return (.failure(TableError(.badRequest, "no table id")), [])
+        }
+        nextTableNumber += 1
+        let info = TableInfo(
+            id: id, game: game, players: players, host: context.me, hostName: context.myName, phase: .open,
+            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1)
+        var machine = TableMachine(hosting: info, context)
+        let effects = machine.announce(context)
+        tables[id] = machine
+        return (.success(info), effects)
+    }
+
+    /// The table a join names, or the oldest open table of `game` with a free seat (automatch).
+    public func tableToJoin(table: TableID?, game: String?) -> Result<TableID, TableError> {
+        if let table {
+            guard tables[table] != nil else { return .failure(TableError(.unknown, "no table '\(table)' is known")) }
+            return .success(table)
+        }
+        guard let game else { return .failure(TableError(.badRequest, "name a table or a game")) }
+        let open = tables.values.filter { $0.info.game == game && $0.info.phase == .open && !$0.info.freeSeats.isEmpty }
+        guard let found = open.min(by: { $0.info.id < $1.info.id }) else {
+            return .failure(
+                TableError(.noneOpen, "no open \(game) table with a free seat; host one with `tavolo host \(game)`"))
+        }
+        return .success(found.info.id)
+    }
+
+    /// The local user's request on table `id`.
+    public mutating func request(_ id: TableID, _ r: TableRequest) -> (Result<TableInfo, TableError>, [TableEffect]) {
+        guard var machine = tables[id] else {
+            return (.failure(TableError(.unknown, "no table '\(id)' is known")), [])
+        }
+        tables[id] = nil
+        let (result, effects) = machine.request(r, context, nonces: &nonces)
+        tables[id] = machine
+        return (result, effects)
+    }
+
+    /// The id of the connected node called `name`.
+    public func connectedNode(named name: String) -> NodeID? {
+        context.names.first { $0.value == name && $0.key != context.me && context.connected.contains($0.key) }?.key
+    }
+
+    /// Known tables: open ones first, then by id.
+    public func list() -> [TableInfo] {
+        tables.values.map(\.info).sorted { ($0.phase == .open ? 0 : 1, $0.id) < ($1.phase == .open ? 0 : 1, $1.id) }
+    }
+
+    public mutating func setCheatDeal(_ on: Bool) { context.cheatDeal = on }
+}

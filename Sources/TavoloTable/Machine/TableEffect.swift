@@ -1,0 +1,50 @@
+import TavoloCore
+import TavoloProtocol
+
+/// What a table machine asks its shell to do. The machine itself does no I/O and reads no clock.
+public enum TableEffect: Sendable {
+    /// Send a table message to these nodes (never to this node itself).
+    case send(TableMessage, to: [NodeID])
+    /// Tell local clients (the control socket's event stream).
+    case emit(TableEvent)
+    /// Write the table's game log (PROTOCOL.md §9.6).
+    case persist(GameLog)
+    /// Call back with `.timer(timer)` after `delay`; a timer started again replaces the earlier one.
+    case startTimer(TableTimer, after: Duration)
+    /// A log line for the node's operator.
+    case log(TableLogLevel, String)
+    /// This node sent move `number` (the shell times it).
+    case moveSent(TableID, number: Int)
+    /// Every member confirmed move `number` that this node sent.
+    case moveConfirmed(TableID, number: Int)
+}
+
+/// How loud a `TableEffect.log` line is.
+public enum TableLogLevel: Sendable {
+    case debug, notice, warning, error
+}
+
+/// What a table machine knows of the node it runs on and of the mesh around it.
+public struct TableContext: Sendable {
+    public var me: NodeID
+    public var myName: String
+    /// Names of the nodes seen, by id (this node's too).
+    public var names: [NodeID: String]
+    /// Peers with an established session.
+    public var connected: Set<NodeID>
+    public var catalog: GameCatalog
+    /// Test-only misbehaviour: the host deals a deck that is not the joint seed's shuffle.
+    public var cheatDeal = false
+    /// How long a finished or stopped table stays listed.
+    public var overTableLifetime: Duration = .seconds(600)
+
+    public init(me: NodeID, myName: String, catalog: GameCatalog) {
+        self.me = me
+        self.myName = myName
+        self.catalog = catalog
+        names = [me: myName]
+        connected = []
+    }
+
+    func name(_ node: NodeID) -> String { names[node] ?? node.short }
+}

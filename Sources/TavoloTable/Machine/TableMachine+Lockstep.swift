@@ -1,0 +1,279 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Host-dealt decks checked against the joint seed, lockstep moves checked by every member, confirmations,
+/// results and stops (PROTOCOL.md §9.4–9.5). Every member runs exactly these checks, and so does replay.
+extension TableMachine {
+    // MARK: Deals
+
+    /// Host: deals the current deal if it has not yet (the deck order the joint seed gives).
+    mutating func dealIfHost() {
+        guard isHost, let s = session, let cards = s.currentDeal, dealsSent < s.dealNumber else { return }
+        dealsSent = s.dealNumber
+        var dealt = cards
+        // Test-only cheat: swap the first card with the first one of another kind (copies of a card are alike, so
+        // swapping two of them would change nothing).
+        if ctx.cheatDeal, let other = dealt.firstIndex(where: { $0 != dealt[0] }) { dealt.swapAt(0, other) }
+        pendingDeals[s.dealNumber] = dealt
+        sendToTable(.deal(table: id, number: s.dealNumber, cards: dealt))
+    }
+
+    mutating func handleDeal(from: NodeID, number: Int, cards: [UInt8]) {
+        guard info.members.contains(from), checks, !info.phase.isOver else {
+            return dropped(.deal(table: id, number: number, cards: cards), from: from)
+        }
+        guard from == info.host else {
+            stop(.dealNotHost, "\(ctx.name(from)) dealt but is not the host", broadcast: true)
+            return
+        }
+        guard pendingDeals[number] == nil, number > verifiedDeal else { return }
+        pendingDeals[number] = cards
+        progress()
+    }
+
+    // MARK: Moves
+
+    mutating func handleMove(from: NodeID, number: Int, seat: Int, move: JSONValue, stateHash: StateHash) {
+        let message = TableMessage.move(table: id, number: number, seat: seat, move: move, stateHash: stateHash)
+        guard info.members.contains(from), checks else { return dropped(message, from: from) }
+        // A member's move after the end gets an answer, so a peer that missed the end learns it.
+        guard info.phase.isActive, session?.turn != .terminal else {
+            if info.phase == .finished || session?.turn == .terminal {
+                reject(number, .gameOver, "the game is over", from: from)
+            } else {
+                dropped(message, from: from)
+            }
+            return
+        }
+        // Checks that do not depend on timing happen at once; the rest when the move's turn comes.
+        guard (0..<info.players).contains(seat), info.seats[seat].owner == from else {
+            return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
+        }
+        guard number >= (session?.moveNumber ?? 0) else {
+            return reject(number, .stale, "move \(number) was already played", from: from)
+        }
+        guard pendingMoves[number] == nil, pendingMoves.count < Self.maxPending else {
+            return reject(number, .stale, "a move \(number) is already pending", from: from)
+        }
+        pendingMoves[number] = PendingMove(from: from, seat: seat, move: move, stateHash: stateHash)
+        // A move is its sender's word on the state after the move before it: a difference is a divergence
+        // (hash/mismatch), not a stale move (PROTOCOL.md §9.4).
+        if number > 0 { recordConfirm(from: from, number: number - 1, hash: stateHash) }
+        progress()
+    }
+
+    mutating func reject(_ number: Int, _ code: MoveErrorCode, _ reason: String, from: NodeID) {
+        out.append(
+            .log(.warning, "table \(id): rejected move \(number) from \(ctx.name(from)): \(code.rawValue): \(reason)"))
+        sendToTable(.reject(table: id, number: number, code: code, reason: reason))
+        emit(
+            .rejected(
+                moveNumber: number, code: code, message: "rejected move \(number) from \(ctx.name(from)): \(reason)"))
+    }
+
+    /// Advances the table as far as it can: check the deal, apply pending moves, play this node's bots.
+    mutating func progress() {
+        while info.phase == .playing, let s = session {
+            if s.currentDeal != nil && verifiedDeal < s.dealNumber {
+                dealIfHost()
+                guard let cards = pendingDeals[s.dealNumber] else { return }
+                guard cards == s.currentDeal else {
+                    let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
+                    stop(.dealMismatch, reason, broadcast: true)
+                    return
+                }
+                verifiedDeal = s.dealNumber
+                dealsChecked += 1
+                log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
+                emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
+            }
+            if s.turn == .terminal {
+                finish()
+                return
+            }
+            let number = s.moveNumber
+            if let pending = pendingMoves.removeValue(forKey: number) {
+                let decoded: AnyGameMove
+                do { decoded = try s.decodeMove(pending.move) } catch {
+                    reject(number, error.code, error.message, from: pending.from)
+                    continue
+                }
+                apply(number, seat: pending.seat, move: decoded, claimed: pending.stateHash, from: pending.from)
+                continue
+            }
+            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else { return }
+            if let bot = info.seats[seat].bot {
+                let move: AnyGameMove
+                do { move = try s.botMove(kind: bot) } catch {
+                    stop(.botFailed, "\(error)", broadcast: true)
+                    return
+                }
+                sendMove(number, seat: seat, move: move)
+                continue
+            }
+            if yourTurnAnnounced != number {
+                yourTurnAnnounced = number
+                emit(.yourTurn(seat: seat, moveNumber: number))
+            }
+            return
+        }
+    }
+
+    /// The local user's move for the human seat to play.
+    mutating func playLocalMove(_ json: JSONValue) throws(TableError) {
+        guard info.phase == .playing, let s = session else {
+            throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
+        }
+        guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
+            throw TableError(.notYourTurn, "it is not a seat of yours to play")
+        }
+        let move: AnyGameMove
+        do { move = try s.decodeMove(json) } catch { throw TableError(TableErrorCode(error.code), error.message) }
+        let legal = s.legalMoves()
+        guard legal.contains(move) else {
+            let options = legal.map(\.json.jsonText).joined(separator: " ")
+            throw TableError(.illegal, "\(s.describe(move)) is not a legal move; legal: \(options)")
+        }
+        sendMove(s.moveNumber, seat: seat, move: move)
+        progress()
+    }
+
+    /// Sends this node's move to the table and applies it here.
+    mutating func sendMove(_ number: Int, seat: Int, move: AnyGameMove) {
+        guard let s = session else { return }
+        let hash = hashes.last ?? s.stateHash
+        confirmedBy[number] = [me]
+        out.append(.moveSent(id, number: number))
+        sendToTable(.move(table: id, number: number, seat: seat, move: move.json, stateHash: hash))
+        apply(number, seat: seat, move: move, claimed: hash, from: me)
+    }
+
+    /// Checks and applies move `number`; every member runs exactly these checks.
+    mutating func apply(_ number: Int, seat: Int, move: AnyGameMove, claimed: StateHash, from: NodeID) {
+        guard let s = session else { return }
+        guard s.turn.seat == seat else {
+            let toPlay = s.turn.seat.map(String.init) ?? "none"
+            return reject(number, .notYourTurn, "seat \(seat) moved but seat \(toPlay) is to play", from: from)
+        }
+        // The hash after the last applied move is already known: no need to hash the state again.
+        let before = hashes.last ?? s.stateHash
+        if from != me { hashesChecked += 1 }
+        guard claimed == before else {
+            let reason = "made for state \(claimed.hex.prefix(12))…, this node is at \(before.hex.prefix(12))…"
+            return reject(number, .stale, reason, from: from)
+        }
+        let text = s.describe(move)
+        do { try s.apply(move) } catch { return reject(number, error.code, error.message, from: from) }
+        let after = s.stateHash
+        hashes.append(after)
+        log.moves.append(
+            GameLog.LoggedMove(
+                number: number, seat: seat, move: move.json, text: text, before: before.hex, after: after.hex))
+        // Confirmations go to the host, which checks every member, and to the mover, which times the move;
+        // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
+        // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
+        let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
+        if !botPlaysNext {
+            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? info.members : [info.host, from])
+        }
+        emit(.moved(moveNumber: number, seat: seat, move: move.json, stateHash: after, text: text))
+        for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
+            recordConfirm(from: node, number: number, hash: hash)
+        }
+    }
+
+    /// Compares a confirmation with this node's own hash after that move; the first difference stops the table.
+    /// A confirmation that arrives before this node applied the move waits for it.
+    mutating func recordConfirm(from: NodeID, number: Int, hash: StateHash) {
+        guard number >= 0, number <= hashes.count + Self.maxPending, info.phase != .stopped else { return }
+        guard number + 1 < hashes.count else {
+            earlyConfirms[number, default: [:]][from] = hash
+            return
+        }
+        let mine = hashes[number + 1]
+        hashesChecked += 1
+        guard hash == mine else {
+            let reason =
+                "first diverging move \(number): \(ctx.name(from)) has \(hash.hex.prefix(16))…, "
+                + "\(role == .auditor ? "the replay" : ctx.myName) has \(mine.hex.prefix(16))…"
+            stop(.hashMismatch, reason, broadcast: true)
+            return
+        }
+        // The mover times its move until every member has confirmed it.
+        guard var by = confirmedBy[number] else { return }
+        by.insert(from)
+        if by.count == info.members.count {
+            confirmedBy[number] = nil
+            out.append(.moveConfirmed(id, number: number))
+        } else {
+            confirmedBy[number] = by
+        }
+    }
+
+    // MARK: End
+
+    mutating func finish() {
+        guard let s = session, let outcome = s.outcome, !resultSent else { return }
+        resultSent = true
+        let hash = s.stateHash
+        log.winners = outcome.winners
+        log.scores = outcome.scores
+        log.finalHash = hash.hex
+        if isMember {
+            sendToTable(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: hash))
+            results[me] = hash
+        }
+        // Results that came before this node reached the end are checked now.
+        for (node, theirs) in results where node != me {
+            hashesChecked += 1
+            guard theirs == hash else { return finalMismatch(node, theirs, hash) }
+        }
+        concludeIfAllResultsIn()
+    }
+
+    mutating func handleResult(from: NodeID, finalHash: StateHash) {
+        guard info.members.contains(from), info.phase.isActive, checks, results[from] == nil else { return }
+        results[from] = finalHash
+        guard resultSent, let s = session else { return }
+        hashesChecked += 1
+        guard finalHash == s.stateHash else { return finalMismatch(from, finalHash, s.stateHash) }
+        concludeIfAllResultsIn()
+    }
+
+    mutating func finalMismatch(_ node: NodeID, _ theirs: StateHash, _ mine: StateHash) {
+        let me = role == .auditor ? "the replay" : ctx.myName
+        stop(
+            .finalHashMismatch,
+            "\(ctx.name(node)) ended at \(theirs.hex.prefix(16))…, \(me) at \(mine.hex.prefix(16))…",
+            broadcast: true)
+    }
+
+    /// With every member's result in and equal to this node's: the table is finished.
+    mutating func concludeIfAllResultsIn() {
+        guard info.members.allSatisfy({ results[$0] != nil }), let s = session, let seed = jointSeed else { return }
+        var byName: [String: String] = [:]
+        for (node, h) in results { byName[ctx.name(node)] = h.hex }
+        log.finalHashes = byName
+        announcePhase(.finished)
+        persist()
+        emit(
+            .finished(
+                TableResult(
+                    winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
+                    jointSeed: seed, moves: s.moveNumber)))
+        out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
+    }
+
+    /// Stops the table with a report; tells the other members when this node found the fault.
+    mutating func stop(_ code: StopCode, _ reason: String, broadcast: Bool) {
+        guard !info.phase.isOver else { return }
+        out.append(.log(.error, "table \(id) stopped: \(code.rawValue): \(reason)"))
+        if broadcast { sendToTable(.stop(table: id, code: code, reason: reason)) }
+        log.stopped = "\(code.rawValue): \(reason)"
+        stopReason = (code, reason)
+        announcePhase(.stopped)
+        persist()
+        emit(.stopped(code: code, message: reason))
+        out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
+    }
+}

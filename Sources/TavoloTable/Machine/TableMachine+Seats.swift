@@ -1,0 +1,173 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Offers, seats, invitations, leaving and the local user's requests (PROTOCOL.md §9.1–9.2, §9.7).
+extension TableMachine {
+    // MARK: Offers
+
+    mutating func handleOffer(_ offered: TableInfo, from: NodeID) {
+        // Only the host speaks for its table; the id's host is bound at first sight.
+        guard offered.id == id, offered.host == from, offered.host == info.host, !isHost,
+            offered.seats.count == offered.players,
+            offered.seats.enumerated().allSatisfy({ $0.offset == $0.element.seat })
+        else { return dropped(.offer(offered), from: from) }
+        if !seen {
+            seen = true
+            info = offered
+            log.table = offered
+            emit(.offered(message: "\(offered.hostName) offers a \(offered.game) table for \(offered.players)"))
+            if offered.phase == .seeding && (isMember || role == .auditor) { beginSeeding() }
+            return
+        }
+        guard offered.revision > info.revision else { return }
+        // A member's seats are fixed from the start; later offers only tell other nodes how the table goes.
+        if isMember && info.phase != .open { return }
+        let wasOpen = info.phase == .open
+        if role == .auditor && info.phase != .open { return }
+        info = offered
+        log.table = offered
+        emit(.updated)
+        if wasOpen && offered.phase == .seeding && (isMember || role == .auditor) { beginSeeding() }
+    }
+
+    /// Host: tells every connected node the table's current state.
+    mutating func announce() {
+        guard isHost else { return }
+        log.table = info
+        send(.offer(info), to: Array(ctx.connected))
+        emit(.updated)
+    }
+
+    /// Host: a phase change other nodes learn from the next offer.
+    mutating func announcePhase(_ phase: TablePhase) {
+        info.phase = phase
+        guard isHost else { return }
+        info.revision += 1
+        announce()
+    }
+
+    // MARK: Peers
+
+    mutating func peerConnected(_ peer: NodeID) {
+        if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
+    }
+
+    mutating func peerLost(_ peer: NodeID) {
+        if info.phase.isActive && info.members.contains(peer) && isMember {
+            stop(.memberLost, "\(ctx.name(peer)) was lost", broadcast: true)
+        } else if isHost && info.phase == .open && info.seats.contains(where: { $0.owner == peer }) {
+            freeSeats(of: peer)
+        }
+    }
+
+    // MARK: Seats (host side)
+
+    mutating func handleSeatRequest(from: NodeID, seat: Int?, bot: String?) {
+        guard isHost else { return dropped(.seatRequest(table: id, seat: seat, bot: bot), from: from) }
+        if let refusal = assignSeat(to: from, seat: seat, bot: bot, ignoringInvitations: false) {
+            send(.seatRefused(table: id, reason: refusal), to: [from])
+        }
+    }
+
+    /// Seats `node`; returns a refusal sentence instead.
+    mutating func assignSeat(to node: NodeID, seat: Int?, bot: String?, ignoringInvitations: Bool) -> String? {
+        guard info.phase == .open else { return "table \(id) has started" }
+        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == bot }) {
+            return "unknown bot '\(bot)' for \(info.game)"
+        }
+        let name = ctx.name(node)
+        let free = info.seats.filter {
+            $0.owner == nil && (ignoringInvitations || $0.invited == nil || $0.invited == name)
+        }
+        let chosen: Int
+        if let seat {
+            guard (0..<info.players).contains(seat) else { return "no seat \(seat) at a table for \(info.players)" }
+            guard free.contains(where: { $0.seat == seat }) else { return "seat \(seat) is taken or reserved" }
+            chosen = seat
+        } else {
+            guard let first = free.first(where: { $0.invited == name }) ?? free.first else { return "no free seat" }
+            chosen = first.seat
+        }
+        info.seats[chosen] = SeatInfo(seat: chosen, owner: node, ownerName: name, bot: bot)
+        info.revision += 1
+        announce()
+        return nil
+    }
+
+    mutating func freeSeats(of node: NodeID) {
+        for i in info.seats.indices where info.seats[i].owner == node { info.seats[i] = SeatInfo(seat: i) }
+        info.revision += 1
+        announce()
+    }
+
+    mutating func handleLeave(from: NodeID) {
+        if info.phase == .open {
+            if isHost { freeSeats(of: from) }
+        } else if info.phase.isActive && info.members.contains(from) && checks {
+            stop(.memberLeft, "\(ctx.name(from)) left the game", broadcast: false)
+        }
+    }
+
+    // MARK: Local requests
+
+    mutating func perform(_ r: TableRequest) throws(TableError) {
+        switch r {
+        case .join(let seat, let bot):
+            guard info.phase == .open else { throw TableError(.started, "table \(id) has started") }
+            if isHost {
+                if let refusal = assignSeat(to: me, seat: seat, bot: bot, ignoringInvitations: false) {
+                    throw TableError(.seatRefused, refusal)
+                }
+            } else {
+                send(.seatRequest(table: id, seat: seat, bot: bot), to: [info.host])
+            }
+        case .fill(let bot):
+            try requireHostedOpen()
+            // Every seat without an owner, reserved or not: the host decides (PROTOCOL.md §9.7).
+            for s in info.freeSeats {
+                if let refusal = assignSeat(to: me, seat: s, bot: bot, ignoringInvitations: true) {
+                    throw TableError(.seatRefused, refusal)
+                }
+            }
+        case .invite(let seat, let node, let name):
+            try requireHostedOpen()
+            guard (0..<info.players).contains(seat), info.seats[seat].owner == nil else {
+                throw TableError(.seatTaken, "seat \(seat) is not free")
+            }
+            info.seats[seat].invited = name
+            info.revision += 1
+            announce()
+            send(.invite(table: id, seat: seat), to: [node])
+        case .start:
+            try requireHostedOpen()
+            guard info.freeSeats.isEmpty else {
+                let free = info.freeSeats.map(String.init).joined(separator: ", ")
+                throw TableError(.notFull, "seats \(free) are free; fill them first")
+            }
+            announcePhase(.seeding)
+            beginSeeding()
+        case .move(let json): try playLocalMove(json)
+        case .leave: leave()
+        case .inject(let message): sendToTable(message)
+        }
+    }
+
+    mutating func leave() {
+        if info.phase == .open {
+            if isHost {
+                announcePhase(.stopped)
+                out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
+            } else {
+                send(.leave(table: id), to: [info.host])
+            }
+        } else if info.phase.isActive {
+            sendToTable(.leave(table: id))
+            stop(.memberLeft, "\(ctx.myName) left the game", broadcast: false)
+        }
+    }
+
+    func requireHostedOpen() throws(TableError) {
+        guard isHost else { throw TableError(.notHost, "only the host \(info.hostName) can do that") }
+        guard info.phase == .open else { throw TableError(.started, "table \(id) has started") }
+    }
+}

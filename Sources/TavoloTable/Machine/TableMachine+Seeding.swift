@@ -1,0 +1,94 @@
+import TavoloCore
+import TavoloProtocol
+
+/// The joint seed by commit–reveal (PROTOCOL.md §9.3).
+extension TableMachine {
+    /// Seeding starts at every member when it sees the table started; only seat owners commit a nonce, a host
+    /// without a seat (and an auditor) just waits for the reveals.
+    mutating func beginSeeding() {
+        guard !seedingBegun else { return }
+        seedingBegun = true
+        guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
+            emit(.started(message: "seeding: waiting for the seat owners' reveals"))
+            maybeSeed()
+            return
+        }
+        myNonce = nonce
+        let commitment = JointSeed.commitment(for: nonce)
+        commitments[me] = commitment
+        emit(.started(message: "seeding: committed to a nonce"))
+        sendToTable(.commit(table: id, commitment: commitment))
+        maybeReveal()
+    }
+
+    mutating func handleCommit(from: NodeID, commitment: String) {
+        guard info.participants.contains(from), !info.phase.isOver, checks else {
+            return dropped(.commit(table: id, commitment: commitment), from: from)
+        }
+        if let earlier = commitments[from] {
+            if earlier != commitment { stop(.recommit, "\(ctx.name(from)) changed its commitment", broadcast: true) }
+            return
+        }
+        guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil else {
+            stop(.badCommit, "\(ctx.name(from)) sent a malformed commitment", broadcast: true)
+            return
+        }
+        commitments[from] = commitment
+        maybeReveal()
+    }
+
+    mutating func maybeReveal() {
+        guard let nonce = myNonce, reveals[me] == nil, info.participants.allSatisfy({ commitments[$0] != nil }) else {
+            return
+        }
+        reveals[me] = nonce
+        sendToTable(.reveal(table: id, nonce: nonce.hexString))
+        maybeSeed()
+    }
+
+    mutating func handleReveal(from: NodeID, nonceHex: String) {
+        guard info.participants.contains(from), reveals[from] == nil, info.phase.isActive || info.phase == .open,
+            checks
+        else { return dropped(.reveal(table: id, nonce: nonceHex), from: from) }
+        guard let commitment = commitments[from] else {
+            stop(.earlyReveal, "\(ctx.name(from)) revealed before committing", broadcast: true)
+            return
+        }
+        guard let nonce = [UInt8](hexString: nonceHex), nonce.count == JointSeed.nonceLength,
+            JointSeed.commitment(for: nonce) == commitment
+        else {
+            stop(.badReveal, "\(ctx.name(from))'s nonce does not match its commitment", broadcast: true)
+            return
+        }
+        reveals[from] = nonce
+        maybeSeed()
+    }
+
+    /// With every nonce verified: the joint seed, the game's first state, and play.
+    mutating func maybeSeed() {
+        // Seats are final only once this node has seen the table start.
+        guard jointSeed == nil, info.phase == .seeding, seedingBegun else { return }
+        if isMember && info.participants.contains(me) && myNonce == nil { return }
+        let order = info.participants
+        let nonces = order.compactMap { reveals[$0] }
+        guard nonces.count == order.count, let entry = ctx.catalog[info.game] else { return }
+        let seed = JointSeed.seed(nonces: nonces)
+        jointSeed = seed
+        let game: any GameSession
+        do { game = try entry.session(players: info.players, seed: seed) } catch {
+            stop(.setup, error.message, broadcast: true)
+            return
+        }
+        session = game
+        hashes = [game.stateHash]
+        log.jointSeed = seed
+        log.initialHash = game.stateHash.hex
+        log.participants = order.map {
+            GameLog.Participant(
+                node: $0, name: ctx.name($0), commitment: commitments[$0] ?? "", nonce: reveals[$0]?.hexString)
+        }
+        announcePhase(.playing)
+        emit(.seeded(jointSeed: seed, stateHash: game.stateHash))
+        progress()
+    }
+}

@@ -1,0 +1,209 @@
+import TavoloCore
+import TavoloProtocol
+
+/// One table as this node sees it: the whole of PROTOCOL.md §9 as a pure state machine. Inputs (messages from
+/// other nodes, peer changes, timers, the local user's requests) go in; effects (messages to send, events for
+/// local clients, log entries to persist, timers) come out. No clock, no I/O, no system randomness: live play
+/// (`TableManager`), packet-log replay (`TableReplay`) and the tests all drive this same machine.
+///
+/// The rules are split by topic: seats and the lobby in `TableMachine+Seats.swift`, the joint seed in
+/// `TableMachine+Seeding.swift`, deals, moves, confirmations and results in `TableMachine+Lockstep.swift`.
+public struct TableMachine {
+    /// How this node takes part.
+    public enum Role: Sendable {
+        /// A node of the mesh: a member, the host, or a node that only lists the table.
+        case node
+        /// Replay of a capture: checks every message as a member would, sends nothing, plays nothing.
+        case auditor
+    }
+
+    public internal(set) var info: TableInfo
+    public let role: Role
+    /// The context of the input being handled (this node, names, connected peers, the catalog).
+    var ctx: TableContext
+    var nonces: NonceSource?
+    /// Whether the first offer was handled (a table that arrives by offer is announced once).
+    var seen: Bool
+
+    // The joint seed (§9.3).
+    var myNonce: [UInt8]?
+    var commitments: [NodeID: String] = [:]
+    var reveals: [NodeID: [UInt8]] = [:]
+    public internal(set) var jointSeed: UInt64?
+    var seedingBegun = false
+
+    // Lockstep play (§9.4).
+    public internal(set) var session: (any GameSession)?
+    /// State hash after k moves, k = 0 … moveNumber.
+    var hashes: [StateHash] = []
+    var verifiedDeal = 0
+    var dealsSent = 0
+    var pendingDeals: [Int: [UInt8]] = [:]
+    var pendingMoves: [Int: PendingMove] = [:]
+    /// Confirmations of moves not yet applied here, kept until they are.
+    var earlyConfirms: [Int: [NodeID: StateHash]] = [:]
+    /// For each move this node sent: the members that confirmed it so far.
+    var confirmedBy: [Int: Set<NodeID>] = [:]
+    var results: [NodeID: StateHash] = [:]
+    var resultSent = false
+    var yourTurnAnnounced = -1
+    public internal(set) var log: GameLog
+    /// Why the table stopped, once it has.
+    public internal(set) var stopReason: (code: StopCode, reason: String)?
+
+    /// Hashes compared with another node's (moves' claimed states, confirmations, results): replay reports it.
+    public internal(set) var hashesChecked = 0
+    /// Deals checked against the joint seed.
+    public internal(set) var dealsChecked = 0
+
+    var out: [TableEffect] = []
+
+    /// Moves that may wait for their turn; beyond this a sender is flooding the table.
+    public static let maxPending = 256
+
+    struct PendingMove {
+        var from: NodeID
+        var seat: Int
+        var move: JSONValue
+        var stateHash: StateHash
+    }
+
+    /// A table this node hosts, still open.
+    public init(hosting info: TableInfo, _ ctx: TableContext) {
+        self.info = info
+        self.ctx = ctx
+        role = .node
+        seen = true
+        log = GameLog(table: info)
+    }
+
+    /// A table first heard of in an offer (or in a capture, for `.auditor`); handle the offer next.
+    public init(offered info: TableInfo, role: Role, _ ctx: TableContext) {
+        self.info = info
+        self.role = role
+        self.ctx = ctx
+        seen = false
+        log = GameLog(table: info)
+    }
+
+    var me: NodeID { ctx.me }
+    var id: TableID { info.id }
+    public var isHost: Bool { role == .node && info.host == me }
+    /// Whether this node owns a seat or hosts: members send and check everything.
+    public var isMember: Bool { role == .node && info.members.contains(me) }
+    /// Whether this node checks the game's messages: members, and the auditor of a replay.
+    var checks: Bool { role == .auditor || isMember }
+
+    // MARK: Input
+
+    /// Handles one input; returns what to do about it.
+    public mutating func handle(_ input: TableInput, _ ctx: TableContext, nonces: inout NonceSource) -> [TableEffect] {
+        begin(ctx, &nonces)
+        defer { nonces = self.nonces ?? nonces }
+        switch input {
+        case .message(let m, let from): receive(m, from: from)
+        case .peerConnected(let peer): peerConnected(peer)
+        case .peerLost(let peer): peerLost(peer)
+        case .timer: break
+        }
+        return end()
+    }
+
+    /// Handles the local user's request; returns the table as it is after it, or why it failed.
+    public mutating func request(_ r: TableRequest, _ ctx: TableContext, nonces: inout NonceSource)
+        -> (Result<TableInfo, TableError>, [TableEffect])
+    {
+        begin(ctx, &nonces)
+        defer { nonces = self.nonces ?? nonces }
+        let result: Result<TableInfo, TableError>
+        do throws(TableError) {
+            try perform(r)
+            result = .success(info)
+        } catch {
+            result = .failure(error)
+        }
+        return (result, end())
+    }
+
+    /// Host: tells every connected node about the table (a new table, or a change of seats or phase).
+    public mutating func announce(_ ctx: TableContext) -> [TableEffect] {
+        self.ctx = ctx
+        out = []
+        announce()
+        return end()
+    }
+
+    private mutating func begin(_ ctx: TableContext, _ nonces: inout NonceSource) {
+        self.ctx = ctx
+        self.nonces = nonces
+        out = []
+    }
+
+    private mutating func end() -> [TableEffect] {
+        defer { out = [] }
+        return out
+    }
+
+    mutating func receive(_ message: TableMessage, from: NodeID) {
+        switch message {
+        case .offer(let offered): handleOffer(offered, from: from)
+        case .seatRequest(_, let seat, let bot): handleSeatRequest(from: from, seat: seat, bot: bot)
+        case .seatRefused(_, let reason):
+            guard from == info.host else { return dropped(message, from: from) }
+            emit(.seatRefused(message: "\(ctx.name(from)) refused: \(reason)"))
+        case .invite(_, let seat):
+            guard from == info.host, role == .node else { return dropped(message, from: from) }
+            emit(.invited(seat: seat, message: "\(ctx.name(from)) invites you to seat \(seat) of a \(info.game) table"))
+        case .leave: handleLeave(from: from)
+        case .commit(_, let commitment): handleCommit(from: from, commitment: commitment)
+        case .reveal(_, let nonce): handleReveal(from: from, nonceHex: nonce)
+        case .deal(_, let number, let cards): handleDeal(from: from, number: number, cards: cards)
+        case .move(_, let number, let seat, let move, let hash):
+            handleMove(from: from, number: number, seat: seat, move: move, stateHash: hash)
+        case .confirm(_, let number, let hash):
+            guard info.members.contains(from), info.phase.isActive || info.phase == .finished else {
+                return dropped(message, from: from)
+            }
+            recordConfirm(from: from, number: number, hash: hash)
+        case .reject(_, let number, let code, let reason):
+            guard info.members.contains(from), checks else { return dropped(message, from: from) }
+            emit(
+                .rejected(
+                    moveNumber: number, code: code, message: "\(ctx.name(from)) rejected move \(number): \(reason)"))
+        case .result(_, _, _, let hash): handleResult(from: from, finalHash: hash)
+        case .stop(_, let code, let reason):
+            guard info.members.contains(from), info.phase.isActive || info.phase == .open else {
+                return dropped(message, from: from)
+            }
+            stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
+        }
+    }
+
+    /// A message this node may not act on (its sender has no say in it): counted in the log, never acted on.
+    mutating func dropped(_ m: TableMessage, from: NodeID) {
+        out.append(.log(.debug, "table \(id): ignored \(m.typeName) from \(ctx.name(from)), which has no say in it"))
+    }
+
+    // MARK: Helpers for the rule files
+
+    mutating func emit(_ detail: TableEvent.Detail) {
+        guard role == .node else { return }
+        out.append(.emit(TableEvent(table: id, game: info.game, detail)))
+    }
+
+    /// Sends to `nodes` except this node; nothing when auditing.
+    mutating func send(_ m: TableMessage, to nodes: [NodeID]) {
+        guard role == .node else { return }
+        let targets = nodes.filter { $0 != me }
+        guard !targets.isEmpty else { return }
+        out.append(.send(m, to: targets))
+    }
+
+    /// Sends to every member of the table.
+    mutating func sendToTable(_ m: TableMessage) { send(m, to: info.members) }
+
+    mutating func persist() {
+        guard role == .node, session != nil || isHost else { return }
+        out.append(.persist(log))
+    }
+}

@@ -1,0 +1,72 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Why a table stopped before its end (PROTOCOL.md §9.5); the raw values travel in `table.stop`.
+public enum StopCode: String, Codable, Sendable, CaseIterable {
+    /// A participant's commitment is not 64 hex digits.
+    case badCommit = "seed/bad-commit"
+    /// A nonce does not hash to its sender's commitment.
+    case badReveal = "seed/bad-reveal"
+    /// A nonce came before its sender's commitment.
+    case earlyReveal = "seed/early-reveal"
+    /// A participant sent a second, different commitment.
+    case recommit = "seed/recommit"
+    /// The host's deal is not the shuffle of the joint seed.
+    case dealMismatch = "deal/mismatch"
+    /// A node that is not the host dealt.
+    case dealNotHost = "deal/not-host"
+    /// A member's hash after a move differs from this node's.
+    case hashMismatch = "hash/mismatch"
+    /// A member's final hash differs from this node's.
+    case finalHashMismatch = "hash/final-mismatch"
+    /// A member was lost from the mesh during the game.
+    case memberLost = "table/member-lost"
+    /// A member left the game.
+    case memberLeft = "table/member-left"
+    /// A bot could not choose a move.
+    case botFailed = "table/bot-failed"
+    /// The game could not be set up from the table's parameters.
+    case setup = "table/setup"
+}
+
+/// Why a local request on a table failed (control socket, PROTOCOL.md §9.7).
+public enum TableErrorCode: String, Codable, Sendable, CaseIterable {
+    case unknown = "table/unknown"
+    case unknownGame = "table/unknown-game"
+    case badPlayers = "table/bad-players"
+    case noneOpen = "table/none-open"
+    case notHost = "table/not-host"
+    case started = "table/started"
+    case notFull = "table/not-full"
+    case seatRefused = "table/seat-refused"
+    case seatTaken = "table/seat-taken"
+    case unknownNode = "table/unknown-node"
+    case notPlaying = "table/not-playing"
+    case badRequest = "table/bad-request"
+    case illegal = "move/illegal"
+    case notYourTurn = "move/not-your-turn"
+    case gameOver = "move/game-over"
+    case malformed = "move/malformed"
+
+    init(_ move: MoveErrorCode) {
+        switch move {
+        case .illegal: self = .illegal
+        case .notYourTurn, .stale: self = .notYourTurn
+        case .gameOver: self = .gameOver
+        case .malformed: self = .malformed
+        }
+    }
+}
+
+/// A failed table request from the local user: a stable code and a sentence for a person.
+public struct TableError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: TableErrorCode
+    public let message: String
+
+    public init(_ code: TableErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(message) [\(code.rawValue)]" }
+}

@@ -1,0 +1,100 @@
+import TavoloCore
+import TavoloProtocol
+
+/// What a node reports about one of its tables, in order (the control socket's event stream, PROTOCOL.md §9.7).
+/// Every text in an event is public: it names nothing a seat of another node may not see.
+public struct TableEvent: Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case offered, updated, invited, seatRefused = "seat-refused", started, seeded, dealt, yourTurn = "your-turn",
+            moved, rejected, finished, stopped
+    }
+
+    /// What happened, with what each kind carries.
+    public enum Detail: Sendable, Equatable {
+        /// A table appeared: who offers it.
+        case offered(message: String)
+        /// Its seats or phase changed.
+        case updated
+        /// The host reserved `seat` for this node.
+        case invited(seat: Int, message: String)
+        /// The host refused this node's seat request.
+        case seatRefused(message: String)
+        /// Seeding began here.
+        case started(message: String)
+        /// The joint seed is known; the game's first state.
+        case seeded(jointSeed: UInt64, stateHash: StateHash)
+        /// The host's deal `number` matched the joint seed's shuffle.
+        case dealt(number: Int, message: String)
+        /// A seat of this node's user is to play.
+        case yourTurn(seat: Int, moveNumber: Int)
+        /// Move `moveNumber` was applied here.
+        case moved(moveNumber: Int, seat: Int, move: JSONValue, stateHash: StateHash, text: String)
+        /// A move was rejected (here or by another member).
+        case rejected(moveNumber: Int, code: MoveErrorCode, message: String)
+        /// Every member agreed on the final state.
+        case finished(TableResult)
+        /// The table stopped before its end.
+        case stopped(code: StopCode, message: String)
+    }
+
+    public var table: TableID
+    public var game: String
+    public var detail: Detail
+
+    public init(table: TableID, game: String, _ detail: Detail) {
+        self.table = table
+        self.game = game
+        self.detail = detail
+    }
+
+    public var kind: Kind {
+        switch detail {
+        case .offered: .offered
+        case .updated: .updated
+        case .invited: .invited
+        case .seatRefused: .seatRefused
+        case .started: .started
+        case .seeded: .seeded
+        case .dealt: .dealt
+        case .yourTurn: .yourTurn
+        case .moved: .moved
+        case .rejected: .rejected
+        case .finished: .finished
+        case .stopped: .stopped
+        }
+    }
+
+    /// The sentence for a person, where the kind has one.
+    public var message: String? {
+        switch detail {
+        case .offered(let m), .invited(_, let m), .seatRefused(let m), .started(let m), .dealt(_, let m),
+            .rejected(_, _, let m), .stopped(_, let m):
+            m
+        case .moved(_, _, _, _, let text): text
+        case .updated, .seeded, .yourTurn, .finished: nil
+        }
+    }
+}
+
+/// How a finished table came out, as every member agreed.
+public struct TableResult: Codable, Sendable, Equatable {
+    public var winners: [Int]
+    public var scores: [Int]
+    public var finalHash: StateHash
+    /// Every member's final hash, by node name.
+    public var finalHashes: [String: String]
+    public var jointSeed: UInt64
+    public var moves: Int
+
+    public init(
+        winners: [Int], scores: [Int], finalHash: StateHash, finalHashes: [String: String], jointSeed: UInt64,
+        moves: Int
+    ) {
+        self.winners = winners
+        self.scores = scores
+        self.finalHash = finalHash
+        self.finalHashes = finalHashes
+        self.jointSeed = jointSeed
+        self.moves = moves
+    }
+}

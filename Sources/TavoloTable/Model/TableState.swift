@@ -1,0 +1,53 @@
+import TavoloCore
+import TavoloProtocol
+
+/// A table as one node sees it (the control socket's `state` result): what this node's seats may see, never more.
+public struct TableState: Codable, Sendable {
+    public var info: TableInfo
+    public var jointSeed: UInt64?
+    public var moveNumber: Int?
+    public var turn: Int?
+    public var stateHash: StateHash?
+    public var mySeats: [Int] = []
+    /// This node's seats' observations, in the order of `mySeats`.
+    public var observations: [JSONValue] = []
+    /// The legal moves when a seat of this node's user is to play.
+    public var legalMoves: [JSONValue] = []
+    /// The last moves, described publicly.
+    public var lastMoves: [String] = []
+    public var winners: [Int]?
+    public var scores: [Int]?
+    /// Why the table stopped, when it has: `code: reason`.
+    public var stopped: String?
+    public var wallMs: Double?
+    /// Per move this node sent: milliseconds from sending to the last member's confirmation.
+    public var confirmLatencyMs: [Double] = []
+
+    public init(info: TableInfo) { self.info = info }
+}
+
+extension TableMachine {
+    /// What this node may see of the table.
+    public var view: TableState {
+        var st = TableState(info: info)
+        st.stopped = log.stopped
+        guard let s = session else { return st }
+        st.jointSeed = jointSeed
+        st.moveNumber = s.moveNumber
+        st.turn = s.turn.seat
+        st.stateHash = s.stateHash
+        st.mySeats = info.seats.filter { $0.owner == me }.map(\.seat)
+        st.observations = st.mySeats.map { s.observation(for: $0) }
+        if let seat = s.turn.seat, let owned = info.seats[safe: seat], owned.owner == me, owned.bot == nil {
+            st.legalMoves = s.legalMoves().map(\.json)
+        }
+        st.lastMoves = log.moves.suffix(8).map { "\($0.number + 1). seat \($0.seat): \($0.text)" }
+        st.winners = log.winners
+        st.scores = log.scores
+        return st
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Logging
+import TavoloCore
+import TavoloProtocol
+
+/// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel).
+public protocol TableTransport: Sendable {
+    func post(_ body: [UInt8], to nodes: [NodeID])
+}
+
+/// The thin shell around this node's `TableDirectory`: feeds it mesh input, local requests and timers, and
+/// carries its effects out to the mesh, the disk, the local clients and the clock. Every rule lives in the
+/// machine; nothing here decides anything about a table.
+public actor TableManager {
+    public struct Options: Sendable {
+        public var stateDirectory: String?
+        /// Reproducible nonces (`tavolo simulate --seed`): derived from this seed and `nodeIndex`.
+        public var nonceSeed: UInt64?
+        public var nodeIndex: UInt64 = 0
+        /// Test-only misbehaviour: the host deals a deck that is not the joint seed's shuffle.
+        public var cheatDeal = false
+        /// How long a finished or stopped table stays listed.
+        public var overTableLifetime: Duration = .seconds(600)
+        public init() {}
+    }
+
+    public let me: NodeID
+    public let myName: String
+    /// Where the actor runs: the mesh's event loop in the daemon, so table messages are handled where they
+    /// arrive, with no thread hop (`assumeIsolated`), and sends are written in order at once.
+    nonisolated let executor: any SerialExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    let transport: any TableTransport
+    let options: Options
+    let logger: Logger
+
+    var directory: TableDirectory
+    var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
+    var timers: [TableTimer: Task<Void, Never>] = [:]
+    var timings: [TableID: TableTimings] = [:]
+
+    public init(
+        me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
+        executor: any SerialExecutor
+    ) {
+        self.me = me
+        self.executor = executor
+        myName = name
+        self.transport = transport
+        self.options = options
+        self.logger = logger
+        var context = TableContext(me: me, myName: name, catalog: catalog)
+        context.cheatDeal = options.cheatDeal
+        context.overTableLifetime = options.overTableLifetime
+        let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
+        directory = TableDirectory(context: context, nonces: nonces ?? .random())
+    }
+
+    // MARK: Mesh input
+
+    /// A peer connected: learn its name and tell it about the tables this node hosts.
+    public func peerConnected(_ id: NodeID, name: String) { perform(directory.peerConnected(id, name: name)) }
+
+    /// A peer was lost.
+    public func peerLost(_ id: NodeID) { perform(directory.peerLost(id)) }
+
+    /// A table message arrived from `from`: decoded once, here, at the edge.
+    public func received(_ body: [UInt8], from: NodeID) {
+        let message: TableMessage
+        do { message = try CanonicalJSON.decode(TableMessage.self, body) } catch {
+            logger.warning("bad table message from \(from.short): \(WireJSON.describe(error))")
+            return
+        }
+        perform(directory.received(message, from: from))
+    }
+
+    // MARK: Effects
+
+    func perform(_ effects: [TableEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let message, let nodes):
+                do { transport.post(try CanonicalJSON.encode(message), to: nodes) } catch {
+                    logger.error("cannot encode \(message.typeName): \(error)")
+                }
+            case .emit(let event):
+                note(event)
+                for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
+            case .persist(let log):
+                guard let dir = options.stateDirectory else { continue }
+                if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+            case .startTimer(let timer, let delay):
+                timers[timer]?.cancel()
+                timers[timer] = Task { [weak self] in
+                    try? await Task.sleep(for: delay)
+                    guard !Task.isCancelled else { return }
+                    await self?.fire(timer)
+                }
+            case .log(let level, let line):
+                switch level {
+                case .debug: logger.debug("\(line)")
+                case .notice: logger.notice("\(line)")
+                case .warning: logger.warning("\(line)")
+                case .error: logger.error("\(line)")
+                }
+            case .moveSent(let table, let number): timings[table, default: .init()].sent[number] = .now
+            case .moveConfirmed(let table, let number):
+                guard let sent = timings[table]?.sent.removeValue(forKey: number) else { continue }
+                timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
+            }
+        }
+    }
+
+    func fire(_ timer: TableTimer) {
+        timers[timer] = nil
+        perform(directory.timerFired(timer))
+        if case .expire(let id) = timer, directory.tables[id] == nil { timings[id] = nil }
+    }
+
+    /// Wall-clock measurements for `state`: when seeding began and the game ended.
+    func note(_ event: TableEvent) {
+        switch event.detail {
+        case .started: timings[event.table, default: .init()].startedAt = .now
+        case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
+        default: break
+        }
+    }
+
+    // MARK: Events
+
+    /// Every table event from now on, or only those of `kinds`.
+    public func subscribe(kinds: Set<TableEvent.Kind>? = nil) -> AsyncStream<TableEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TableEvent.self)
+        let id = UUID()
+        subscribers[id] = (kinds, continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+    // MARK: Control API
+
+    /// Known tables: open ones first.
+    public func list() -> [TableInfo] { directory.list() }
+
+    /// Hosts a new open table; `players` may be left out for a game with one player count.
+    public func host(game: String, players: Int?) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.host(game: game, players: players)
+        perform(effects)
+        return try result.get()
+    }
+
+    /// Asks for a seat at `table`, or at the oldest open table of `game` with a free seat (automatch).
+    /// Returns the table's id; on another node's table the seat shows in the next offer (or a seat-refused event).
+    public func join(table: TableID?, game: String?, seat: Int?, bot: String?) throws(TableError) -> TableID {
+        let id = try directory.tableToJoin(table: table, game: game).get()
+        try request(id, .join(seat: seat, bot: bot))
+        return id
+    }
+
+    /// Host: fills every free seat with its own bots of `bot` kind.
+    public func fill(table: TableID, bot: String) throws(TableError) -> TableInfo {
+        try request(table, .fill(bot: bot))
+    }
+
+    /// Host: reserves `seat` for the node called `node` and tells it.
+    public func invite(table: TableID, seat: Int, node: String) throws(TableError) -> TableInfo {
+        guard let target = directory.connectedNode(named: node) else {
+            throw TableError(.unknownNode, "no connected node called '\(node)'")
+        }
+        return try request(table, .invite(seat: seat, node: target, name: node))
+    }
+
+    /// Host: starts a full table: seeding begins at every member.
+    public func start(table: TableID) throws(TableError) -> TableInfo { try request(table, .start) }
+
+    /// Plays `move` (the game's move as JSON) for this node's human seat that is to play.
+    public func move(table: TableID, move: JSONValue) throws(TableError) { try request(table, .move(move)) }
+
+    /// Leaves a table: frees this node's seats before the start, abandons (stops) the game after.
+    public func leave(table: TableID) throws(TableError) { try request(table, .leave) }
+
+    /// Test-only: sends a raw table message from this node, as a misbehaving peer would.
+    public func inject(_ message: TableMessage) { _ = try? request(message.table, .inject(message)) }
+
+    @discardableResult
+    func request(_ id: TableID, _ r: TableRequest) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.request(id, r)
+        perform(effects)
+        return try result.get()
+    }
+
+    /// What this node can see of a table.
+    public func state(table: TableID) throws(TableError) -> TableState {
+        guard let machine = directory.tables[table] else {
+            throw TableError(.unknown, "no table '\(table)' is known")
+        }
+        var st = machine.view
+        if let t = timings[table] {
+            st.confirmLatencyMs = t.confirmLatencies
+            if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
+        }
+        return st
+    }
+}
+
+/// The shell's clock readings for one table.
+struct TableTimings {
+    var startedAt: ContinuousClock.Instant?
+    var endedAt: ContinuousClock.Instant?
+    var sent: [Int: ContinuousClock.Instant] = [:]
+    var confirmLatencies: [Double] = []
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (s, atto) = components
+        return Double(s) * 1_000 + Double(atto) / 1e15
+    }
+}
