@@ -109,7 +109,7 @@ public struct TableScreen {
     func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
         if ui.mode == .confirmQuit {
             return Line(
-                "Leave? It ends the game for everyone. l: leave · d: detach (tavolo play \(s.tableID) comes back) · other: stay",
+                "Leave? It ends the game for everyone. l: leave · d: detach (come back later) · other key: stay",
                 .accent)
         }
         let keys: String

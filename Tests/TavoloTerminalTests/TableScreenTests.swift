@@ -127,7 +127,9 @@ final class TableScreenTests: XCTestCase {
         var ui = PlayController()
         let s = Fixtures.snapshot(try OthelloState(players: 2, seed: 0))
         _ = ui.handle(.character("q"), s)
-        XCTAssertTrue(Fixtures.text(s, ui).contains("Leave? It ends the game for everyone. l: leave · d: detach"))
+        XCTAssertTrue(
+            Fixtures.text(s, ui).contains(
+                "Leave? It ends the game for everyone. l: leave · d: detach (come back later) · other key: stay"))
     }
 
     func testTheStatusLineShowsLostPeersAndNoticesAboveThePrompt() throws {
