@@ -9,15 +9,18 @@ struct PlayFullScreen {
 
     /// Runs until the person leaves or detaches; the terminal is restored on every way out.
     func run() throws {
+        // A table that cannot be shown is one line on the normal screen, before raw mode.
+        let first: TableSnapshot
+        do { first = try session.snapshot() } catch { throw CleanExit.failure("\(error)") }
         let terminal = try RawTerminal()
         defer { terminal.restore() }
-        do { try loop(terminal) } catch {
+        do { try loop(terminal, first) } catch {
             terminal.restore()
             throw CleanExit.failure("\(error)")
         }
     }
 
-    private func loop(_ terminal: RawTerminal) throws {
+    private func loop(_ terminal: RawTerminal, _ first: TableSnapshot) throws {
         let keys = KeyQueue()
         let wake = self.wake
         Thread.detachNewThread {
@@ -32,7 +35,7 @@ struct PlayFullScreen {
         let env = ProcessInfo.processInfo.environment
         let colour = (env["NO_COLOR"].map(\.isEmpty) ?? true) && env["TERM"] != "dumb"
         var ui = PlayController()
-        var snapshot = try session.snapshot()
+        var snapshot = first
         while true {
             ui.sync(snapshot)
             let (width, height) = terminal.size
