@@ -149,6 +149,10 @@ final class TerminalPlayTests: XCTestCase {
     func testOthelloInTheTerminalSurvivesCtrlCAndReattaches() throws {
         let id = try startTable("othello", [(0, nil), (1, "greedy")])
         try checkLineMode(id)
+        let unknown = try XCTUnwrap(
+            runCommand(tavolo, ["play", "nope-1", "--control", harness.nodes[0].controlPath], environment: [:]))
+        XCTAssertEqual(unknown.status, 1, unknown.output)
+        XCTAssertEqual(unknown.output, "tavolo: no table 'nope-1' is known [table/unknown]\n")
         var term = try terminal(id, "ot1")
         let first = try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
         XCTAssertTrue(first.contains(" 5  . . . X O + . .  5"), first)
