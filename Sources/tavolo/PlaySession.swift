@@ -61,7 +61,10 @@ final class PlaySession {
             else { continue }
             lost.append(p.name)
         }
-        if !lost.isEmpty { status.append("lost: \(lost.joined(separator: ", ")) (the table waits for them)") }
+        if !lost.isEmpty {
+            status.append(
+                "lost: \(lost.joined(separator: ", "))" + (info.phase.isOver ? "" : " (the table waits for them)"))
+        }
         if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
         let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
         return TableSnapshot(

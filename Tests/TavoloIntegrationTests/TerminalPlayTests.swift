@@ -182,6 +182,25 @@ final class TerminalPlayTests: XCTestCase {
         try checkResult(term, last, table: id, scores: "Discs:")
     }
 
+    /// A member that disappears shows on the status line (lost, then the table's stop when it comes), and the
+    /// screen stays up and usable.
+    func testALostPeerShowsOnTheStatusLine() throws {
+        let id = try startTable("othello", [(0, nil), (1, "greedy")])
+        let term = try terminal(id, "lost")
+        try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
+        harness.kill9(1)
+        let screen = try term.waitFor("the status line to tell") {
+            $0.contains("lost: \(self.harness.name(1))") || $0.contains("the table stopped")
+        }
+        XCTAssertTrue(screen.contains("> _"), "the prompt is still there: \(screen)")
+        term.send("q")
+        let out = try term.waitFor("tavolo play to close") { $0.contains("EXIT=") || $0.contains("Leave?") }
+        if out.contains("Leave?") { term.send("d") }
+        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") }
+        XCTAssertTrue(end.contains("EXIT=0"), end)
+        XCTAssertTrue(end.contains(" icanon") && !end.contains("-icanon"), end)
+    }
+
     /// Without a terminal on stdin: the table as text, one clear line for a bad move, end of input detaches.
     func checkLineMode(_ id: TableID) throws {
         let p = Process()
