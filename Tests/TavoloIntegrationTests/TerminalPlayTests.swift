@@ -73,7 +73,7 @@ final class TerminalPlayTests: XCTestCase {
         }
         XCTAssertTrue(screen.contains(scores), screen)
         term.send("q")
-        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") }
+        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(end.contains("game over — "), end)
         XCTAssertTrue(end.contains("EXIT=0"), end)
         XCTAssertTrue(end.contains(" icanon") && !end.contains("-icanon"), "terminal restored: \(end)")
@@ -108,7 +108,7 @@ final class TerminalPlayTests: XCTestCase {
         try term.waitFor("the table again") { $0.contains("▶ YOUR TURN") }
         // SIGTERM gives the terminal back too; a new `tavolo play` takes the game up again.
         try term.signalProgram(SIGTERM)
-        let out = try term.waitFor("tavolo play to end on SIGTERM") { $0.contains("EXIT=") }
+        let out = try term.waitFor("tavolo play to end on SIGTERM") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(out.contains("EXIT=143"), out)
         XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after SIGTERM: \(out)")
         let again = try terminal(id, "sp2")
@@ -164,7 +164,7 @@ final class TerminalPlayTests: XCTestCase {
         }
         try term.waitFor("the person's turn") { $0.contains("▶ YOUR TURN") && $0.contains("Your moves") }
         term.send("C-c")
-        let out = try term.waitFor("tavolo play to end on SIGINT") { $0.contains("EXIT=") }
+        let out = try term.waitFor("tavolo play to end on SIGINT") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(out.contains("EXIT=130"), out)
         XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after Ctrl-C: \(out)")
         // Reattach: the screen shows the position as it is now.
@@ -196,7 +196,7 @@ final class TerminalPlayTests: XCTestCase {
         term.send("q")
         let out = try term.waitFor("tavolo play to close") { $0.contains("EXIT=") || $0.contains("Leave?") }
         if out.contains("Leave?") { term.send("d") }
-        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") }
+        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(end.contains("EXIT=0"), end)
         XCTAssertTrue(end.contains(" icanon") && !end.contains("-icanon"), end)
     }

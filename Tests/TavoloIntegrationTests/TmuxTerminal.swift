@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// A terminal for a test: a detached tmux session on its own server socket, typed into with send-keys and read
-/// with capture-pane. The command runs in a shell that prints `EXIT=<status>` and the terminal's `icanon` setting
-/// when it ends, so a test sees how the program left the terminal.
+/// with capture-pane. The command runs in a shell that prints `EXIT=<status>` and then the terminal's `icanon`
+/// setting when it ends, so a test sees how the program left the terminal (wait for both: they come one by one).
 final class TmuxTerminal {
     let tmux: String
     let socket: String
