@@ -31,6 +31,8 @@ let package = Package(
             swiftSettings: crossModuleOptimization),
         .target(name: "TavoloGames", dependencies: ["TavoloCore"], swiftSettings: crossModuleOptimization),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
+        // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
+        .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
@@ -70,7 +72,7 @@ let package = Package(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
-                "TavoloPacketLog",
+                "TavoloPacketLog", "TavoloTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,6 +98,7 @@ let package = Package(
             name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+        .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [
