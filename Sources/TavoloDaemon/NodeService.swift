@@ -44,13 +44,13 @@ public final class NodeService: Sendable {
     public let mesh: MeshNode
     public let tables: TableManager
     let logger: Logger
-    private let advertiser: ServiceAdvertiser
+    private let advertiser: Advertisement
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: ServiceAdvertiser,
+        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: Advertisement,
         control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
     ) {
         self.options = options
@@ -82,10 +82,9 @@ public final class NodeService: Sendable {
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
             throw StartError("cannot listen on port \(options.port): \(error)")
         }
-        let advertiser: ServiceAdvertiser
+        let advertiser = Advertisement(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord, logger: logger)
         do {
-            advertiser = try ServiceAdvertiser(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord)
-            _ = try await advertiser.start()
+            try await advertiser.start()
         } catch {
             await mesh.shutdown()
             throw StartError("cannot advertise \(options.name): \(error)")
@@ -103,9 +102,8 @@ public final class NodeService: Sendable {
             try? await controlGroup.shutdownGracefully()
             throw StartError("cannot open control socket \(options.controlPath): \(error)")
         }
-        let browseTask = Task {
-            await Self.browseLoop(mesh: mesh, logger: logger)
-        }
+        let discovery = Discovery(mesh: mesh, logger: logger)
+        let browseTask = Task { await discovery.run() }
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
         let tables = TableManager(
@@ -115,6 +113,7 @@ public final class NodeService: Sendable {
         // synchronously, in order.
         mesh.setEventHandler { event in
             Self.log(event, logger: logger)
+            discovery.meshEvent(event)
             tables.assumeIsolated { tables in
                 switch event {
                 case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
@@ -130,27 +129,6 @@ public final class NodeService: Sendable {
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service
-    }
-
-    private static func browseLoop(mesh: MeshNode, logger: Logger) async {
-        var delay = Duration.milliseconds(500)
-        while !Task.isCancelled {
-            do {
-                for try await event in browse(type: "_tavolo._tcp") {
-                    switch event {
-                    case .found(let r), .updated(let r):
-                        guard let address = r.addresses.first else { continue }
-                        mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
-                    case .removed(let name):
-                        mesh.removed(name: name)
-                    }
-                }
-            } catch {
-                logger.warning("DNS-SD browse failed: \(error); retrying")
-            }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
-        }
     }
 
     private static func log(_ event: MeshEvent, logger: Logger) {
@@ -185,11 +163,13 @@ public final class NodeService: Sendable {
                     name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
                     protocolVersion: Int(options.wireVersion),
                     connectedPeers: peers.filter { $0.state == .connected }.count, stats: await mesh.statistics()))
+        case "datagram":
+            return await sendDatagram(request, line)
         default:
             let failure = ControlFailure(
                 code: "control/unknown-op",
                 message:
-                    "unknown op '\(request.op)'; ops: peers, status, tables, host, join, fill, invite, start, move, leave, state, events"
+                    "unknown op '\(request.op)'; ops: peers, status, datagram, tables, host, join, fill, invite, start, move, leave, state, events"
             )
             return (try? WireJSON.encode(ControlResponse<Empty>(id: request.id, error: failure))) ?? []
         }
