@@ -82,35 +82,36 @@ final class Advertisement: @unchecked Sendable {
 }
 
 /// Browses for other nodes and tells the mesh what it finds, restarting the browse whenever it fails (e.g. while
-/// avahi-daemon restarts). A peer's resolve is released once the peer is connected (it is not needed while the
-/// connection lasts) and done again when the peer is lost (it may have come back elsewhere).
+/// avahi-daemon restarts). A peer's resolve stops as soon as it answers (a node's TXT never changes while it runs,
+/// and one that restarts is withdrawn and registered again, which the browse reports) and is done again when the
+/// peer is lost (it may have come back elsewhere). With Avahi each resolve is a D-Bus connection: dozens of nodes
+/// on one host, each keeping one per peer, exhaust the bus's per-user connection limit (256 by default).
 ///
-/// `@unchecked Sendable`: `browser` and `connected` are guarded by `lock`.
+/// `@unchecked Sendable`: `browser` is guarded by `lock`.
 final class Discovery: @unchecked Sendable {
     let mesh: MeshNode
     let logger: Logger
     private let lock = NSLock()
     private var browser: ServiceBrowser?
-    /// Names of connected peers, plus this node's own name: their resolves are released as soon as they answer.
-    private var settled: Set<String>
+    /// Instances being resolved at once by one node.
+    static let concurrentResolves = 3
 
     init(mesh: MeshNode, logger: Logger) {
         self.mesh = mesh
         self.logger = logger
-        settled = [mesh.config.name]
     }
 
     func run() async {
         var delay = Duration.milliseconds(250)
         while !Task.isCancelled {
-            let browser = ServiceBrowser(type: "_tavolo._tcp")
+            let browser = ServiceBrowser(
+                type: "_tavolo._tcp", maxConcurrentResolves: Self.concurrentResolves, keepResolving: false)
             lock.withLock { self.browser = browser }
             do {
                 for try await event in browser.events {
                     delay = .milliseconds(250)
                     switch event {
                     case .found(let r), .updated(let r):
-                        if lock.withLock({ settled.contains(r.name) }) { browser.release(name: r.name) }
                         guard let address = r.addresses.first else { continue }
                         mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
                     case .removed(let name):
@@ -129,22 +130,8 @@ final class Discovery: @unchecked Sendable {
 
     /// Mesh events, on the mesh's event loop.
     func meshEvent(_ event: MeshEvent) {
-        switch event {
-        case .peerConnected(let p):
-            let browser = lock.withLock {
-                settled.insert(p.name)
-                return self.browser
-            }
-            browser?.release(name: p.name)
-        case .peerLost(let p, _):
-            let browser = lock.withLock {
-                settled.remove(p.name)
-                return self.browser
-            }
-            browser?.refresh(name: p.name)
-        default:
-            break
-        }
+        guard case .peerLost(let p, _) = event else { return }
+        lock.withLock { browser }?.refresh(name: p.name)
     }
 }
 

@@ -20,7 +20,15 @@ public final class ServiceBrowser: Sendable {
     private let session: BrowseSession?
 
     /// Starts browsing at once (on its own thread).
-    public init(type: String = "_tavolo._tcp", domain: String? = nil, maxConcurrentResolves: Int = 4) {
+    /// - Parameters:
+    ///   - maxConcurrentResolves: how many instances may be being resolved at once.
+    ///   - keepResolving: true keeps each resolve running after its answer, so TXT and port changes are reported
+    ///     as `.updated` until `release(name:)`; false stops it as soon as the instance is reported (call
+    ///     `refresh(name:)` when it may have changed), which keeps the daemon's load flat with many peers.
+    public init(
+        type: String = "_tavolo._tcp", domain: String? = nil, maxConcurrentResolves: Int = 4,
+        keepResolving: Bool = true
+    ) {
         let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, Error>.makeStream()
         events = stream
         do {
@@ -31,7 +39,7 @@ public final class ServiceBrowser: Sendable {
             }
             let session = BrowseSession(
                 type: type, domain: domain, loop: loop, continuation: continuation,
-                maxConcurrentResolves: max(1, maxConcurrentResolves))
+                maxConcurrentResolves: max(1, maxConcurrentResolves), keepResolving: keepResolving)
             continuation.onTermination = { _ in loop.stop() }
             loop.perform { session.start() }
             self.loop = loop
@@ -76,6 +84,7 @@ final class BrowseSession: @unchecked Sendable {
     let loop: DNSSDLoop
     let continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation
     let maxConcurrentResolves: Int
+    let keepResolving: Bool
     /// A resolve with no answer by then is abandoned and retried.
     static let resolveTimeout = Duration.seconds(5)
     /// Retry delays double from the first to the last.
@@ -93,8 +102,10 @@ final class BrowseSession: @unchecked Sendable {
 
     init(
         type: String, domain: String?, loop: DNSSDLoop,
-        continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation, maxConcurrentResolves: Int
+        continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation, maxConcurrentResolves: Int,
+        keepResolving: Bool
     ) {
+        self.keepResolving = keepResolving
         self.type = type
         self.domain = domain
         self.loop = loop
@@ -268,7 +279,7 @@ final class BrowseSession: @unchecked Sendable {
         }
         instance.port = Int(port)
         instance.txt = txt
-        if !instance.wanted { stopResolve(instance) }
+        if !instance.wanted || !keepResolving { stopResolve(instance) }
         emitIfReady(instance)
         pump()
     }
