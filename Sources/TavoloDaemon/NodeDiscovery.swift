@@ -84,7 +84,7 @@ final class Advertisement: @unchecked Sendable {
 /// Browses for other nodes and tells the mesh what it finds, restarting the browse whenever it fails (e.g. while
 /// avahi-daemon restarts). A peer's resolve stops as soon as it answers (a node's TXT never changes while it runs,
 /// and one that restarts is withdrawn and registered again, which the browse reports) and is done again when the
-/// peer is lost (it may have come back elsewhere). With Avahi each resolve is a D-Bus connection: dozens of nodes
+/// peer is lost (it may have come back elsewhere); a peer that connects first is not resolved at all. With Avahi each resolve is a D-Bus connection: dozens of nodes
 /// on one host, each keeping one per peer, exhaust the bus's per-user connection limit (256 by default).
 ///
 /// `@unchecked Sendable`: `browser` is guarded by `lock`.
@@ -130,8 +130,15 @@ final class Discovery: @unchecked Sendable {
 
     /// Mesh events, on the mesh's event loop.
     func meshEvent(_ event: MeshEvent) {
-        guard case .peerLost(let p, _) = event else { return }
-        lock.withLock { browser }?.refresh(name: p.name)
+        switch event {
+        case .peerConnected(let p):
+            // Connected (perhaps dialed by the peer before this node resolved it): no resolve needed.
+            lock.withLock { browser }?.release(name: p.name)
+        case .peerLost(let p, _):
+            lock.withLock { browser }?.refresh(name: p.name)
+        default:
+            break
+        }
     }
 }
 

@@ -51,8 +51,9 @@ public final class ServiceBrowser: Sendable {
         }
     }
 
-    /// The instance's answer has been used (e.g. its node is connected): stop resolving it. Its removal is still
-    /// reported; call `refresh(name:)` to learn its host, port or TXT again.
+    /// The instance's answer has been used, or is not needed (e.g. its node is connected): stop resolving it, or
+    /// do not start (also for an instance the browse has not seen yet). Its removal is still reported if it was
+    /// found; call `refresh(name:)` to resolve it again.
     public func release(name: String) {
         guard let session else { return }
         loop?.perform { session.release(name) }
@@ -99,6 +100,8 @@ final class BrowseSession: @unchecked Sendable {
     private var resolving = 0
     /// One address query per host name, shared by the instances on that host.
     private var hosts: [String: HostQuery] = [:]
+    /// Names released before the browse saw them: not resolved when they appear, until `refresh`.
+    private var released: Set<String> = []
 
     init(
         type: String, domain: String?, loop: DNSSDLoop,
@@ -152,7 +155,11 @@ final class BrowseSession: @unchecked Sendable {
                 let instance = BrowsedInstance(name: name, type: type, domain: domain, session: self)
                 instance.interfaces.insert(interface)
                 instances[name] = instance
-                enqueue(instance)
+                if released.contains(name) {
+                    instance.wanted = false
+                } else {
+                    enqueue(instance)
+                }
             }
         } else if let instance = instances[name] {
             instance.interfaces.remove(interface)
@@ -169,13 +176,17 @@ final class BrowseSession: @unchecked Sendable {
     // MARK: release and refresh
 
     func release(_ name: String) {
-        guard let instance = instances[name], instance.lastEmitted != nil else { return }
+        guard let instance = instances[name] else {
+            released.insert(name)
+            return
+        }
         instance.wanted = false
         queue.removeAll { $0 === instance }
         if instance.resolveRef != nil { stopResolve(instance) }
     }
 
     func refresh(_ name: String) {
+        released.remove(name)
         guard let instance = instances[name] else { return }
         instance.wanted = true
         instance.failures = 0
