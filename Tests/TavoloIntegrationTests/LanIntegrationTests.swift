@@ -146,7 +146,7 @@ final class LanIntegrationTests: XCTestCase {
         }
     }
 
-    struct DatagramReply: Decodable { var sent: Int }
+    struct DatagramReply: Codable { var sent: Int }
 
     /// A version-1 datagram frame (PROTOCOL.md §3.1, §4.6) claiming to come from `sender`.
     func datagramFrame(sender: String, seq: UInt64, text: String) throws -> [UInt8] {

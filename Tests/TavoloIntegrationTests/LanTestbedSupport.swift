@@ -53,7 +53,28 @@ final class LanTestbedHarness {
     /// Runs `scripts/lan ARGS…`; returns its status and output (stdout and stderr).
     @discardableResult
     static func lan(_ arguments: [String]) -> (status: Int32, output: String) {
-        runCommand("/bin/bash", [script] + arguments) ?? (-1, "cannot run \(script)")
+        // posix_spawn and waitpid, output to a file: Foundation's Process never saw `scripts/lan up` end here
+        // (the daemons it starts outlive it).
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tavolo-lan-\(UInt32.random(in: 0...UInt32.max)).out"
+        ).path
+        defer { unlink(out) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
+            return (-1, "cannot run \(script)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : -1, output)
     }
 
     /// `scripts/lan ARGS…` that must succeed.
