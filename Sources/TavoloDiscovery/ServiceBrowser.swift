@@ -59,8 +59,9 @@ public final class ServiceBrowser: Sendable {
         loop?.perform { session.release(name) }
     }
 
-    /// Resolves the instance again (e.g. its node was lost and may have come back on another port): reports
-    /// `.updated` if anything changed. No effect on an instance not currently browsed.
+    /// Resolves the instance again (e.g. its node was lost and may have come back on another port) and keeps
+    /// resolving it until `release(name:)`: reports `.updated` if anything changed. No effect on an instance not
+    /// currently browsed.
     public func refresh(name: String) {
         guard let session else { return }
         loop?.perform { session.refresh(name) }
@@ -181,6 +182,7 @@ final class BrowseSession: @unchecked Sendable {
             return
         }
         instance.wanted = false
+        instance.followChanges = false
         queue.removeAll { $0 === instance }
         if instance.resolveRef != nil { stopResolve(instance) }
     }
@@ -189,6 +191,8 @@ final class BrowseSession: @unchecked Sendable {
         released.remove(name)
         guard let instance = instances[name] else { return }
         instance.wanted = true
+        // Its first answer may be a stale record (a node restarted on another port): follow changes until release.
+        instance.followChanges = true
         instance.failures = 0
         if instance.resolveRef == nil && !queue.contains(where: { $0 === instance }) && !instance.retryPending {
             enqueue(instance)
@@ -290,7 +294,7 @@ final class BrowseSession: @unchecked Sendable {
         }
         instance.port = Int(port)
         instance.txt = txt
-        if !instance.wanted || !keepResolving { stopResolve(instance) }
+        if !instance.wanted || !(keepResolving || instance.followChanges) { stopResolve(instance) }
         emitIfReady(instance)
         pump()
     }
@@ -418,6 +422,8 @@ final class BrowsedInstance {
     var failures = 0
     /// False once the consumer released it: answers are not waited for again until `refresh`.
     var wanted = true
+    /// After `refresh`, the resolve keeps running (changes reported) until `release`, whatever `keepResolving`.
+    var followChanges = false
     /// Removed from the browse.
     var gone = false
     var host: String?
