@@ -18,6 +18,8 @@ final class DaemonHarness: @unchecked Sendable {
         let logPath: String
         var process: Process
         var extraArguments: [String]
+        /// The holder process of the scripts/lan test host the node runs in (nil: this host).
+        var testHost: pid_t? = nil
     }
 
     static let heartbeatInterval = 0.3
@@ -48,14 +50,14 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Starts one new node and returns its index.
-    func startNode(extraArguments: [String] = []) throws -> Int {
+    func startNode(extraArguments: [String] = [], testHost: pid_t? = nil) throws -> Int {
         let index = nodes.count
         let name = name(index)
         let node = Node(
             name: name, stateDir: root.appendingPathComponent("state-\(index)").path,
             controlPath: root.appendingPathComponent("run/tavolo/\(name).sock").path,
             logPath: root.appendingPathComponent("\(name).log").path,
-            process: Process(), extraArguments: extraArguments)
+            process: Process(), extraArguments: extraArguments, testHost: testHost)
         nodes.append(node)
         try launch(index)
         return index
@@ -71,8 +73,14 @@ final class DaemonHarness: @unchecked Sendable {
         let node = nodes[index]
         let p = Process()
         p.executableURL = binary
+        var prefix: [String] = []
+        if let holder = node.testHost {
+            // Into the test host's network and mount namespaces; nsenter execs tavolod (the pid stays the same).
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
+            prefix = ["-t", String(holder), "-n", "-m", "--", binary.path]
+        }
         p.arguments =
-            [
+            prefix + [
                 "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
                 "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout",
                 String(Self.heartbeatTimeout),
