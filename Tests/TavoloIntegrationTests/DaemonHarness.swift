@@ -1,4 +1,5 @@
 import Foundation
+import TavoloSimulation
 import TavoloControl
 import TavoloDaemon
 import TavoloMesh

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloSimulation
 import TavoloDaemon
 import XCTest
 
