@@ -23,15 +23,19 @@ final class DaemonHarness: @unchecked Sendable {
         var testHost: pid_t? = nil
     }
 
-    static let heartbeatInterval = 0.3
-    static let heartbeatTimeout = 1.5
+    /// Tests of loss detection ask for short heartbeats; games get longer ones, so a busy CI machine that stalls a
+    /// node for a second does not lose a member and stop the table under test.
+    let heartbeatInterval: Double
+    let heartbeatTimeout: Double
 
     let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     let root: URL
     private(set) var nodes: [Node] = []
     let binary: URL
 
-    init() throws {
+    init(heartbeatInterval: Double = 0.5, heartbeatTimeout: Double = 8) throws {
+        self.heartbeatInterval = heartbeatInterval
+        self.heartbeatTimeout = heartbeatTimeout
         binary = try locateTavolod()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-it-\(runID)")
         try FileManager.default.createDirectory(
@@ -83,8 +87,8 @@ final class DaemonHarness: @unchecked Sendable {
         p.arguments =
             prefix + [
                 "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
-                "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout",
-                String(Self.heartbeatTimeout),
+                "--heartbeat-interval", String(heartbeatInterval), "--heartbeat-timeout",
+                String(heartbeatTimeout),
                 "--log-level", "info",
             ] + node.extraArguments
         var env = ProcessInfo.processInfo.environment

@@ -12,7 +12,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     override func setUpWithError() throws {
         try requireAvahi()
-        harness = try DaemonHarness()
+        harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
     }
 
     override func tearDown() {
@@ -21,7 +21,7 @@ final class DaemonIntegrationTests: XCTestCase {
     }
 
     /// Lost within the heartbeat timeout, plus one interval of detection granularity and scheduling margin.
-    var lostWithin: Double { DaemonHarness.heartbeatTimeout + 2.5 }
+    var lostWithin: Double { harness.heartbeatTimeout + 2.5 }
 
     func testSixNodesFormFullMeshSeenByAvahiBrowse() throws {
         let all = try harness.start(6)
@@ -134,7 +134,7 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertTrue(big.isClosedByPeer())
 
         // The node and its five links are untouched, for longer than a heartbeat timeout.
-        Thread.sleep(forTimeInterval: DaemonHarness.heartbeatTimeout + 0.5)
+        Thread.sleep(forTimeInterval: harness.heartbeatTimeout + 0.5)
         XCTAssertTrue(harness.nodes[target].process.isRunning)
         XCTAssertTrue(harness.isFullMesh(all), "the mesh stays whole")
         let v = try XCTUnwrap(harness.view(target))
@@ -157,7 +157,7 @@ final class DaemonIntegrationTests: XCTestCase {
             let v = harness.view(odd) ?? [:]
             return normal.allSatisfy { v[harness.name($0)]?.state == .incompatible }
         }
-        Thread.sleep(forTimeInterval: DaemonHarness.heartbeatTimeout)
+        Thread.sleep(forTimeInterval: harness.heartbeatTimeout)
         XCTAssertTrue(harness.isFullMesh(normal), "the other links stay connected")
     }
 

@@ -22,7 +22,7 @@ final class LanIntegrationTests: XCTestCase {
     func startOnePerHost(_ hosts: Int) throws {
         let lan = try LanTestbedHarness(hosts: hosts)
         self.lan = lan
-        harness = try DaemonHarness()
+        harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
         for h in 1...hosts { _ = try harness.startNode(testHost: try lan.holder(h)) }
     }
 

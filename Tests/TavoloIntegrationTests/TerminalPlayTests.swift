@@ -49,6 +49,7 @@ final class TerminalPlayTests: XCTestCase {
         for _ in 0..<2000 {
             let s = term.screen()
             if s.contains("Game over.") { return s }
+            if s.contains("The table stopped") { break }
             if s.contains("▶ YOUR TURN") && s.contains("Your moves") {
                 for k in keys(s) { term.send(k) }
                 try term.waitFor("the move to be taken", seconds: 15) { $0 != s }
