@@ -59,6 +59,8 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+            return route(timer.table, .timer(timer))
         }
     }
 

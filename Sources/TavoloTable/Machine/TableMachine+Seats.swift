@@ -19,6 +19,7 @@ extension TableMachine {
             if offered.phase == .seeding && (isMember || role == .auditor) { beginSeeding() }
             return
         }
+        if offered.seats.contains(where: { $0.owner == me }) { seatRequestUnanswered = false }
         guard offered.revision > info.revision else { return }
         // A member's seats are fixed from the start; later offers only tell other nodes how the table goes.
         if isMember && info.phase != .open { return }
@@ -120,6 +121,8 @@ extension TableMachine {
                 }
             } else {
                 send(.seatRequest(table: id, seat: seat, bot: bot), to: [info.host])
+                seatRequestUnanswered = true
+                startTimer(.seatRequest(id), after: ctx.seatRequestTimeout)
             }
         case .fill(let bot):
             try requireHostedOpen()
