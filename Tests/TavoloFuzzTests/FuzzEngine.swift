@@ -62,7 +62,9 @@ enum Mutator {
                 if let i = b.indices.randomDigit(in: b, &rng) {
                     var j = i
                     while j < b.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[j]) { j += 1 }
-                    let n = rng.pick(["-1", "0", "1", "2", "63", "64", "255", "256", "4294967296", "99999999999999999999"])
+                    let n = rng.pick([
+                        "-1", "0", "1", "2", "63", "64", "255", "256", "4294967296", "99999999999999999999",
+                    ])
                     b.replaceSubrange(i..<j, with: Array(n.utf8))
                 }
             default:  // random byte anywhere

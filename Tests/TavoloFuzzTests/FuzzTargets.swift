@@ -112,19 +112,20 @@ struct TableFuzzNode {
         var foreign = info
         foreign.host = Self.c
         foreign.id = TableID("0000000c-1") ?? info.id
-        seeds = [
-            #"{"move":"c4","number":1,"seat":1,"stateHash":\#(h),\#(t),"type":"table.move"}"#,
-            #"{"move":"d3","number":0,"seat":0,"stateHash":\#(h),\#(t),"type":"table.move"}"#,
-            #"{"number":0,"stateHash":\#(h),\#(t),"type":"table.confirm"}"#,
-            #"{"code":"move/illegal","number":0,"reason":"no",\#(t),"type":"table.reject"}"#,
-            #"{"code":"hash/mismatch","reason":"forged",\#(t),"type":"table.stop"}"#,
-            #"{"cards":[1,2,3],"number":1,\#(t),"type":"table.deal"}"#,
-            #"{"finalHash":\#(h),"scores":[30,34],\#(t),"type":"table.result","winners":[1]}"#,
-            #"{"commitment":"\#(String(repeating: "ab", count: 32))",\#(t),"type":"table.commit"}"#,
-            #"{"nonce":"\#(String(repeating: "07", count: 32))",\#(t),"type":"table.reveal"}"#,
-            #"{\#(t),"type":"table.leave"}"#, #"{"seat":1,\#(t),"type":"table.seat-request"}"#,
-            #"{"reason":"taken",\#(t),"type":"table.seat-refused"}"#, #"{"seat":0,\#(t),"type":"table.invite"}"#,
-        ].map { Array($0.utf8) } + [offer, try CanonicalJSON.encode(TableMessage.offer(foreign))]
+        seeds =
+            [
+                #"{"move":"c4","number":1,"seat":1,"stateHash":\#(h),\#(t),"type":"table.move"}"#,
+                #"{"move":"d3","number":0,"seat":0,"stateHash":\#(h),\#(t),"type":"table.move"}"#,
+                #"{"number":0,"stateHash":\#(h),\#(t),"type":"table.confirm"}"#,
+                #"{"code":"move/illegal","number":0,"reason":"no",\#(t),"type":"table.reject"}"#,
+                #"{"code":"hash/mismatch","reason":"forged",\#(t),"type":"table.stop"}"#,
+                #"{"cards":[1,2,3],"number":1,\#(t),"type":"table.deal"}"#,
+                #"{"finalHash":\#(h),"scores":[30,34],\#(t),"type":"table.result","winners":[1]}"#,
+                #"{"commitment":"\#(String(repeating: "ab", count: 32))",\#(t),"type":"table.commit"}"#,
+                #"{"nonce":"\#(String(repeating: "07", count: 32))",\#(t),"type":"table.reveal"}"#,
+                #"{\#(t),"type":"table.leave"}"#, #"{"seat":1,\#(t),"type":"table.seat-request"}"#,
+                #"{"reason":"taken",\#(t),"type":"table.seat-refused"}"#, #"{"seat":0,\#(t),"type":"table.invite"}"#,
+            ].map { Array($0.utf8) } + [offer, try CanonicalJSON.encode(TableMessage.offer(foreign))]
     }
 
     /// Decodes like `TableManager.received` (after the mesh's checks) and feeds the directory.
