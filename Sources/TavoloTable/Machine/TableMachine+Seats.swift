@@ -7,9 +7,9 @@ extension TableMachine {
 
     mutating func handleOffer(_ offered: TableInfo, from: NodeID) {
         // Only the host speaks for its table; the id's host is bound at first sight.
+        // A host never changes a table's game or player count; the seats and names stay within limits (§9.1).
         guard offered.id == id, offered.host == from, offered.host == info.host, !isHost,
-            offered.seats.count == offered.players,
-            offered.seats.enumerated().allSatisfy({ $0.offset == $0.element.seat })
+            offered.game == info.game, offered.players == info.players, offered.isWithinLimits(ctx.catalog)
         else { return dropped(.offer(offered), from: from) }
         if !seen {
             seen = true
