@@ -6,7 +6,7 @@ import XCTest
 /// `scripts/fuzz N [SEED]` runs this test with `TAVOLO_FUZZ_INPUTS=N` (and `TAVOLO_FUZZ_SEED`) for a long one.
 final class FuzzTests: XCTestCase {
     /// Inputs per run, over all four targets; the suite's default is a few seconds' worth.
-    var inputs: Int { ProcessInfo.processInfo.environment["TAVOLO_FUZZ_INPUTS"].flatMap { Int($0) } ?? 24_000 }
+    var inputs: Int { ProcessInfo.processInfo.environment["TAVOLO_FUZZ_INPUTS"].flatMap { Int($0) } ?? 20_000 }
     var seed: UInt64 { ProcessInfo.processInfo.environment["TAVOLO_FUZZ_SEED"].flatMap { UInt64($0) } ?? 12 }
 
     func testFuzzEveryInputPath() throws {

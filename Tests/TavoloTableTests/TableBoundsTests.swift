@@ -23,9 +23,11 @@ final class TableBoundsTests: XCTestCase {
     }
 
     func offer(_ n: Int, host: NodeID, game: String = "othello", players: Int = 2) -> TableInfo {
-        TableInfo(
-            id: TableID("\(host.short)-\(n)")!, game: game, players: players, host: host, hostName: "h", phase: .open,
-            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1)
+        let seats = (0..<players).map { #"{"seat":\#($0)}"# }.joined(separator: ",")
+        let json =
+            #"{"game":"\#(game)","host":"\#(host.hex)","hostName":"h","id":"h\#(host.hex.suffix(2))-\#(n)","phase":"open","#
+            + #""players":\#(players),"revision":1,"seats":[\#(seats)]}"#
+        return try! CanonicalJSON.decode(TableInfo.self, Array(json.utf8))
     }
 
     func testOffersFromOneHostAreCappedAndOthersStillCount() {

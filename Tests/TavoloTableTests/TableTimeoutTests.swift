@@ -11,7 +11,8 @@ final class TableTimeoutTests: XCTestCase {
     /// `node` sent nothing more from now on (it is connected, but silent at the table layer).
     func silence(_ mesh: inout Mesh, _ node: Int) {
         mesh.nodes[mesh[node]] = nil
-        mesh.queue.removeAll { $0.from == mesh[node] }
+        let silent = mesh[node]
+        mesh.queue.removeAll { $0.from == silent }
     }
 
     /// Fires `timer` at node `i` and delivers what follows; returns the effects of the firing itself.

@@ -52,7 +52,8 @@ extension TableMachine {
                 broadcast: true)
         case .botMove(_, let number):
             awaited.remove(timer)
-            guard info.phase == .playing, isMember, let s = session, s.moveNumber == number, let seat = s.turn.seat
+            guard info.phase == .playing, isMember, let s = session, s.moveNumber == number, let seat = s.turn.seat,
+                info.seats[seat].bot != nil, info.seats[seat].owner != me
             else { return }
             let owner = info.seats[seat].owner.map { ctx.name($0) } ?? "nobody"
             stop(
