@@ -127,6 +127,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The seeded fuzzer (scripts/fuzz): frames, handshakes, table messages into a directory, control lines.
+        .testTarget(
+            name: "TavoloFuzzTests",
+            dependencies: [
+                "TavoloMesh", "TavoloDaemon", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloCore",
+                "TavoloGames",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
         .testTarget(
             name: "TavoloIntegrationTests",

@@ -37,6 +37,11 @@ public struct TableContext: Sendable {
     public var cheatDeal = false
     /// How long a finished or stopped table stays listed.
     public var overTableLifetime: Duration = .seconds(600)
+    /// How long a peer may take with a reply a node sends without a user (commitment, reveal, confirmation,
+    /// result): PROTOCOL.md §9.8.
+    public var peerReplyTimeout: Duration = .seconds(30)
+    /// How long the host may take to answer a seat request (§9.8).
+    public var seatRequestTimeout: Duration = .seconds(10)
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

@@ -76,7 +76,9 @@ extension TableMachine {
         while info.phase == .playing, let s = session {
             if s.currentDeal != nil && verifiedDeal < s.dealNumber {
                 dealIfHost()
-                guard let cards = pendingDeals[s.dealNumber] else { return }
+                guard let cards = pendingDeals[s.dealNumber] else {
+                    return awaitPeer(.deal(id, number: s.dealNumber))
+                }
                 guard cards == s.currentDeal else {
                     let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
                     stop(.dealMismatch, reason, broadcast: true)
@@ -103,7 +105,11 @@ extension TableMachine {
                     from: pending.from)
                 continue
             }
-            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else { return }
+            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else {
+                // Another node's bot answers without its user: its move has a deadline; a human's has none.
+                if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
+                return
+            }
             if let bot = info.seats[seat].bot {
                 let move: AnyGameMove
                 do { move = try s.botMove(kind: bot) } catch {
@@ -146,6 +152,7 @@ extension TableMachine {
         let hash = hashes.last ?? s.stateHash
         confirmedBy[number] = [me]
         out.append(.moveSent(id, number: number))
+        startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
         let json = move.json
         sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
         apply(number, seat: seat, move: move, json: json, claimed: hash, from: me)
@@ -228,6 +235,7 @@ extension TableMachine {
         if isMember {
             sendToTable(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: hash))
             results[me] = hash
+            startTimer(.results(id), after: ctx.peerReplyTimeout)
         }
         // Results that came before this node reached the end are checked now.
         for (node, theirs) in results where node != me {

@@ -8,6 +8,7 @@ extension TableMachine {
     mutating func beginSeeding() {
         guard !seedingBegun else { return }
         seedingBegun = true
+        startTimer(.seeding(id), after: ctx.peerReplyTimeout)
         guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
             emit(.started(message: "seeding: waiting for the seat owners' reveals"))
             maybeSeed()
