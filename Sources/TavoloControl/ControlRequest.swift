@@ -98,7 +98,8 @@ extension ControlRequest: Codable {
         case "events": self = .events(kinds: try c.decodeIfPresent([TableEvent.Kind].self, forKey: .kinds))
         case "inject": self = .inject(try c.decode(TableMessage.self, forKey: .message))
         case "datagram":
-            self = .datagram(peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
+            self = .datagram(
+                peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
         default: throw ControlFailure.unknownOp(op)
         }
     }

@@ -61,7 +61,9 @@ extension NodeService {
                     first: (try? WireJSON.encode(ControlResponse(id: id, result: Empty()))) ?? [], rest: lines)
             case .datagram(let peer, let text):
                 let peers = await mesh.peerList()
-                guard let target = peers.first(where: { ($0.name == peer || $0.id.hex == peer) && $0.state == .connected })
+                guard
+                    let target = peers.first(where: { ($0.name == peer || $0.id.hex == peer) && $0.state == .connected }
+                    )
                 else { return fail("mesh/not-connected", "no connected peer named \(peer)") }
                 do {
                     try await mesh.send(["text": text], to: target.id, on: .unreliable)

@@ -1,9 +1,9 @@
 import Foundation
-import TavoloSimulation
 import TavoloControl
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloSimulation
 import XCTest
 
 /// Starts real `tavolod` processes for integration tests: unique names (a random suffix, so parallel runs and stale

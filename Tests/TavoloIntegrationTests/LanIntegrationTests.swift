@@ -1,9 +1,9 @@
 import Foundation
-import TavoloSimulation
 import TavoloControl
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloSimulation
 import XCTest
 
 /// Tavolo across machines: each node in its own scripts/lan test host (a network namespace with its own address
@@ -104,7 +104,8 @@ final class LanIntegrationTests: XCTestCase {
         // Every datagram is counted once: as received (accepted), stale or rejected (PROTOCOL.md §7).
         try harness.eventually("tvh2 counts the forged datagram", seconds: 10) {
             after = (try? harness.status(1).stats) ?? accepted
-            return after.datagramsRejected + after.datagramsReceived > accepted.datagramsRejected + accepted.datagramsReceived
+            return after.datagramsRejected + after.datagramsReceived > accepted.datagramsRejected
+                + accepted.datagramsReceived
         }
         XCTAssertEqual(after.datagramsRejected, accepted.datagramsRejected + 1, "the forged datagram was not rejected")
         XCTAssertEqual(after.datagramsReceived, accepted.datagramsReceived, "the forged datagram was accepted")
@@ -149,7 +150,6 @@ final class LanIntegrationTests: XCTestCase {
             harness.isFullMesh([0, 1, 2])
         }
     }
-
 
     /// A version-1 datagram frame (PROTOCOL.md §3.1, §4.6) claiming to come from `sender`.
     func datagramFrame(sender: String, seq: UInt64, text: String) throws -> [UInt8] {

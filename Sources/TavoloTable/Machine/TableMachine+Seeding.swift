@@ -89,7 +89,7 @@ extension TableMachine {
                 node: $0, name: ctx.name($0), commitment: commitments[$0] ?? "", nonce: reveals[$0]?.hexString)
         }
         announcePhase(.playing)
-        emit(.seeded(jointSeed: seed, stateHash: game.stateHash))
+        emit(.seeded(stateHash: game.stateHash))
         progress()
     }
 }
