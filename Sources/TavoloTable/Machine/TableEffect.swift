@@ -11,6 +11,8 @@ public enum TableEffect: Sendable {
     case persist(GameLog)
     /// Call back with `.timer(timer)` after `delay`; a timer started again replaces the earlier one.
     case startTimer(TableTimer, after: Duration)
+    /// What a timer waited for came: the shell may forget it (it would fire to no effect).
+    case cancelTimer(TableTimer)
     /// A log line for the node's operator.
     case log(TableLogLevel, String)
     /// This node sent move `number` (the shell times it).

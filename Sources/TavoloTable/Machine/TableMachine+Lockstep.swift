@@ -85,6 +85,7 @@ extension TableMachine {
                     return
                 }
                 verifiedDeal = s.dealNumber
+                stopAwaiting(.deal(id, number: s.dealNumber))
                 dealsChecked += 1
                 log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
                 emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
@@ -179,6 +180,7 @@ extension TableMachine {
         do { try s.apply(move) } catch { return reject(number, error.code, error.message, from: from) }
         let after = s.stateHash
         hashes.append(after)
+        stopAwaiting(.botMove(id, number: number))
         log.moves.append(
             GameLog.LoggedMove(
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
@@ -218,6 +220,7 @@ extension TableMachine {
         if by.count == info.members.count {
             confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
+            cancelTimer(.confirmations(id, move: number))
         } else {
             confirmedBy[number] = by
         }

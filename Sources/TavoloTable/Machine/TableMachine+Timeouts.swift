@@ -10,6 +10,17 @@ extension TableMachine {
         out.append(.startTimer(timer, after: delay))
     }
 
+    /// Drops a deadline whose wait is over, so the shell holds no timer per move for its whole delay.
+    mutating func cancelTimer(_ timer: TableTimer) {
+        guard role == .node else { return }
+        out.append(.cancelTimer(timer))
+    }
+
+    /// Ends the wait `awaitPeer` started, if it did.
+    mutating func stopAwaiting(_ timer: TableTimer) {
+        if awaited.remove(timer) != nil { cancelTimer(timer) }
+    }
+
     /// Starts the deadline of a deal or a bot's move once, however often progress stops at it.
     mutating func awaitPeer(_ timer: TableTimer) {
         guard role == .node, isMember, awaited.insert(timer).inserted else { return }
