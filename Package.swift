@@ -93,7 +93,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers every test target shares: waits that fail when they time out, typed event reads.
+        // Helpers every test target shares: waits that fail when they time out, typed event reads, running a command.
         .target(
             name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
-                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

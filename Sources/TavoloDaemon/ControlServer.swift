@@ -38,14 +38,40 @@ public final class ControlServer: Sendable {
         FileManager.default.fileExists(atPath: path) && (try? ControlClient(path: path, timeout: 1)) != nil
     }
 
-    /// Binds `path` (creating the directory with mode 0700, replacing a stale socket file that nobody answers
-    /// on) on `group`.
-    public static func start(path: String, group: EventLoopGroup, logger: Logger, dispatch: @escaping ControlDispatcher)
-        async throws -> ControlServer
-    {
+    /// The socket's directory belongs to someone else or others may write in it: they could remove or swap the
+    /// socket (another local user who made `/tmp/tavolo-UID` first, say).
+    public struct UnsafeDirectory: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String {
+            "the control socket directory \(path) \(reason): remove it or choose another --control path"
+        }
+    }
+
+    /// Checks that this user owns `dir` and that nobody else may write in it.
+    static func checkOwnership(of dir: String) throws {
+        var info = stat()
+        guard stat(dir, &info) == 0 else { throw UnsafeDirectory(path: dir, reason: "cannot be read") }
+        if info.st_uid != getuid() { throw UnsafeDirectory(path: dir, reason: "belongs to uid \(info.st_uid)") }
+        if info.st_mode & 0o022 != 0 {
+            throw UnsafeDirectory(path: dir, reason: "is writable by others (mode \(String(info.st_mode & 0o777, radix: 8)))")
+        }
+    }
+
+    /// Creates the socket's directory (mode 0700) if needed and checks it is safe to put a socket in.
+    public static func prepareDirectory(for path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
             atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try checkOwnership(of: dir)
+    }
+
+    /// Binds `path` (creating the directory with mode 0700 and refusing one another user owns or may write in,
+    /// replacing a stale socket file that nobody answers on) on `group`.
+    public static func start(path: String, group: EventLoopGroup, logger: Logger, dispatch: @escaping ControlDispatcher)
+        async throws -> ControlServer
+    {
+        try prepareDirectory(for: path)
         if answers(path) { throw InUse(path: path) }
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in

@@ -73,6 +73,9 @@ public final class NodeService: Sendable {
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
+        do { try ControlServer.prepareDirectory(for: options.controlPath) } catch {
+            throw StartError("\(error)")
+        }
         let id: NodeID
         do { id = try NodeIdentity.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
@@ -110,7 +113,7 @@ public final class NodeService: Sendable {
             await mesh.shutdown()
             try? await controlGroup.shutdownGracefully()
             throw StartError(
-                error is ControlServer.InUse
+                error is ControlServer.InUse || error is ControlServer.UnsafeDirectory
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let discovery = Discovery(mesh: mesh, logger: logger)

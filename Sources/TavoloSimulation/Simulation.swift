@@ -156,43 +156,29 @@ public final class Simulation: @unchecked Sendable {
     private var holders: [pid_t] = []
 
     private func startNode(_ i: Int) throws {
-        let p = Process()
-        var args: [String] = []
-        if options.onTestHosts {
-            // Enter the test host's network and mount namespaces; nsenter then becomes tavolod (same pid).
-            p.executableURL = URL(fileURLWithPath: LanTestbed.nsenter)
-            args = ["-t", String(holders[i]), "-n", "-m", "--", options.daemonPath]
-        } else {
-            p.executableURL = URL(fileURLWithPath: options.daemonPath)
-        }
-        args += [
+        var args = [
             "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socketPath(i),
             "--log-level", "warning",
         ]
         if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
-        p.arguments = args
-        var environment = ProcessInfo.processInfo.environment
-        environment["AVAHI_COMPAT_NOWARN"] = "1"
-        p.environment = environment
-        let errPath = "\(workDir)/\(names[i]).log"
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        p.standardError = FileHandle(forWritingAtPath: errPath)
-        p.standardOutput = FileHandle.nullDevice
+        let logPath = "\(workDir)/\(names[i]).log"
+        let node = NodeProcess(
+            daemonPath: options.daemonPath, arguments: args, logPath: logPath,
+            testHost: options.onTestHosts ? holders[i] : nil)
         let name = names[i]
-        p.terminationHandler = { [weak self] proc in
+        let p = try node.start { [weak self] proc in
             guard let self else { return }
             self.lock.withLock {
                 if !self.stopping && self.died == nil {
                     let tail =
-                        (try? String(contentsOfFile: errPath, encoding: .utf8))?.split(separator: "\n").last.map(
+                        (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").last.map(
                             String.init) ?? ""
                     self.died =
                         "node \(name) exited with status \(proc.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)")
                 }
             }
         }
-        do { try p.run() } catch { throw Failure("cannot start \(options.daemonPath): \(error.localizedDescription)") }
         lock.withLock { processes.append(p) }
     }
 

@@ -48,7 +48,7 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "State directory (node id, game logs). Default: ${XDG_STATE_HOME:-~/.local/state}/tavolo/NAME.")
     var stateDir: String?
 
-    @Option(help: "Control socket path. Default: ${XDG_RUNTIME_DIR:-/tmp}/tavolo/NAME.sock.")
+    @Option(help: "Control socket path. Default: $XDG_RUNTIME_DIR/tavolo/NAME.sock, else /tmp/tavolo-UID/NAME.sock.")
     var control: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
