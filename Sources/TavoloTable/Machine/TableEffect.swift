@@ -15,6 +15,9 @@ public enum TableEffect: Sendable {
     case cancelTimer(TableTimer)
     /// A log line for the node's operator.
     case log(TableLogLevel, String)
+    /// A table message `from` had no right to send was dropped, never acted on (PROTOCOL.md §9.1): the shell
+    /// counts it and logs it at a bounded rate per peer.
+    case refused(String, from: NodeID)
     /// This node sent move `number` (the shell times it).
     case moveSent(TableID, number: Int)
     /// Every member confirmed move `number` that this node sent.

@@ -184,9 +184,9 @@ public struct TableMachine {
         }
     }
 
-    /// A message this node may not act on (its sender has no say in it): counted in the log, never acted on.
+    /// A message this node may not act on (its sender has no say in it): counted, never acted on.
     mutating func dropped(_ m: TableMessage, from: NodeID) {
-        out.append(.log(.debug, "table \(id): ignored \(m.typeName) from \(ctx.name(from)), which has no say in it"))
+        out.append(.refused("\(m.typeName) for table \(id)", from: from))
     }
 
     // MARK: Helpers for the rule files

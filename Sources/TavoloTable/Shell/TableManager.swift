@@ -38,6 +38,10 @@ public actor TableManager {
     var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
     var timers: [TableTimer: Task<Void, Never>] = [:]
     var timings: [TableID: TableTimings] = [:]
+    /// Table messages dropped because their sender had no say in them, or they were too large or malformed.
+    public private(set) var refusedMessages = 0
+    /// Lines about one peer's refused or rejected messages: a few per 10 s, the rest counted (PROTOCOL.md §3.4).
+    var peerLog = LogRateLimiter(burst: 4)
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -64,19 +68,23 @@ public actor TableManager {
     /// A peer was lost.
     public func peerLost(_ id: NodeID) { perform(directory.peerLost(id)) }
 
-    /// A table message arrived from `from`: decoded once, here, at the edge.
+    /// A table message arrived from `from`: decoded once, here, at the edge, if it is within the size every table
+    /// message fits in (PROTOCOL.md §9.1).
     public func received(_ body: [UInt8], from: NodeID) {
+        guard body.count <= TableMessage.maxBodyBytes else {
+            return perform([.refused("a table message of \(body.count) bytes", from: from)])
+        }
         let message: TableMessage
         do { message = try CanonicalJSON.decode(TableMessage.self, body) } catch {
-            logger.warning("bad table message from \(from.short): \(WireJSON.describe(error))")
-            return
+            return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
-        perform(directory.received(message, from: from))
+        perform(directory.received(message, from: from), about: from)
     }
 
     // MARK: Effects
 
-    func perform(_ effects: [TableEffect]) {
+    /// Carries `effects` out; `peer` is the node whose message caused them, whose log lines are rate-limited.
+    func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
         for effect in effects {
             switch effect {
             case .send(let message, let nodes):
@@ -97,7 +105,16 @@ public actor TableManager {
                     await self?.fire(timer)
                 }
             case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
-            case .log(let level, let line):
+            case .refused(let what, let from):
+                refusedMessages += 1
+                if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
+                    logger.notice("\(line)")
+                }
+            case .log(let level, var line):
+                if let peer, level == .warning || level == .error {
+                    guard let admitted = limited(line, peer) else { continue }
+                    line = admitted
+                }
                 switch level {
                 case .debug: logger.debug("\(line)")
                 case .notice: logger.notice("\(line)")
@@ -110,6 +127,13 @@ public actor TableManager {
                 timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
             }
         }
+    }
+
+    /// `line` if `peer` has not used its allowance of lines (with how many were left out), else nil.
+    func limited(_ line: String, _ peer: NodeID) -> String? {
+        let verdict = peerLog.admit(peer.hex, nowNanoseconds: DispatchTime.now().uptimeNanoseconds)
+        guard verdict.write else { return nil }
+        return verdict.leftOut == 0 ? line : "\(line) (and \(verdict.leftOut) similar lines about this peer left out)"
     }
 
     func fire(_ timer: TableTimer) {

@@ -5,6 +5,10 @@ import TavoloProtocol
 /// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
 /// whose `type` field names the message.
 public enum TableMessage: Codable, Sendable, Equatable {
+    /// Largest encoded table message a node decodes (PROTOCOL.md §9.1). The largest real one, an offer of six
+    /// seats with names of 63 bytes, is under 2 KiB; a receiver never spends decoding time on a megabyte.
+    public static let maxBodyBytes = 16_384
+
     /// Host → every node: a table exists or changed (seats, phase). Sent on every change and to new peers.
     case offer(TableInfo)
     /// Node → host: please seat me (a human or a bot of mine) at `seat`, or at any free seat when nil.
