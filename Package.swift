@@ -32,11 +32,14 @@ let package = Package(
         .target(name: "TavoloGames", dependencies: ["TavoloCore"], swiftSettings: crossModuleOptimization),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
+        // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto.
+        .target(name: "TavoloNoise", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
             dependencies: [
-                "TavoloProtocol", "TavoloDiscovery",
+                "TavoloProtocol", "TavoloDiscovery", "TavoloNoise",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -88,6 +91,7 @@ let package = Package(
             dependencies: [
                 "TavoloMesh", "TavoloProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -117,6 +121,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(
+            name: "TavoloNoiseTests",
+            dependencies: ["TavoloNoise", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
