@@ -43,6 +43,8 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private var state: State
     private var buffer = ByteBuffer()
+    /// Set at the first bad header or failed authentication: nothing more is read from the peer.
+    private var inboundClosed = false
     /// The peer's handshake payload when it arrived before the session gave ours (delivered once ours is out).
     private var pendingDelivery: [UInt8]?
     /// The session's plaintext handshake payload, until it goes out in a Noise message.
@@ -87,25 +89,23 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .failed = state else {
-            var incoming = unwrapInboundIn(data)
-            buffer.writeBuffer(&incoming)
-            drain(context)
-            if buffer.readerIndex > 65_536 { buffer.discardReadBytes() }
-            return
-        }
+        guard !inboundClosed else { return }
+        var incoming = unwrapInboundIn(data)
+        buffer.writeBuffer(&incoming)
+        drain(context)
+        if buffer.readerIndex > 65_536 { buffer.discardReadBytes() }
     }
 
     private func drain(_ context: ChannelHandlerContext) {
-        while true {
-            if case .failed = state { return }
+        while !inboundClosed {
             let limit = isHandshaking ? SecureWire.maxHandshakeMessage : FrameLimits.maxReliablePayload + 16
             let header: SecureWire.Header
             do {
                 guard let h = try SecureWire.parseHeader(buffer, maxPayload: limit) else { return }
                 header = h
             } catch {
-                state = .failed
+                // A bad header is answered with a goodbye (§3.5): in clear during the handshake, sealed after.
+                inboundClosed = true
                 buffer.clear()
                 context.fireErrorCaught(error)
                 return
@@ -192,6 +192,7 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private func fail(_ context: ChannelHandlerContext, _ error: SecureChannelError) {
         state = .failed
+        inboundClosed = true
         buffer.clear()
         context.fireErrorCaught(error)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import TavoloProtocol
 
-/// A hand-driven TCP client of a node: a plain blocking socket with a receive timeout.
+/// A hand-driven TCP client of a node: a plain blocking socket with a receive timeout. It speaks no Noise: against a
+/// v2 node it sees only the goodbyes sent in clear before a handshake (PROTOCOL.md §3.7), read as v1 frames.
 final class RawClient {
     let fd: Int32
     private var pending: [UInt8] = []
@@ -37,6 +38,7 @@ final class RawClient {
     /// The next whole frame; `.closed` at end of stream, `.timeout` when nothing comes.
     func readFrame() throws -> Frame {
         while true {
+            if pending.count >= FrameLimits.headerSize, pending[2] == 2 { pending[2] = ProtocolVersion.current }
             if pending.count >= FrameLimits.headerSize {
                 let header = try FrameHeader.parse(pending.prefix(FrameLimits.headerSize), maxPayload: 1 << 24)
                 let total = FrameLimits.headerSize + Int(header.length)
