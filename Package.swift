@@ -31,6 +31,8 @@ let package = Package(
             swiftSettings: crossModuleOptimization),
         .target(name: "TavoloGames", dependencies: ["TavoloCore"], swiftSettings: crossModuleOptimization),
         .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
+        // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
+        .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
         // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto.
         .target(name: "TavoloNoise", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
@@ -38,7 +40,7 @@ let package = Package(
         .target(
             name: "TavoloMesh",
             dependencies: [
-                "TavoloProtocol", "TavoloDiscovery", "TavoloNoise",
+                "TavoloProtocol", "TavoloNoise",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -73,7 +75,7 @@ let package = Package(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
-                "TavoloPacketLog",
+                "TavoloPacketLog", "TavoloTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -97,9 +99,14 @@ let package = Package(
         ),
         // Helpers every test target shares: waits that fail when they time out, typed event reads.
         .target(
-            name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),
+            name: "TavoloTestSupport",
+            dependencies: [
+                "TavoloCore", "TavoloTable", "TavoloProtocol", "TavoloNoise",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
+        .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [
@@ -112,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [
-                "TavoloMesh", "TavoloProtocol",
+                "TavoloMesh", "TavoloProtocol", "TavoloTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -131,12 +138,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The seeded fuzzer (scripts/fuzz): frames, handshakes, table messages into a directory, control lines.
+        .testTarget(
+            name: "TavoloFuzzTests",
+            dependencies: [
+                "TavoloMesh", "TavoloDaemon", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloCore",
+                "TavoloGames",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
         .testTarget(
             name: "TavoloIntegrationTests",
             dependencies: [
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ]

@@ -46,6 +46,13 @@ invalid = [
      "hex": frame(6, bytes.fromhex(NODE_A) + struct.pack(">Q", 1) + b"{nope").hex()},
     {"name": "heartbeat seq not an integer", "error": "badPayload",
      "hex": frame(2, js({"sentAt": 5, "seq": 1.0})).hex()},
+    # Section 3.4: at most 16 arrays and objects open at once, in every JSON payload.
+    {"name": "application payload nested 17 deep", "error": "badPayload",
+     "hex": frame(5, b"[" * 17 + b"1" + b"]" * 17).hex()},
+    {"name": "application payload with an empty array at depth 17", "error": "badPayload",
+     "hex": frame(5, b"[" * 16 + b"[]" + b"]" * 16).hex()},
+    {"name": "heartbeat with an unknown member nested 17 deep", "error": "badPayload",
+     "hex": frame(2, b'{"sentAt":5,"seq":1,"x":' + b"[" * 16 + b"]" * 16 + b"}").hex()},
 ]
 
 def bad_handshake(label, **changes):

@@ -30,6 +30,9 @@ public enum ControlRequest: Sendable, Equatable {
     case events(kinds: [TableEvent.Kind]?)
     /// Test only (`tavolod --test-allow-injection`): send a raw table message as this node.
     case inject(TableMessage)
+    /// Send `{"text": text}` to the connected peer `peer` (a name or an id) on the unreliable channel, so scripts
+    /// and tests can check that datagrams flow between two machines (the receiver counts it in `status`).
+    case datagram(peer: String, text: String)
 
     /// The `op` string.
     public var op: String {
@@ -47,18 +50,19 @@ public enum ControlRequest: Sendable, Equatable {
         case .state: "state"
         case .events: "events"
         case .inject: "inject"
+        case .datagram: "datagram"
         }
     }
 
     public static let ops = [
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
-        "inject",
+        "inject", "datagram",
     ]
 }
 
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
-        case op, game, players, table, seat, bot, node, move, kinds, message
+        case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
     }
 
     public init(from decoder: Decoder) throws {
@@ -93,6 +97,9 @@ extension ControlRequest: Codable {
         case "state": self = .state(table: try c.decode(TableID.self, forKey: .table))
         case "events": self = .events(kinds: try c.decodeIfPresent([TableEvent.Kind].self, forKey: .kinds))
         case "inject": self = .inject(try c.decode(TableMessage.self, forKey: .message))
+        case "datagram":
+            self = .datagram(
+                peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -123,6 +130,9 @@ extension ControlRequest: Codable {
             try c.encode(move, forKey: .move)
         case .events(let kinds): try c.encodeIfPresent(kinds, forKey: .kinds)
         case .inject(let message): try c.encode(message, forKey: .message)
+        case .datagram(let peer, let text):
+            try c.encode(peer, forKey: .peer)
+            try c.encode(text, forKey: .text)
         }
     }
 }

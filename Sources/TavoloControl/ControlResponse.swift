@@ -73,3 +73,9 @@ public struct EventLine: Codable, Sendable {
     public var event: TableEvent
     public init(event: TableEvent) { self.event = event }
 }
+
+/// The `datagram` result: how many peers the datagram was written to.
+public struct DatagramResult: Codable, Sendable {
+    public var sent: Int
+    public init(sent: Int) { self.sent = sent }
+}

@@ -34,11 +34,11 @@ public struct NodeStatus: Codable, Sendable {
     public var udpPort: Int
     public var protocolVersion: Int
     public var connectedPeers: Int
-    public var stats: NodeCounters
+    public var stats: MeshStats
 
     public init(
         name: String, id: String, tcpPort: Int, udpPort: Int, protocolVersion: Int, connectedPeers: Int,
-        stats: NodeCounters
+        stats: MeshStats
     ) {
         self.name = name
         self.id = id
@@ -48,18 +48,4 @@ public struct NodeStatus: Codable, Sendable {
         self.connectedPeers = connectedPeers
         self.stats = stats
     }
-}
-
-/// Frame and byte counters of a node (PROTOCOL.md §7).
-public struct NodeCounters: Codable, Sendable, Equatable {
-    public var framesSent = 0
-    public var framesReceived = 0
-    public var bytesSent = 0
-    public var bytesReceived = 0
-    public var datagramsSent = 0
-    public var datagramsReceived = 0
-    public var datagramsStale = 0
-    public var datagramsRejected = 0
-
-    public init() {}
 }

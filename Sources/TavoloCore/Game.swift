@@ -97,8 +97,13 @@ public protocol GameState: Codable, Sendable {
     func observation(for seat: Int) -> Observation
     /// The canonical encoding hashed for agreement (PROTOCOL.md §2).
     func writeCanonical(into writer: inout CanonicalWriter)
-    /// A move described for a person, in the context of this state (before the move is applied).
+    /// A move described for a person, in the context of this state (before the move is applied). Every seat
+    /// and every client may be sent it, so it says only what all seats saw happen: the public part of the move
+    /// (a card once played), never a hand, a drawn card or a deal.
     func describe(_ move: Move) -> String
+    /// The omniscient line of `tavolo playout --transcript` (it may name hands, draws and deals): for checking
+    /// games, never for players. By default the same as `describe`.
+    func transcriptLine(_ move: Move) -> String
     /// Which deal the game is on: 1 after the first deal, increasing when the game reshuffles; 0 for no cards.
     var dealNumber: Int { get }
     /// The current deal's card order as the game's card codes (`Protocol/games/<game>.md`); nil for no cards.
@@ -121,6 +126,8 @@ extension GameState {
     public static var lowerScoreIsBetter: Bool { false }
 
     public func describe(_ move: Move) -> String { move.description }
+
+    public func transcriptLine(_ move: Move) -> String { describe(move) }
 
     public var dealNumber: Int { 0 }
     public var currentDeal: [UInt8]? { nil }

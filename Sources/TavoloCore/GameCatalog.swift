@@ -14,8 +14,14 @@ public struct GameEntry: Sendable {
     private let runTranscript: @Sendable (Int, UInt64, [String]) throws(PlayoutError) -> [String]
     private let newSession: @Sendable (Int, UInt64) throws(GameSetupError) -> any GameSession
     private let runSelfTest: @Sendable (Int, Int, UInt64) -> GameSelfTestReport
+    private let runPerft: @Sendable (Int, UInt64, Int) throws(GameSetupError) -> UInt64
 
-    public init<State: GameState>(_ type: State.Type, bots factories: [BotFactory<State>], defaultBot: String) {
+    /// `fastPerft`, when the game has one, counts from the start position faster than walking `legalMoves`
+    /// (it must give the same counts: a test checks it).
+    public init<State: GameState>(
+        _ type: State.Type, bots factories: [BotFactory<State>], defaultBot: String,
+        fastPerft: (@Sendable (_ depth: Int) -> UInt64)? = nil
+    ) {
         name = State.gameName
         summary = State.summary
         playerCounts = State.playerCounts
@@ -31,11 +37,20 @@ public struct GameEntry: Sendable {
         newSession = { (players, seed) throws(GameSetupError) in
             try GameSessionBox<State>(players: players, seed: seed, factories: factories)
         }
+        runPerft = { (players, seed, depth) throws(GameSetupError) in
+            if let fastPerft { return fastPerft(depth) }
+            return Perft.count(try State(players: players, seed: seed), depth: depth)
+        }
         runSelfTest = { players, games, seed in
             var test = GameSelfTest<State>()
             test.deepCheckEvery = 5
             return test.run(players: players, games: games, firstSeed: seed)
         }
+    }
+
+    /// Perft from the start position of a game for `players` with `seed` (most games' start depends on it).
+    public func perft(players: Int, seed: UInt64, depth: Int) throws(GameSetupError) -> UInt64 {
+        try runPerft(players, seed, depth)
     }
 
     /// The generic random-simulation check (`GameSelfTest`) on this game: every registered game gets it.

@@ -175,7 +175,7 @@ public struct PlayoutRunner<State: GameState>: Sendable {
         var n = 0
         let (state, _) = try playGame(players: players, seed: seed, factories: chosen) { state, seat, move in
             n += 1
-            lines.append("\(n). seat \(seat) (\(bots[seat])): \(state.describe(move))")
+            lines.append("\(n). seat \(seat) (\(bots[seat])): \(state.transcriptLine(move))")
         }
         if let o = state.outcome {
             let scores = o.scores.enumerated().map { "seat \($0.offset) \($0.element)" }.joined(separator: ", ")

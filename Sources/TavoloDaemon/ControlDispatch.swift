@@ -32,7 +32,7 @@ extension NodeService {
                         name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
                         protocolVersion: Int(options.wireVersion),
                         connectedPeers: peers.filter { $0.state == .connected }.count,
-                        stats: NodeCounters(await mesh.statistics())))
+                        stats: await mesh.statistics()))
             case .tables: return ok(await tables.list())
             case .host(let game, let players): return ok(try await tables.host(game: game, players: players))
             case .join(let table, let game, let seat, let bot):
@@ -59,6 +59,18 @@ extension NodeService {
                 }
                 return .stream(
                     first: (try? WireJSON.encode(ControlResponse(id: id, result: Empty()))) ?? [], rest: lines)
+            case .datagram(let peer, let text):
+                let peers = await mesh.peerList()
+                guard
+                    let target = peers.first(where: { ($0.name == peer || $0.id.hex == peer) && $0.state == .connected }
+                    )
+                else { return fail("mesh/not-connected", "no connected peer named \(peer)") }
+                do {
+                    try await mesh.send(["text": text], to: target.id, on: .unreliable)
+                    return ok(DatagramResult(sent: 1))
+                } catch {
+                    return fail("mesh/send-failed", "\(error)")
+                }
             case .inject(let message):
                 guard options.allowInjection else {
                     return fail("control/forbidden", "inject is for tests: start tavolod with --test-allow-injection")
@@ -78,19 +90,5 @@ extension PeerSummary {
             id: p.id, name: p.name, address: p.address, state: State(rawValue: p.state.rawValue) ?? .lost,
             rttMs: p.rttMs,
             reason: p.reason)
-    }
-}
-
-extension NodeCounters {
-    init(_ s: MeshStats) {
-        self.init()
-        framesSent = s.framesSent
-        framesReceived = s.framesReceived
-        bytesSent = s.bytesSent
-        bytesReceived = s.bytesReceived
-        datagramsSent = s.datagramsSent
-        datagramsReceived = s.datagramsReceived
-        datagramsStale = s.datagramsStale
-        datagramsRejected = s.datagramsRejected
     }
 }

@@ -86,9 +86,17 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         let dispatch = self.dispatch
         let task = Task {
             let reply: ControlReply
+            // No decoder sees a line nested deeper than the wire allows (PROTOCOL.md §3.4): its cost is cubic.
+            let wellFormed = JSONSyntax.isWellFormed(line)
             // The id first, so even a request that does not decode gets an answer it can match.
-            let id = (try? WireJSON.decode(RequestID.self, line))?.id
+            let id = wellFormed ? (try? WireJSON.decode(RequestID.self, line))?.id : nil
             do {
+                guard wellFormed else {
+                    throw ControlFailure(
+                        code: "control/bad-request",
+                        message: "not a request object (one JSON object on one line, nested at most "
+                            + "\(JSONSyntax.maxDepth) deep)")
+                }
                 let request = try WireJSON.decode(ControlRequest.self, line)
                 reply = await dispatch(id, request)
             } catch {

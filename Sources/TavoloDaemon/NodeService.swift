@@ -45,13 +45,13 @@ public final class NodeService: Sendable {
     public let mesh: MeshNode
     public let tables: TableManager
     let logger: Logger
-    private let advertiser: ServiceAdvertiser
+    private let advertiser: Advertisement
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: ServiceAdvertiser,
+        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: Advertisement,
         control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
     ) {
         self.options = options
@@ -99,10 +99,9 @@ public final class NodeService: Sendable {
                     ? "port \(options.port) is in use (another tavolod?): pick another with --port, or leave --port out for any free port"
                     : "cannot listen on port \(options.port): \(error)")
         }
-        let advertiser: ServiceAdvertiser
+        let advertiser = Advertisement(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord, logger: logger)
         do {
-            advertiser = try ServiceAdvertiser(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord)
-            _ = try await advertiser.start()
+            try await advertiser.start()
         } catch {
             await mesh.shutdown()
             throw StartError("cannot advertise \(options.name): \(error)")
@@ -122,9 +121,8 @@ public final class NodeService: Sendable {
                 error is ControlServer.InUse
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
-        let browseTask = Task {
-            await Self.browseLoop(mesh: mesh, logger: logger)
-        }
+        let discovery = Discovery(mesh: mesh, logger: logger)
+        let browseTask = Task { await discovery.run() }
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
         let tables = TableManager(
@@ -134,6 +132,7 @@ public final class NodeService: Sendable {
         // synchronously, in order.
         mesh.setEventHandler { event in
             Self.log(event, logger: logger)
+            discovery.meshEvent(event)
             tables.assumeIsolated { tables in
                 switch event {
                 case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
@@ -149,27 +148,6 @@ public final class NodeService: Sendable {
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service
-    }
-
-    private static func browseLoop(mesh: MeshNode, logger: Logger) async {
-        var delay = Duration.milliseconds(500)
-        while !Task.isCancelled {
-            do {
-                for try await event in browse(type: "_tavolo._tcp") {
-                    switch event {
-                    case .found(let r), .updated(let r):
-                        guard let address = r.addresses.first else { continue }
-                        mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
-                    case .removed(let name):
-                        mesh.removed(name: name)
-                    }
-                }
-            } catch {
-                logger.warning("DNS-SD browse failed: \(error); retrying")
-            }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
-        }
     }
 
     private static func log(_ event: MeshEvent, logger: Logger) {

@@ -19,6 +19,8 @@ final class DNSSDLoop: @unchecked Sendable {
     private let wakeWrite: Int32
 
     private var refs: [ServiceRef] = []
+    /// Loop thread only: jobs due at a monotonic time, run between `poll()` calls (retries, time limits).
+    private var timers: [(due: UInt64, job: () -> Void)] = []
     private var processing: ServiceRef?
     private var retiredWhileProcessing: [ServiceRef] = []
 
@@ -77,6 +79,29 @@ final class DNSSDLoop: @unchecked Sendable {
         refs.append(ref)
     }
 
+    /// Runs `job` on the loop thread after `delay`, unless the loop stops first. Loop thread only.
+    func schedule(after delay: Duration, _ job: @escaping () -> Void) {
+        let nanos = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        timers.append((due: Self.now() &+ UInt64(max(0, nanos)), job: job))
+    }
+
+    private static func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
+
+    /// Runs the timers that are due; returns the `poll()` timeout in milliseconds until the next one (-1: none).
+    private func runDueTimers() -> Int32 {
+        let now = Self.now()
+        let due = timers.filter { $0.due <= now }
+        timers.removeAll { $0.due <= now }
+        for timer in due { timer.job() }
+        guard let next = timers.map(\.due).min() else { return -1 }
+        let wait = next > now ? (next - now + 999_999) / 1_000_000 : 0
+        return Int32(min(wait, 60_000))
+    }
+
     /// Stops polling `ref` and deallocates it; deferred until `DNSServiceProcessResult` returns if called from a
     /// callback. Loop thread only.
     func retire(_ ref: ServiceRef) {
@@ -99,10 +124,16 @@ final class DNSSDLoop: @unchecked Sendable {
             for job in pending { job() }
             if stopping { break }
 
+            let timeout = runDueTimers()
+            lock.lock()
+            let jobsArrived = !jobs.isEmpty || stopRequested
+            lock.unlock()
+            if jobsArrived { continue }
+
             let polled = refs
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             fds += polled.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
-            let count = poll(&fds, nfds_t(fds.count), -1)
+            let count = poll(&fds, nfds_t(fds.count), timeout)
             if count < 0 {
                 if errno == EINTR { continue }
                 // poll itself failing (ENOMEM, or a bug such as a bad fd): leave rather than spin.
@@ -135,6 +166,7 @@ final class DNSSDLoop: @unchecked Sendable {
         lock.unlock()
         for job in late { job() }
 
+        timers.removeAll()
         for ref in refs { ref.deallocate() }
         refs.removeAll()
         lock.lock()

@@ -3,26 +3,77 @@ import Foundation
 
 /// Browses for `type` (e.g. "_tavolo._tcp") and reports instances as they appear, change and go.
 ///
-/// Each instance seen by `DNSServiceBrowse` is resolved (`DNSServiceResolve`, kept running so TXT changes are
-/// reported) to host, port and TXT, and its host to IPv4 addresses (`DNSServiceQueryRecord` for the A record,
-/// also kept running); `.found` is emitted once all of these are known. Ending the iteration (or cancelling the
-/// task iterating) stops the discovery thread and deallocates every ref. The stream throws
-/// `DiscoveryError.daemonNotRunning` if avahi-daemon is not running or stops.
-public func browse(type: String = "_tavolo._tcp", domain: String? = nil) -> AsyncThrowingStream<DiscoveryEvent, Error> {
-    let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, Error>.makeStream()
-    do {
-        try validateServiceType(type)
-        // The stream always ends when the loop does; after a normal finish this is a no-op.
-        let loop = try DNSSDLoop(name: "tavolo-browse") { error in
-            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+/// Each instance seen by `DNSServiceBrowse` is resolved (`DNSServiceResolve`) to host, port and TXT, and each host
+/// to its IPv4 addresses (`DNSServiceQueryRecord` for the A record, one query per host name shared by every
+/// instance on that host); `.found` is emitted once all of these are known. A resolve keeps running, so TXT changes
+/// are reported, until `release(name:)` says its answer has been used; `refresh(name:)` resolves again. Failed or
+/// unanswered resolves are retried with exponential backoff, and at most `maxConcurrentResolves` instances are
+/// being resolved at once: with Avahi's compatibility library every dns_sd operation is a D-Bus connection of its
+/// own, and dozens of nodes on one host each resolving every other at once swamp the system bus.
+///
+/// Ending the iteration of `events`, or `cancel()`, stops the discovery thread and deallocates every ref. The
+/// stream throws `DiscoveryError.daemonNotRunning` if avahi-daemon is not running or stops.
+public final class ServiceBrowser: Sendable {
+    /// What the browse reports; iterate it once.
+    public let events: AsyncThrowingStream<DiscoveryEvent, Error>
+    private let loop: DNSSDLoop?
+    private let session: BrowseSession?
+
+    /// Starts browsing at once (on its own thread).
+    /// - Parameters:
+    ///   - maxConcurrentResolves: how many instances may be being resolved at once.
+    ///   - keepResolving: true keeps each resolve running after its answer, so TXT and port changes are reported
+    ///     as `.updated` until `release(name:)`; false stops it as soon as the instance is reported (call
+    ///     `refresh(name:)` when it may have changed), which keeps the daemon's load flat with many peers.
+    public init(
+        type: String = "_tavolo._tcp", domain: String? = nil, maxConcurrentResolves: Int = 4,
+        keepResolving: Bool = true
+    ) {
+        let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, Error>.makeStream()
+        events = stream
+        do {
+            try validateServiceType(type)
+            // The stream always ends when the loop does; after a normal finish this is a no-op.
+            let loop = try DNSSDLoop(name: "tavolo-browse") { error in
+                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+            }
+            let session = BrowseSession(
+                type: type, domain: domain, loop: loop, continuation: continuation,
+                maxConcurrentResolves: max(1, maxConcurrentResolves), keepResolving: keepResolving)
+            continuation.onTermination = { _ in loop.stop() }
+            loop.perform { session.start() }
+            self.loop = loop
+            self.session = session
+        } catch {
+            continuation.finish(throwing: error)
+            loop = nil
+            session = nil
         }
-        let session = BrowseSession(type: type, domain: domain, loop: loop, continuation: continuation)
-        continuation.onTermination = { _ in loop.stop() }
-        loop.perform { session.start() }
-    } catch {
-        continuation.finish(throwing: error)
     }
-    return stream
+
+    /// The instance's answer has been used, or is not needed (e.g. its node is connected): stop resolving it, or
+    /// do not start (also for an instance the browse has not seen yet). Its removal is still reported if it was
+    /// found; call `refresh(name:)` to resolve it again.
+    public func release(name: String) {
+        guard let session else { return }
+        loop?.perform { session.release(name) }
+    }
+
+    /// Resolves the instance again (e.g. its node was lost and may have come back on another port) and keeps
+    /// resolving it until `release(name:)`: reports `.updated` if anything changed. No effect on an instance not
+    /// currently browsed.
+    public func refresh(name: String) {
+        guard let session else { return }
+        loop?.perform { session.refresh(name) }
+    }
+
+    /// Stops browsing; the stream finishes.
+    public func cancel() { loop?.stop() }
+}
+
+/// Browses for `type`; see `ServiceBrowser` (the stream of a browser whose resolves are never released).
+public func browse(type: String = "_tavolo._tcp", domain: String? = nil) -> AsyncThrowingStream<DiscoveryEvent, Error> {
+    ServiceBrowser(type: type, domain: domain).events
 }
 
 /// State of one browse.
@@ -34,17 +85,36 @@ final class BrowseSession: @unchecked Sendable {
     let domain: String?
     let loop: DNSSDLoop
     let continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation
+    let maxConcurrentResolves: Int
+    let keepResolving: Bool
+    /// A resolve with no answer by then is abandoned and retried.
+    static let resolveTimeout = Duration.seconds(5)
+    /// Retry delays double from the first to the last.
+    static let firstRetry = Duration.milliseconds(250)
+    static let lastRetry = Duration.seconds(20)
+
     private var browseRef: ServiceRef?
     private var instances: [String: BrowsedInstance] = [:]
+    /// Instances waiting for a resolve slot, in arrival order.
+    private var queue: [BrowsedInstance] = []
+    /// Instances whose resolve has started and not yet answered.
+    private var resolving = 0
+    /// One address query per host name, shared by the instances on that host.
+    private var hosts: [String: HostQuery] = [:]
+    /// Names released before the browse saw them: not resolved when they appear, until `refresh`.
+    private var released: Set<String> = []
 
     init(
         type: String, domain: String?, loop: DNSSDLoop,
-        continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation
+        continuation: AsyncThrowingStream<DiscoveryEvent, Error>.Continuation, maxConcurrentResolves: Int,
+        keepResolving: Bool
     ) {
+        self.keepResolving = keepResolving
         self.type = type
         self.domain = domain
         self.loop = loop
         self.continuation = continuation
+        self.maxConcurrentResolves = maxConcurrentResolves
     }
 
     func start() {
@@ -86,25 +156,94 @@ final class BrowseSession: @unchecked Sendable {
                 let instance = BrowsedInstance(name: name, type: type, domain: domain, session: self)
                 instance.interfaces.insert(interface)
                 instances[name] = instance
-                startResolve(instance)
+                if released.contains(name) {
+                    instance.wanted = false
+                } else {
+                    enqueue(instance)
+                }
             }
         } else if let instance = instances[name] {
             instance.interfaces.remove(interface)
             guard instance.interfaces.isEmpty else { return }
             instances[name] = nil
-            stopQueries(instance)
+            instance.gone = true
+            stopResolve(instance)
+            queue.removeAll { $0 === instance }
+            if let host = instance.host { detach(instance, from: host) }
             if instance.lastEmitted != nil { continuation.yield(.removed(name: name)) }
         }
     }
 
-    private func stopQueries(_ instance: BrowsedInstance) {
+    // MARK: release and refresh
+
+    func release(_ name: String) {
+        guard let instance = instances[name] else {
+            released.insert(name)
+            return
+        }
+        instance.wanted = false
+        instance.followChanges = false
+        queue.removeAll { $0 === instance }
+        if instance.resolveRef != nil { stopResolve(instance) }
+    }
+
+    func refresh(_ name: String) {
+        released.remove(name)
+        guard let instance = instances[name] else { return }
+        instance.wanted = true
+        // Its first answer may be a stale record (a node restarted on another port): follow changes until release.
+        instance.followChanges = true
+        instance.failures = 0
+        if instance.resolveRef == nil && !queue.contains(where: { $0 === instance }) && !instance.retryPending {
+            enqueue(instance)
+        }
+    }
+
+    // MARK: resolving, a few at a time
+
+    private func enqueue(_ instance: BrowsedInstance) {
+        queue.append(instance)
+        pump()
+    }
+
+    private func pump() {
+        while resolving < maxConcurrentResolves, !queue.isEmpty {
+            startResolve(queue.removeFirst())
+        }
+    }
+
+    private func stopResolve(_ instance: BrowsedInstance) {
         if let ref = instance.resolveRef { loop.retire(ref) }
-        if let ref = instance.addressRef { loop.retire(ref) }
         instance.resolveRef = nil
-        instance.addressRef = nil
+        instance.attempt += 1  // a pending time limit of the old attempt no longer applies
+        if instance.answerPending {
+            instance.answerPending = false
+            resolving -= 1
+            pump()
+        }
+    }
+
+    /// Abandons the current attempt and tries again after a growing delay.
+    private func retry(_ instance: BrowsedInstance) {
+        stopResolve(instance)
+        guard !instance.gone, instance.wanted, !instance.retryPending else { return }
+        instance.failures += 1
+        let exponent = min(instance.failures - 1, 16)
+        var delay = Self.firstRetry * (1 << exponent)
+        if delay > Self.lastRetry { delay = Self.lastRetry }
+        // Up to a quarter more, so nodes that failed together do not retry together.
+        delay += delay * Double.random(in: 0...0.25)
+        instance.retryPending = true
+        loop.schedule(after: delay) { [weak self, weak instance] in
+            guard let self, let instance else { return }
+            instance.retryPending = false
+            guard !instance.gone, instance.wanted, instance.resolveRef == nil else { return }
+            self.enqueue(instance)
+        }
     }
 
     private func startResolve(_ instance: BrowsedInstance) {
+        guard !instance.gone, instance.resolveRef == nil else { return }
         // Interface "any": Avahi resolves on whichever interface the service is on.
         let ref = try? ServiceRef.create(operation: "DNSServiceResolve", context: instance) { out, pointer in
             DNSServiceResolve(
@@ -118,40 +257,78 @@ final class BrowseSession: @unchecked Sendable {
                         txt: txt)
                 }, pointer)
         }
-        // A resolve that cannot start leaves the instance unreported; a dead daemon also ends the browse itself.
-        guard let ref else { return }
-        ref.onProcessError = { [weak instance] _ in instance?.resolveRef = nil }
+        resolving += 1
+        instance.answerPending = true
+        guard let ref else {
+            // The daemon refused (overloaded, restarting): try again later; a dead daemon also ends the browse.
+            return retry(instance)
+        }
+        ref.onProcessError = { [weak self, weak instance] _ in
+            guard let self, let instance, instance.resolveRef === ref else { return }
+            instance.resolveRef = nil
+            self.retry(instance)
+        }
         instance.resolveRef = ref
         loop.add(ref)
+        let attempt = instance.attempt
+        loop.schedule(after: Self.resolveTimeout) { [weak self, weak instance] in
+            guard let self, let instance, instance.attempt == attempt, instance.answerPending else { return }
+            self.retry(instance)
+        }
     }
 
     private func resolveReply(
         _ instance: BrowsedInstance, error: DNSServiceErrorType, host: String?, port: UInt16,
         txt: [String: String]
     ) {
-        guard error == kDNSServiceErr_NoError, let host else {
-            if let ref = instance.resolveRef { loop.retire(ref) }
-            instance.resolveRef = nil
-            return
+        guard error == kDNSServiceErr_NoError, let host else { return retry(instance) }
+        instance.failures = 0
+        if instance.answerPending {
+            instance.answerPending = false
+            resolving -= 1
         }
         if host != instance.host {
-            if let ref = instance.addressRef { loop.retire(ref) }
-            instance.addressRef = nil
-            instance.addresses = []
+            if let old = instance.host { detach(instance, from: old) }
             instance.host = host
-            startAddressQuery(instance, host: host)
+            attach(instance, to: host)
         }
         instance.port = Int(port)
         instance.txt = txt
+        if !instance.wanted || !(keepResolving || instance.followChanges) { stopResolve(instance) }
         emitIfReady(instance)
+        pump()
     }
 
-    private func startAddressQuery(_ instance: BrowsedInstance, host: String) {
-        let ref = try? ServiceRef.create(operation: "DNSServiceQueryRecord", context: instance) { out, pointer in
+    // MARK: host addresses
+
+    private func attach(_ instance: BrowsedInstance, to host: String) {
+        if let query = hosts[host] {
+            query.users += 1
+            return
+        }
+        let query = HostQuery(host: host, session: self)
+        query.users = 1
+        hosts[host] = query
+        startAddressQuery(query)
+    }
+
+    private func detach(_ instance: BrowsedInstance, from host: String) {
+        guard let query = hosts[host] else { return }
+        query.users -= 1
+        guard query.users <= 0 else { return }
+        hosts[host] = nil
+        query.gone = true
+        if let ref = query.ref { loop.retire(ref) }
+        query.ref = nil
+    }
+
+    private func startAddressQuery(_ query: HostQuery) {
+        guard !query.gone, query.ref == nil else { return }
+        let ref = try? ServiceRef.create(operation: "DNSServiceQueryRecord", context: query) { out, pointer in
             DNSServiceQueryRecord(
-                out, 0, 0, host, UInt16(kDNSServiceType_A), UInt16(kDNSServiceClass_IN),
+                out, 0, 0, query.host, UInt16(kDNSServiceType_A), UInt16(kDNSServiceClass_IN),
                 { _, flags, _, error, _, recordType, _, length, data, _, pointer in
-                    guard let instance = ServiceRef.context(pointer, as: BrowsedInstance.self) else { return }
+                    guard let query = ServiceRef.context(pointer, as: HostQuery.self) else { return }
                     var address: String?
                     if error == kDNSServiceErr_NoError, recordType == UInt16(kDNSServiceType_A), length == 4,
                         let data
@@ -163,35 +340,58 @@ final class BrowseSession: @unchecked Sendable {
                         }
                     }
                     let added = flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0
-                    instance.session?.addressReply(instance, error: error, address: address, added: added)
+                    query.session?.addressReply(query, error: error, address: address, added: added)
                 }, pointer)
         }
-        guard let ref else { return }
-        ref.onProcessError = { [weak instance] _ in instance?.addressRef = nil }
-        instance.addressRef = ref
+        guard let ref else { return retryAddressQuery(query) }
+        ref.onProcessError = { [weak self, weak query] _ in
+            guard let self, let query, query.ref === ref else { return }
+            query.ref = nil
+            self.retryAddressQuery(query)
+        }
+        query.ref = ref
         loop.add(ref)
+        let attempt = query.attempt
+        loop.schedule(after: Self.resolveTimeout) { [weak self, weak query] in
+            guard let self, let query, query.attempt == attempt, query.addresses.isEmpty else { return }
+            self.retryAddressQuery(query)
+        }
     }
 
-    private func addressReply(_ instance: BrowsedInstance, error: DNSServiceErrorType, address: String?, added: Bool) {
-        guard error == kDNSServiceErr_NoError else {
-            if let ref = instance.addressRef { loop.retire(ref) }
-            instance.addressRef = nil
-            return
+    private func retryAddressQuery(_ query: HostQuery) {
+        if let ref = query.ref { loop.retire(ref) }
+        query.ref = nil
+        query.attempt += 1
+        guard !query.gone else { return }
+        query.failures += 1
+        var delay = Self.firstRetry * (1 << min(query.failures - 1, 16))
+        if delay > Self.lastRetry { delay = Self.lastRetry }
+        delay += delay * Double.random(in: 0...0.25)
+        loop.schedule(after: delay) { [weak self, weak query] in
+            guard let self, let query, !query.gone else { return }
+            self.startAddressQuery(query)
         }
+    }
+
+    private func addressReply(_ query: HostQuery, error: DNSServiceErrorType, address: String?, added: Bool) {
+        guard error == kDNSServiceErr_NoError else { return retryAddressQuery(query) }
         guard let address else { return }
+        query.failures = 0
         if added {
-            instance.addresses.insert(address)
+            query.addresses.insert(address)
         } else {
-            instance.addresses.remove(address)
+            query.addresses.remove(address)
         }
-        emitIfReady(instance)
+        for instance in instances.values where instance.host == query.host { emitIfReady(instance) }
     }
 
     private func emitIfReady(_ instance: BrowsedInstance) {
-        guard let host = instance.host, let port = instance.port, !instance.addresses.isEmpty else { return }
+        guard !instance.gone, let host = instance.host, let port = instance.port,
+            let addresses = hosts[host]?.addresses, !addresses.isEmpty
+        else { return }
         let record = ServiceRecord(
             name: instance.name, type: trimDot(instance.type), domain: trimDot(instance.domain), host: trimDot(host),
-            port: port, txt: instance.txt, addresses: instance.addresses.sorted())
+            port: port, txt: instance.txt, addresses: addresses.sorted())
         if instance.lastEmitted == nil {
             continuation.yield(.found(record))
         } else if instance.lastEmitted != record {
@@ -205,7 +405,7 @@ final class BrowseSession: @unchecked Sendable {
     }
 }
 
-/// One browsed instance; also the callback context of its resolve and address refs. Loop thread only.
+/// One browsed instance; also the callback context of its resolve ref. Loop thread only.
 final class BrowsedInstance {
     let name: String
     let type: String
@@ -214,17 +414,44 @@ final class BrowsedInstance {
     weak var session: BrowseSession?
     var interfaces: Set<UInt32> = []
     var resolveRef: ServiceRef?
-    var addressRef: ServiceRef?
+    /// Counts resolve attempts, so a time limit set for an earlier one is ignored.
+    var attempt = 0
+    /// A resolve has started and has not answered yet (it holds one of the session's slots).
+    var answerPending = false
+    var retryPending = false
+    var failures = 0
+    /// False once the consumer released it: answers are not waited for again until `refresh`.
+    var wanted = true
+    /// After `refresh`, the resolve keeps running (changes reported) until `release`, whatever `keepResolving`.
+    var followChanges = false
+    /// Removed from the browse.
+    var gone = false
     var host: String?
     var port: Int?
     var txt: [String: String] = [:]
-    var addresses: Set<String> = []
     var lastEmitted: ServiceRecord?
 
     init(name: String, type: String, domain: String, session: BrowseSession) {
         self.name = name
         self.type = type
         self.domain = domain
+        self.session = session
+    }
+}
+
+/// The A-record query of one host name; the callback context of its ref. Loop thread only.
+final class HostQuery {
+    let host: String
+    weak var session: BrowseSession?
+    var ref: ServiceRef?
+    var users = 0
+    var attempt = 0
+    var failures = 0
+    var gone = false
+    var addresses: Set<String> = []
+
+    init(host: String, session: BrowseSession) {
+        self.host = host
         self.session = session
     }
 }

@@ -5,7 +5,9 @@ extension GameCatalog {
     public static let standard = GameCatalog([
         GameEntry(SpiritsState.self, bots: [.spiritsRandom, .spiritsHeuristic], defaultBot: "heuristic"),
         GameEntry(BriscolaState.self, bots: BotFactory.briscolaBots, defaultBot: "strong"),
-        GameEntry(OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta"),
+        GameEntry(
+            OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta",
+            fastPerft: { OthelloPerft.count(depth: $0) }),
     ])
 }
 

@@ -22,9 +22,9 @@ extension MeshNode {
     }
 
     /// Queues pre-encoded JSON for some connected peers on the reliable channel without waiting. Calls from
-    /// one thread keep their order. Peers not connected are skipped and returned to `onSkipped`. A body that is
+    /// one thread keep their order. Peers not connected are skipped. A body that is
     /// not JSON or is over the frame limit is dropped with an error log: the peer would close the connection.
-    public func post(_ body: [UInt8], to targets: [NodeID], onSkipped: (@Sendable ([NodeID]) -> Void)? = nil) {
+    public func post(_ body: [UInt8], to targets: [NodeID]) {
         guard body.count <= FrameLimits.maxReliablePayload, JSONSyntax.isWellFormed(body),
             let frame = try? Frame.application(body).encoded()
         else {
@@ -32,15 +32,9 @@ extension MeshNode {
             return
         }
         let write: @Sendable () -> Void = {
-            var skipped: [NodeID] = []
             for t in targets {
-                if let s = self.peers[t]?.session, !self.isShutDown {
-                    s.write(frame, type: .application)
-                } else {
-                    skipped.append(t)
-                }
+                if let s = self.peers[t]?.session, !self.isShutDown { s.write(frame, type: .application) }
             }
-            if !skipped.isEmpty { onSkipped?(skipped) }
         }
         // On the loop already (an actor running on it): write now, keeping the caller's order.
         if loop.inEventLoop { write() } else { loop.execute(write) }

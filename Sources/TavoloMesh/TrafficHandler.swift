@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import TavoloProtocol
 
 /// Where every frame crossing a node's sockets is counted (`MeshStats`) and handed to the packet log.
 /// One per node, shared by the `TrafficHandler` of every TCP channel and the `DatagramTrafficHandler` of the UDP

@@ -52,6 +52,10 @@ public enum Frame: Equatable, Sendable {
 
     /// Decodes the payload of a frame whose header has already been checked.
     public static func decode(type: MessageType, payload: [UInt8]) throws(FrameError) -> Frame {
+        // Before any decoder: `JSONDecoder` costs time cubic in the nesting depth (§3.4).
+        if type != .datagram, !JSONSyntax.isWellFormed(payload) {
+            throw .badPayload(type: type, detail: "not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
+        }
         do {
             switch type {
             case .handshake:
@@ -65,10 +69,7 @@ public enum Frame: Equatable, Sendable {
                 return type == .heartbeat ? .heartbeat(heartbeat) : .heartbeatAck(heartbeat)
             case .goodbye: return .goodbye(try WireJSON.decode(Goodbye.self, payload))
             case .application:
-                // Passed up as bytes, so nothing else would notice (§3.5).
-                guard JSONSyntax.isWellFormed(payload) else {
-                    throw FrameError.badPayload(type: type, detail: "not valid JSON")
-                }
+                // Passed up as bytes, so nothing else would notice (§3.5); checked above.
                 return .application(payload)
             case .datagram:
                 guard payload.count >= 24, let sender = NodeID(bytes: Array(payload[0..<16])) else {
@@ -78,7 +79,8 @@ public enum Frame: Equatable, Sendable {
                 for b in payload[16..<24] { seq = seq << 8 | UInt64(b) }
                 let body = Array(payload[24...])
                 guard JSONSyntax.isWellFormed(body) else {
-                    throw FrameError.badPayload(type: type, detail: "body is not valid JSON")
+                    throw FrameError.badPayload(
+                        type: type, detail: "body is not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
                 }
                 return .datagram(Datagram(sender: sender, seq: seq, body: body))
             }

@@ -14,16 +14,30 @@ public enum JSONSyntax {
         case number
     }
 
-    /// True if `bytes` are exactly one JSON value of any type, with optional whitespace around it, in valid UTF-8.
-    public static func isWellFormed(_ bytes: [UInt8]) -> Bool {
-        var scanner = Scanner(bytes)
-        return scanner.scanDocument(onMember: nil)
+    /// Most arrays and objects open at once in any JSON payload of the protocol (PROTOCOL.md §3.4). Every message
+    /// of §4 and §9 needs at most 4; `JSONDecoder` costs time cubic in the depth (511 levels, about 1 KiB, took
+    /// a second), so a deeper payload is refused before any decoder sees it.
+    public static let maxDepth = 16
+
+    /// True if `bytes` are exactly one JSON value of any type, with optional whitespace around it, in valid UTF-8,
+    /// with at most `maxDepth` arrays and objects open at once.
+    public static func isWellFormed(_ bytes: [UInt8], maxDepth: Int = JSONSyntax.maxDepth) -> Bool {
+        scan(bytes, maxDepth: maxDepth).wellFormed
+    }
+
+    /// Checks like `isWellFormed` and also says how many bytes were read before the verdict: the work done, which
+    /// for a payload nested too deep is bounded by the depth limit, not by the payload's length.
+    public static func scan(_ bytes: [UInt8], maxDepth: Int = JSONSyntax.maxDepth) -> (wellFormed: Bool, bytesRead: Int)
+    {
+        var scanner = Scanner(bytes, maxDepth: maxDepth)
+        let ok = scanner.scanDocument(onMember: nil)
+        return (ok, scanner.i)
     }
 
     /// The kinds of the members of a top-level object, keyed by name (escapes resolved). Nil if the bytes are not
-    /// a well-formed JSON object, or if a member name occurs twice (which would make the object ambiguous).
+    /// a well-formed JSON object (within `maxDepth`), or if a member name occurs twice (which would make the object ambiguous).
     public static func memberKinds(_ bytes: [UInt8]) -> [String: Kind]? {
-        var scanner = Scanner(bytes)
+        var scanner = Scanner(bytes, maxDepth: maxDepth)
         var kinds: [String: Kind] = [:]
         var duplicate = false
         let ok = scanner.scanDocument { name, kind in
@@ -38,9 +52,13 @@ public enum JSONSyntax {
 
 private struct Scanner {
     let b: [UInt8]
+    let maxDepth: Int
     var i = 0
 
-    init(_ bytes: [UInt8]) { b = bytes }
+    init(_ bytes: [UInt8], maxDepth: Int) {
+        b = bytes
+        self.maxDepth = maxDepth
+    }
 
     enum Container { case object, array }
     enum State { case value, key, afterValue }
@@ -102,6 +120,7 @@ private struct Scanner {
         switch b[i] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let isObject = b[i] == UInt8(ascii: "{")
+            guard stack.count < maxDepth else { return nil }
             i += 1
             skipWhitespace()
             let kind: JSONSyntax.Kind = isObject ? .object : .array

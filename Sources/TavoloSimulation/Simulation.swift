@@ -14,6 +14,8 @@ public final class Simulation: @unchecked Sendable {
         public var packetLogDirectory: String?
         public var daemonPath: String
         public var meshTimeout: Double = 30
+        /// Each node in its own test host (`scripts/lan up N` makes tvh1…tvhN) instead of all on this one.
+        public var onTestHosts = false
         public var gameTimeout: Double = 300
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
@@ -40,6 +42,10 @@ public final class Simulation: @unchecked Sendable {
 
     public struct NodeReport: Codable, Sendable {
         public var name: String
+        /// The test host the node ran in (nil: this host).
+        public var host: String?
+        /// The IP address the other nodes connected to this one at, as their `peers` list shows it.
+        public var address: String?
         public var bytesSent: Int
         public var framesSent: Int
     }
@@ -49,6 +55,8 @@ public final class Simulation: @unchecked Sendable {
         public var game: String
         public var bot: String
         public var seed: UInt64?
+        /// "lo" (every node on this host) or "test-hosts" (one node per test host, scripts/lan).
+        public var network: String
         public var meshFormationMs: Double
         public var totalMoves: Int
         public var movesPerSecond: Double
@@ -94,7 +102,12 @@ public final class Simulation: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: "\(workDir)/run", withIntermediateDirectories: true)
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         names = (0..<options.peers).map { "sim\($0 + 1)-\(suffix)" }
-        log("starting \(options.peers) tavolod nodes")
+        if options.onTestHosts {
+            holders = try (1...options.peers).map { try LanTestbed.holderPID(host: "tvh\($0)") }
+        }
+        log(
+            "starting \(options.peers) tavolod nodes"
+                + (options.onTestHosts ? " on test hosts tvh1…tvh\(options.peers)" : " on this host"))
         for i in 0..<options.peers { try startNode(i) }
         let lastStart = Date()
         let formation = try waitForMesh(since: lastStart)
@@ -110,31 +123,58 @@ public final class Simulation: @unchecked Sendable {
             games.append(report)
         }
         var nodes: [NodeReport] = []
+        let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
         for (i, c) in clients.enumerated() {
             let s = try c.call(.status, as: NodeStatus.self)
-            nodes.append(NodeReport(name: names[i], bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent))
+            let seen = views.enumerated().lazy.filter { $0.offset != i }.compactMap { view in
+                view.element.first { $0.name == self.names[i] && $0.state == .connected }.map { Self.ip($0.address) }
+            }.first
+            nodes.append(
+                NodeReport(
+                    name: names[i], host: options.onTestHosts ? "tvh\(i + 1)" : nil, address: seen,
+                    bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent))
         }
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
         let latencies = games.flatMap(\.latencyMs)
         return Report(
-            peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, meshFormationMs: formation,
+            peers: options.peers, game: options.game, bot: options.bot, seed: options.seed,
+            network: options.onTestHosts ? "test-hosts" : "lo", meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
             games: games,
             nodes: nodes, allAgree: games.allSatisfy(\.agree), latencyP50Ms: Self.percentile(latencies, 0.5),
             latencyP99Ms: Self.percentile(latencies, 0.99))
     }
 
+    /// "10.77.0.2:41234" -> "10.77.0.2".
+    static func ip(_ address: String) -> String {
+        guard let colon = address.lastIndex(of: ":") else { return address }
+        return String(address[..<colon])
+    }
+
+    /// Holder processes of the test hosts (`onTestHosts`), one per node.
+    private var holders: [pid_t] = []
+
     private func startNode(_ i: Int) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: options.daemonPath)
-        var args = [
+        var args: [String] = []
+        if options.onTestHosts {
+            // Enter the test host's network and mount namespaces; nsenter then becomes tavolod (same pid).
+            p.executableURL = URL(fileURLWithPath: LanTestbed.nsenter)
+            args = ["-t", String(holders[i]), "-n", "-m", "--", options.daemonPath]
+        } else {
+            p.executableURL = URL(fileURLWithPath: options.daemonPath)
+        }
+        args += [
             "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socketPath(i),
             "--log-level", "warning",
         ]
         if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
         p.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        environment["AVAHI_COMPAT_NOWARN"] = "1"
+        p.environment = environment
         let errPath = "\(workDir)/\(names[i]).log"
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: errPath)

@@ -10,11 +10,14 @@ struct Peers: ParsableCommand {
 
     @OptionGroup var nodeOptions: NodeOptions
 
-    @Flag(help: "Print a JSON array of {name, id, address, state, rttMs, reason}.")
+    @Flag(help: "Print a JSON array of {name, id, address, state, rttMs?, reason?} (absent when unknown).")
     var json = false
 
     @Flag(help: "Refresh every second until interrupted.")
     var watch = false
+
+    @Flag(help: "Also list lost peers (hidden by default: on a busy network they pile up).")
+    var all = false
 
     func run() throws {
         let client = try nodeOptions.connect()
@@ -25,9 +28,13 @@ struct Peers: ParsableCommand {
             }
             if watch && !json { print("\u{1B}[H\u{1B}[2J", terminator: "") }
             if json {
-                print(try encodeJSON(peers))
+                print(try encodeJSON(all ? peers : peers.filter { $0.state != .lost }))
             } else {
-                printTable(peers)
+                let shown = all ? peers : peers.filter { $0.state != .lost }
+                printTable(shown)
+                if shown.count < peers.count {
+                    print("(\(peers.count - shown.count) lost peers not shown: --all lists them)")
+                }
             }
             if watch { Thread.sleep(forTimeInterval: 1) }
         } while watch

@@ -12,7 +12,10 @@ struct Simulate: ParsableCommand {
             avahi-daemon and connected over real sockets. Node 1 hosts one table per game; every node plays one \
             seat with a bot. Exits 0 only if every node ends every game in the same state. With --seed, every \
             node's nonce derives from the seed and its index, so the same command replays the same games. \
-            Every node started is stopped at the end, on Ctrl-C, and when one dies.
+            Every node started is stopped at the end, on Ctrl-C, and when one dies. With --hosts, node K runs in \
+            test host tvhK, a network namespace with its own address and its own avahi-daemon (make them first, \
+            as root, with `scripts/lan up N`), so the nodes find and reach each other as separate machines do; \
+            the report says which address each node was reached at.
             """)
 
     @Option(help: "Number of nodes (and seats).") var peers: Int = 6
@@ -21,6 +24,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Seed for reproducible nonces.") var seed: UInt64?
     @Option(help: "Bot kind for every seat (default: the game's strongest).") var bot: String?
     @Option(help: "Directory for one pcapng packet log per node.") var packetLogs: String?
+    @Flag(help: "Run node K in test host tvhK (scripts/lan up N) instead of all on this host.") var hosts = false
     @Flag(help: "Print one JSON object.") var json = false
 
     func validate() throws {
@@ -56,6 +60,7 @@ struct Simulate: ParsableCommand {
         var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
         options.games = games
         options.seed = seed
+        options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let quiet = json
         let simulation = Simulation(options: options) { line in
@@ -75,7 +80,9 @@ struct Simulate: ParsableCommand {
     }
 
     func printReport(_ r: Simulation.Report) {
-        print("\(r.peers) nodes, \(r.game), \(r.bot) bots\(r.seed.map { ", seed \($0)" } ?? "")")
+        print(
+            "\(r.peers) nodes \(r.network == "lo" ? "on this host" : "on test hosts"), \(r.game), \(r.bot) bots"
+                + (r.seed.map { ", seed \($0)" } ?? ""))
         for (i, g) in r.games.enumerated() {
             print(
                 "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
@@ -89,7 +96,12 @@ struct Simulate: ParsableCommand {
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
             print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }
-        for n in r.nodes { print("  \(pad(n.name, 18)) sent \(n.bytesSent) bytes in \(n.framesSent) frames") }
+        for n in r.nodes {
+            let place = [n.host, n.address.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+            print(
+                "  \(pad(n.name, 18)) \(place.isEmpty ? "" : pad(place, 20) + " ")sent \(n.bytesSent) bytes in \(n.framesSent) frames"
+            )
+        }
         print(r.allAgree ? "every node agreed on every game" : "NODES DISAGREED")
     }
 }

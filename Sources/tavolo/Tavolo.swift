@@ -9,7 +9,7 @@ struct Tavolo: AsyncParsableCommand {
             `tavolo playout` plays games between bots with no network.
             """,
         subcommands: [
-            TableCommand.self, Play.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
+            TableCommand.self, Play.self, Rules.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
             // The table commands also answer at the top level (`tavolo host …` = `tavolo table host …`).
             Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self, Leave.self, Watch.self,
         ]

@@ -30,3 +30,21 @@ final class CatalogSelfTests: XCTestCase {
         XCTAssertTrue(report.problems.first?.contains("seed 1: seven") == true, "\(report.problems)")
     }
 }
+
+/// The generic perft walks `legalMoves`; Othello's fast bitboard count must agree with it.
+final class PerftTests: XCTestCase {
+    func testGenericPerftEqualsOthellosBitboardCount() throws {
+        let start = try OthelloState(players: 2, seed: 1)
+        for depth in 0...5 {
+            XCTAssertEqual(Perft.count(start, depth: depth), OthelloPerft.count(depth: depth), "depth \(depth)")
+        }
+        XCTAssertEqual(Perft.count(start, depth: 4), 244)
+    }
+
+    func testEveryGameHasAPerft() throws {
+        for entry in GameCatalog.standard.entries {
+            let n = try entry.perft(players: entry.playerCounts[0], seed: 3, depth: 2)
+            XCTAssertGreaterThan(n, 0, entry.name)
+        }
+    }
+}

@@ -3,6 +3,7 @@ import TavoloControl
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloSimulation
 import XCTest
 
 /// Starts real `tavolod` processes for integration tests: unique names (a random suffix, so parallel runs and stale
@@ -18,17 +19,23 @@ final class DaemonHarness: @unchecked Sendable {
         let logPath: String
         var process: Process
         var extraArguments: [String]
+        /// The holder process of the scripts/lan test host the node runs in (nil: this host).
+        var testHost: pid_t? = nil
     }
 
-    static let heartbeatInterval = 0.3
-    static let heartbeatTimeout = 1.5
+    /// Tests of loss detection ask for short heartbeats; games get longer ones, so a busy CI machine that stalls a
+    /// node for a second does not lose a member and stop the table under test.
+    let heartbeatInterval: Double
+    let heartbeatTimeout: Double
 
     let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     let root: URL
     private(set) var nodes: [Node] = []
     let binary: URL
 
-    init() throws {
+    init(heartbeatInterval: Double = 0.5, heartbeatTimeout: Double = 8) throws {
+        self.heartbeatInterval = heartbeatInterval
+        self.heartbeatTimeout = heartbeatTimeout
         binary = try locateTavolod()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-it-\(runID)")
         try FileManager.default.createDirectory(
@@ -48,14 +55,14 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Starts one new node and returns its index.
-    func startNode(extraArguments: [String] = []) throws -> Int {
+    func startNode(extraArguments: [String] = [], testHost: pid_t? = nil) throws -> Int {
         let index = nodes.count
         let name = name(index)
         let node = Node(
             name: name, stateDir: root.appendingPathComponent("state-\(index)").path,
             controlPath: root.appendingPathComponent("run/tavolo/\(name).sock").path,
             logPath: root.appendingPathComponent("\(name).log").path,
-            process: Process(), extraArguments: extraArguments)
+            process: Process(), extraArguments: extraArguments, testHost: testHost)
         nodes.append(node)
         try launch(index)
         return index
@@ -71,11 +78,17 @@ final class DaemonHarness: @unchecked Sendable {
         let node = nodes[index]
         let p = Process()
         p.executableURL = binary
+        var prefix: [String] = []
+        if let holder = node.testHost {
+            // Into the test host's network and mount namespaces; nsenter execs tavolod (the pid stays the same).
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
+            prefix = ["-t", String(holder), "-n", "-m", "--", binary.path]
+        }
         p.arguments =
-            [
+            prefix + [
                 "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
-                "--heartbeat-interval", String(Self.heartbeatInterval), "--heartbeat-timeout",
-                String(Self.heartbeatTimeout),
+                "--heartbeat-interval", String(heartbeatInterval), "--heartbeat-timeout",
+                String(heartbeatTimeout),
                 "--log-level", "info",
             ] + node.extraArguments
         var env = ProcessInfo.processInfo.environment

@@ -2,9 +2,10 @@ import Foundation
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
-/// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback (DESIGN.md "Testing rules").
+/// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback.
 /// Each test starts its own nodes with unique names; checks only look at the nodes of their own run, so runs in
 /// parallel (which see each other through DNS-SD and connect, as nodes on one host should) do not disturb them.
 final class DaemonIntegrationTests: XCTestCase {
@@ -12,7 +13,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     override func setUpWithError() throws {
         try requireAvahi()
-        harness = try DaemonHarness()
+        harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
     }
 
     override func tearDown() {
@@ -21,7 +22,7 @@ final class DaemonIntegrationTests: XCTestCase {
     }
 
     /// Lost within the heartbeat timeout, plus one interval of detection granularity and scheduling margin.
-    var lostWithin: Double { DaemonHarness.heartbeatTimeout + 2.5 }
+    var lostWithin: Double { harness.heartbeatTimeout + 2.5 }
 
     func testSixNodesFormFullMeshSeenByAvahiBrowse() throws {
         let all = try harness.start(6)
@@ -108,7 +109,7 @@ final class DaemonIntegrationTests: XCTestCase {
         let port = try harness.status(target).tcpPort
 
         // Garbage bytes: a goodbye with a reason, then the close.
-        let garbage = try RawClient(port: port)
+        let garbage = try RawPeer(port: port)
         garbage.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let g1 = try garbage.readUntilGoodbye().goodbye
         XCTAssertEqual(g1.code, .badFrame, g1.reason)
@@ -116,7 +117,7 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertTrue(garbage.isClosedByPeer(), "the node closes a connection that sent garbage")
 
         // A well-formed header with protocol version 1 (a clear v1 handshake) to a v2 node.
-        let wrong = try RawClient(port: port)
+        let wrong = try RawPeer(port: port)
         var header: [UInt8] = []
         FrameHeader(version: 1, type: .handshake, length: 2).encode(into: &header)
         wrong.send(header + Array("{}".utf8))
@@ -126,7 +127,7 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertTrue(wrong.isClosedByPeer(), "the node closes a connection with the wrong version")
 
         // An oversized length is cut off before any payload is buffered.
-        let big = try RawClient(port: port)
+        let big = try RawPeer(port: port)
         var bigHeader: [UInt8] = []
         FrameHeader(version: 2, type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1))
             .encode(into: &bigHeader)
@@ -135,7 +136,7 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertTrue(big.isClosedByPeer())
 
         // The node and its five links are untouched, for longer than a heartbeat timeout.
-        Thread.sleep(forTimeInterval: DaemonHarness.heartbeatTimeout + 0.5)
+        Thread.sleep(forTimeInterval: harness.heartbeatTimeout + 0.5)
         XCTAssertTrue(harness.nodes[target].process.isRunning)
         XCTAssertTrue(harness.isFullMesh(all), "the mesh stays whole")
         let v = try XCTUnwrap(harness.view(target))
@@ -158,7 +159,7 @@ final class DaemonIntegrationTests: XCTestCase {
             let v = harness.view(odd) ?? [:]
             return normal.allSatisfy { v[harness.name($0)]?.state == .incompatible }
         }
-        Thread.sleep(forTimeInterval: DaemonHarness.heartbeatTimeout)
+        Thread.sleep(forTimeInterval: harness.heartbeatTimeout)
         XCTAssertTrue(harness.isFullMesh(normal), "the other links stay connected")
     }
 

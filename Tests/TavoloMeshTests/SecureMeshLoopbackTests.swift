@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh

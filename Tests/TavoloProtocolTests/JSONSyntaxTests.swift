@@ -35,8 +35,42 @@ final class JSONSyntaxTests: XCTestCase {
         let depth = 200_000
         XCTAssertTrue(
             JSONSyntax.isWellFormed(
-                Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)))
-        XCTAssertFalse(JSONSyntax.isWellFormed(Array(repeating: UInt8(ascii: "["), count: depth)))
+                Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth),
+                maxDepth: .max))
+        XCTAssertFalse(JSONSyntax.isWellFormed(Array(repeating: UInt8(ascii: "["), count: depth), maxDepth: .max))
+    }
+
+    func nested(_ depth: Int, open: String = "[", close: String = "]", inner: String = "1") -> [UInt8] {
+        Array((String(repeating: open, count: depth) + inner + String(repeating: close, count: depth)).utf8)
+    }
+
+    /// §3.4: at most 16 arrays and objects open at once, empty ones included; one more is not JSON for us.
+    func testDepthLimitCountsEveryOpenContainer() {
+        XCTAssertEqual(JSONSyntax.maxDepth, 16)
+        XCTAssertTrue(JSONSyntax.isWellFormed(nested(16)))
+        XCTAssertFalse(JSONSyntax.isWellFormed(nested(17)))
+        XCTAssertTrue(JSONSyntax.isWellFormed(nested(15, inner: "[]")))
+        XCTAssertFalse(JSONSyntax.isWellFormed(nested(16, inner: "{}")))
+        XCTAssertTrue(JSONSyntax.isWellFormed(nested(15, open: #"{"a":"#, close: "}", inner: #"{"b":1}"#)))
+        XCTAssertFalse(JSONSyntax.isWellFormed(nested(16, open: #"{"a":"#, close: "}", inner: #"{"b":1}"#)))
+        // Depth, not count: many containers side by side are fine.
+        let wide = "[" + Array(repeating: "[[1]]", count: 5_000).joined(separator: ",") + "]"
+        XCTAssertTrue(JSONSyntax.isWellFormed(Array(wide.utf8)))
+        XCTAssertNil(
+            JSONSyntax.memberKinds(Array((#"{"a":"# + String(decoding: nested(16), as: UTF8.self) + "}").utf8)))
+    }
+
+    /// The 511-deep `table.move` that cost the node a second in `JSONDecoder` is refused after reading the
+    /// first 16 brackets: the work is bounded by the limit, not by the payload.
+    func testDeepPayloadIsRefusedAfterReadingOnlyUpToTheLimit() {
+        let prefix = #"{"move":"#
+        let move = String(repeating: "[", count: 511) + "0" + String(repeating: "]", count: 511)
+        let body = Array(
+            (prefix + move + #","number":0,"seat":0,"stateHash":"00","table":"t-1","type":"table.move"}"#).utf8)
+        let (ok, read) = JSONSyntax.scan(body)
+        XCTAssertFalse(ok)
+        XCTAssertEqual(read, prefix.utf8.count + 15)
+        XCTAssertLessThan(read * 40, body.count)
     }
 
     func testMemberKindsTellIntegersFromOtherNumbers() throws {
@@ -60,5 +94,20 @@ final class JSONSyntaxTests: XCTestCase {
         XCTAssertNil(JSONSyntax.memberKinds(Array("[1]".utf8)))
         XCTAssertNil(JSONSyntax.memberKinds(Array("{nope".utf8)))
         XCTAssertEqual(JSONSyntax.memberKinds(Array("{}".utf8)), [:])
+    }
+
+    /// Every JSON payload of a frame is held to the limit, before it is decoded: a deep application message or
+    /// heartbeat is a `bad-frame` (§3.4, §3.5), a shallow one still decodes.
+    func testFramesWithPayloadsNestedTooDeepAreBadFrames() {
+        for type in [MessageType.handshake, .heartbeat, .goodbye, .application] {
+            XCTAssertThrowsError(try Frame.decode(type: type, payload: nested(17))) { error in
+                guard case .badPayload(let t, _) = error as? FrameError else { return XCTFail("\(error)") }
+                XCTAssertEqual(t, type)
+            }
+        }
+        XCTAssertEqual(try Frame.decode(type: .application, payload: nested(16)), .application(nested(16)))
+        let datagram = [UInt8](repeating: 1, count: 24)
+        XCTAssertThrowsError(try Frame.decode(type: .datagram, payload: datagram + nested(17)))
+        XCTAssertNoThrow(try Frame.decode(type: .datagram, payload: datagram + nested(16)))
     }
 }

@@ -15,7 +15,7 @@ extension TableEvent {
     /// The state hash a seeded, moved or finished event reports.
     public var stateHash: String? {
         switch detail {
-        case .seeded(_, let h), .moved(_, _, _, let h, _): h.hex
+        case .seeded(let h), .moved(_, _, _, let h, _): h.hex
         case .finished(let r): r.finalHash.hex
         default: nil
         }

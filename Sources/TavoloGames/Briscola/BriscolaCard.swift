@@ -133,4 +133,22 @@ public struct CardSet: Hashable, Sendable, Codable, Sequence {
     }
 
     public func makeIterator() -> Iterator { Iterator(rest: bits) }
+
+    /// JSON: the cards' short codes in card-number order, `["1C","10B"]` (readable, and no 64-bit number).
+    public init(from decoder: Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        self.init()
+        while !c.isAtEnd {
+            let card = try c.decode(Card.self)
+            guard !contains(card) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "\(card) twice")
+            }
+            insert(card)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(contentsOf: Array(self))
+    }
 }

@@ -200,14 +200,20 @@ public struct BriscolaState: GameState {
         for c in table { w.u8(c.id) }
     }
 
-    public func describe(_ move: BriscolaMove) -> String {
+    /// The card played (public once played), the trick and the points: never the hand it came from.
+    public func describe(_ move: BriscolaMove) -> String { describe(move, revealing: false) }
+
+    /// As `describe`, plus the hand the card came from (`tavolo playout --transcript` only).
+    public func transcriptLine(_ move: BriscolaMove) -> String { describe(move, revealing: true) }
+
+    func describe(_ move: BriscolaMove, revealing: Bool) -> String {
         var s = ""
         if moveNumber == 0 {
             s +=
                 "dealer seat \(dealer); \(trumpCard.name) [\(trumpCard.code)] turned face up: \(trumpSuit.name) are briscola (trump); "
         }
-        let hand = hands[current].map(\.code).joined(separator: " ")
-        s += "plays \(move.card.name) [\(move.card.code)] from \(hand)"
+        s += "plays \(move.card.name) [\(move.card.code)]"
+        if revealing { s += " from " + hands[current].map(\.code).joined(separator: " ") }
         guard hands[current].contains(move.card), table.count + 1 == playerCount else { return s }
         let trick = table + [move.card]
         let i = Self.winningIndex(trick, trump: trumpSuit)

@@ -6,8 +6,8 @@ public struct OthelloGreedyBot: Bot {
     public var kind: String { "greedy" }
 
     public mutating func chooseMove(in state: OthelloState, seat: Int) -> OthelloMove {
-        let obs = state.observation(for: seat)
-        let (own, opp) = seat == 0 ? (obs.black, obs.white) : (obs.white, obs.black)
+        // Othello hides nothing: the bots read the bitboards (the observation is for people and JSON).
+        let (own, opp) = seat == 0 ? (state.black, state.white) : (state.white, state.black)
         var bits = OthelloBitboard.moves(own, opp)
         var best = OthelloMove.pass
         var bestCount = -1
@@ -61,8 +61,8 @@ public struct OthelloAlphaBetaBot: Bot {
     static let order: [Int] = (0..<64).sorted { (weights[$0], -$0) > (weights[$1], -$1) }
 
     public mutating func chooseMove(in state: OthelloState, seat: Int) -> OthelloMove {
-        let obs = state.observation(for: seat)
-        let (own, opp) = seat == 0 ? (obs.black, obs.white) : (obs.white, obs.black)
+        // Othello hides nothing: the bots read the bitboards (the observation is for people and JSON).
+        let (own, opp) = seat == 0 ? (state.black, state.white) : (state.white, state.black)
         let moves = OthelloBitboard.moves(own, opp)
         guard moves != 0 else { return .pass }
         let empties = 64 - (own | opp).nonzeroBitCount

@@ -53,16 +53,6 @@ public struct OthelloMove: GameMove {
     }
 }
 
-/// Othello as seen by one seat: everything (no hidden information).
-public struct OthelloObservation: Codable, Sendable, Equatable {
-    public var seat: Int
-    public var black: UInt64
-    public var white: UInt64
-    /// The seat to play (0 black, 1 white); nil when the game is over.
-    public var turn: Int?
-    public var moveNumber: Int
-}
-
 /// The full state of an Othello game.
 public struct OthelloState: GameState {
     public typealias Move = OthelloMove
@@ -165,9 +155,7 @@ public struct OthelloState: GameState {
         return GameOutcome(winners: d[0] > d[1] ? [0] : d[1] > d[0] ? [1] : [], scores: d)
     }
 
-    public func observation(for seat: Int) -> OthelloObservation {
-        OthelloObservation(seat: seat, black: black, white: white, turn: turn.seat, moveNumber: moveNumber)
-    }
+    public func observation(for seat: Int) -> OthelloObservation { OthelloObservation(self, seat: seat) }
 
     public func writeCanonical(into w: inout CanonicalWriter) {
         w.u64(black)

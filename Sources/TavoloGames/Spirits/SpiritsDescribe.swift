@@ -1,14 +1,20 @@
 import TavoloCore
 
-// Moves described for people: the transcript of `tavolo playout spirits --transcript`. The transcript is the
-// omniscient view (it shows deals and draws); it is a tool for checking games, not something shown to a player.
+// Moves described for people. `describe` is what every seat saw happen: the card played (public once played),
+// the Fear total, the direction, ghosts; never a hand, a drawn card or a deal. `transcriptLine` is the omniscient
+// view of `tavolo playout spirits --transcript` (deals, draws, the hand of a player who flees): a tool for checking
+// games, never sent to a player.
 
 extension SpiritsState {
-    public func describe(_ move: SpiritsMove) -> String {
+    public func describe(_ move: SpiritsMove) -> String { describe(move, revealing: false) }
+
+    public func transcriptLine(_ move: SpiritsMove) -> String { describe(move, revealing: true) }
+
+    func describe(_ move: SpiritsMove, revealing: Bool) -> String {
         var after = self
         do { try after.apply(move) } catch { return "\(move) (rejected: \(error))" }
         var lines: [String] = []
-        if moveNumber == 0 { lines += roundStartLines(reason: "chosen at random") }
+        if moveNumber == 0 { lines += roundStartLines(reason: "chosen at random", revealing: revealing) }
         var text = ""
         switch move {
         case .play(let card) where phase == .open:
@@ -22,13 +28,15 @@ extension SpiritsState {
             }
         case .flee(let card):
             let topName = top.map(\.description) ?? "-"
+            let hand = revealing ? ", hand \(hands[turnSeat].listing)" : ""
             text =
-                "has no legal card (top \(topName), Fear \(fear), hand \(hands[turnSeat].listing)): flees, "
+                "has no legal card (top \(topName), Fear \(fear)\(hand)): flees, "
                 + "takes a ghost (\(roundGhosts[turnSeat] + 1) this round, \(ghosts[turnSeat] + 1) held), "
                 + "pile cleared, opens a new challenge with \(card): Fear \(card.value)"
         }
         if drawIndex < SpiritsCard.deckSize {
-            text += "; draws \(dealtDeck[drawIndex]) (draw pile \(drawPileSize - 1))"
+            let drawn = revealing ? "\(dealtDeck[drawIndex])" : "a card"
+            text += "; draws \(drawn) (draw pile \(drawPileSize - 1))"
         } else {
             text += "; draw pile empty, no draw"
         }
@@ -43,19 +51,18 @@ extension SpiritsState {
             text += "; seat \(next) has no cards: round \(round) ends"
             lines.append(text)
             lines += roundEndLines(after: after, move: move)
-            if after.phase != .over { lines += after.roundStartLines(reason: "most ghosts") }
+            if after.phase != .over { lines += after.roundStartLines(reason: "most ghosts", revealing: revealing) }
         }
         return lines.joined(separator: "\n     ")
     }
 
     static func directionName(_ cw: Bool) -> String { cw ? "clockwise" : "counter-clockwise" }
 
-    func roundStartLines(reason: String) -> [String] {
+    func roundStartLines(reason: String, revealing: Bool) -> [String] {
+        let start = "round \(round) begins: seat \(roundStarter) starts (\(reason)), clockwise"
+        guard revealing else { return [start + "; \(SpiritsState.handSize) cards each, draw pile \(drawPileSize)"] }
         let deal = (0..<playerCount).map { "seat \($0) \(hands[$0].listing)" }.joined(separator: " | ")
-        return [
-            "round \(round) begins: seat \(roundStarter) starts (\(reason)), clockwise",
-            "deal: \(deal); draw pile \(drawPileSize)",
-        ]
+        return [start, "deal: \(deal); draw pile \(drawPileSize)"]
     }
 
     private func roundEndLines(after: SpiritsState, move: SpiritsMove) -> [String] {

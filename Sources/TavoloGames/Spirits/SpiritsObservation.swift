@@ -46,6 +46,69 @@ public struct SpiritsObservation: Codable, Sendable, Hashable {
     }
 }
 
+extension SpiritsObservation {
+    fileprivate enum CodingKeys: String, CodingKey {
+        case seat, players, round, phase, turn, clockwise, fear, top, hand, handSizes, ghosts, roundGhosts,
+            drawPileSize, pile, removed
+    }
+
+    /// JSON for people and clients: `phase` by name (`open`, `follow`, `over`), per-seat lists one entry per
+    /// seat (not six), cards as `R3`-style codes.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(seat, forKey: .seat)
+        try c.encode(players, forKey: .players)
+        try c.encode(round, forKey: .round)
+        try c.encode(Self.phaseNames[Int(phase.rawValue)], forKey: .phase)
+        try c.encodeIfPresent(turn, forKey: .turn)
+        try c.encode(clockwise, forKey: .clockwise)
+        try c.encode(fear, forKey: .fear)
+        try c.encodeIfPresent(top, forKey: .top)
+        try c.encode(hand, forKey: .hand)
+        try c.encode(handSizes.prefix(players), forKey: .handSizes)
+        try c.encode(ghosts.prefix(players), forKey: .ghosts)
+        try c.encode(roundGhosts.prefix(players), forKey: .roundGhosts)
+        try c.encode(drawPileSize, forKey: .drawPileSize)
+        try c.encode(pile, forKey: .pile)
+        try c.encode(removed, forKey: .removed)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seat = try c.decode(Int.self, forKey: .seat)
+        players = try c.decode(Int.self, forKey: .players)
+        guard SpiritsState.playerCounts.contains(players) else {
+            throw DecodingError.dataCorruptedError(forKey: .players, in: c, debugDescription: "\(players) players")
+        }
+        round = try c.decode(Int.self, forKey: .round)
+        let name = try c.decode(String.self, forKey: .phase)
+        guard let p = Self.phaseNames.firstIndex(of: name), let ph = SpiritsState.Phase(rawValue: UInt8(p)) else {
+            throw DecodingError.dataCorruptedError(forKey: .phase, in: c, debugDescription: "phase \(name)")
+        }
+        phase = ph
+        turn = try c.decodeIfPresent(Int.self, forKey: .turn)
+        clockwise = try c.decode(Bool.self, forKey: .clockwise)
+        fear = try c.decode(Int.self, forKey: .fear)
+        top = try c.decodeIfPresent(SpiritsCard.self, forKey: .top)
+        hand = try c.decode(SpiritsCardCounts.self, forKey: .hand)
+        func seats(_ key: CodingKeys) throws -> SpiritsSeatBytes {
+            let v = try c.decode([Int].self, forKey: key)
+            guard v.count <= 6, v.allSatisfy({ (0...255).contains($0) }) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "bad per-seat list")
+            }
+            return SpiritsSeatBytes(v)
+        }
+        handSizes = try seats(.handSizes)
+        ghosts = try seats(.ghosts)
+        roundGhosts = try seats(.roundGhosts)
+        drawPileSize = try c.decode(Int.self, forKey: .drawPileSize)
+        pile = try c.decode(SpiritsCardCounts.self, forKey: .pile)
+        removed = try c.decode(SpiritsCardCounts.self, forKey: .removed)
+    }
+
+    static let phaseNames = ["open", "follow", "over"]
+}
+
 extension SpiritsCardCounts: Codable {
     /// JSON: the cards as a sorted list, e.g. `["R1","R1","B3"]`.
     public init(from decoder: Decoder) throws {

@@ -27,8 +27,12 @@ public struct TableDirectory {
             guard case .offer(let info) = message else {
                 return [.log(.debug, "\(message.typeName) for unknown table \(id) from \(context.name(from))")]
             }
-            guard info.host == from, from != context.me, context.catalog[info.game] != nil else {
-                return [.log(.debug, "ignored an offer of table \(id) from \(context.name(from)), not its host")]
+            guard info.host == from, from != context.me, info.isWithinLimits(context.catalog) else {
+                return [
+                    .log(
+                        .debug, "ignored an offer of table \(id) from \(context.name(from)): not its host, or malformed"
+                    )
+                ]
             }
             guard tables.values.count(where: { $0.info.host == from }) < Self.maxTablesPerPeer else {
                 return [.log(.warning, "ignored an offer from \(context.name(from)): it lists too many tables")]
@@ -59,6 +63,8 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+            return route(timer.table, .timer(timer))
         }
     }
 

@@ -11,6 +11,8 @@ public enum TableEffect: Sendable {
     case persist(GameLog)
     /// Call back with `.timer(timer)` after `delay`; a timer started again replaces the earlier one.
     case startTimer(TableTimer, after: Duration)
+    /// What a timer waited for came: the shell may forget it (it would fire to no effect).
+    case cancelTimer(TableTimer)
     /// A log line for the node's operator.
     case log(TableLogLevel, String)
     /// This node sent move `number` (the shell times it).
@@ -37,6 +39,11 @@ public struct TableContext: Sendable {
     public var cheatDeal = false
     /// How long a finished or stopped table stays listed.
     public var overTableLifetime: Duration = .seconds(600)
+    /// How long a peer may take with a reply a node sends without a user (commitment, reveal, confirmation,
+    /// result): PROTOCOL.md §9.8.
+    public var peerReplyTimeout: Duration = .seconds(30)
+    /// How long the host may take to answer a seat request (§9.8).
+    public var seatRequestTimeout: Duration = .seconds(10)
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

@@ -35,4 +35,25 @@ public enum TableRequest: Sendable {
 public enum TableTimer: Hashable, Sendable {
     /// A finished or stopped table is dropped from the lobby.
     case expire(TableID)
+    /// Seeding began here: every participant's commitment and nonce must be in by then (PROTOCOL.md §9.8).
+    case seeding(TableID)
+    /// This node asked the host for a seat: the host must answer (an offer or a refusal) by then.
+    case seatRequest(TableID)
+    /// This node sent move `number`: every member's confirmation should be in by then (reported, not fatal).
+    case confirmations(TableID, move: Int)
+    /// This node sent its result: every member's result must be in by then.
+    case results(TableID)
+    /// This node needs the host's deal `number` to go on: it must be in by then.
+    case deal(TableID, number: Int)
+    /// Move `number` is for another node's bot seat: it must be in by then.
+    case botMove(TableID, number: Int)
+
+    /// The table the timer belongs to.
+    public var table: TableID {
+        switch self {
+        case .expire(let id), .seeding(let id), .seatRequest(let id), .confirmations(let id, _), .results(let id),
+            .deal(let id, _), .botMove(let id, _):
+            id
+        }
+    }
 }

@@ -76,13 +76,16 @@ extension TableMachine {
         while info.phase == .playing, let s = session {
             if s.currentDeal != nil && verifiedDeal < s.dealNumber {
                 dealIfHost()
-                guard let cards = pendingDeals[s.dealNumber] else { return }
+                guard let cards = pendingDeals[s.dealNumber] else {
+                    return awaitPeer(.deal(id, number: s.dealNumber))
+                }
                 guard cards == s.currentDeal else {
                     let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
                     stop(.dealMismatch, reason, broadcast: true)
                     return
                 }
                 verifiedDeal = s.dealNumber
+                stopAwaiting(.deal(id, number: s.dealNumber))
                 dealsChecked += 1
                 log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
                 emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
@@ -98,10 +101,16 @@ extension TableMachine {
                     reject(number, error.code, error.message, from: pending.from)
                     continue
                 }
-                apply(number, seat: pending.seat, move: decoded, claimed: pending.stateHash, from: pending.from)
+                apply(
+                    number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
+                    from: pending.from)
                 continue
             }
-            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else { return }
+            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else {
+                // Another node's bot answers without its user: its move has a deadline; a human's has none.
+                if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
+                return
+            }
             if let bot = info.seats[seat].bot {
                 let move: AnyGameMove
                 do { move = try s.botMove(kind: bot) } catch {
@@ -144,12 +153,17 @@ extension TableMachine {
         let hash = hashes.last ?? s.stateHash
         confirmedBy[number] = [me]
         out.append(.moveSent(id, number: number))
-        sendToTable(.move(table: id, number: number, seat: seat, move: move.json, stateHash: hash))
-        apply(number, seat: seat, move: move, claimed: hash, from: me)
+        startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
+        let json = move.json
+        sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
+        apply(number, seat: seat, move: move, json: json, claimed: hash, from: me)
     }
 
-    /// Checks and applies move `number`; every member runs exactly these checks.
-    mutating func apply(_ number: Int, seat: Int, move: AnyGameMove, claimed: StateHash, from: NodeID) {
+    /// Checks and applies move `number`; every member runs exactly these checks. `json` is the move as it
+    /// travelled (or will), kept for the log and the event so it is not encoded again.
+    mutating func apply(
+        _ number: Int, seat: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
+    ) {
         guard let s = session else { return }
         guard s.turn.seat == seat else {
             let toPlay = s.turn.seat.map(String.init) ?? "none"
@@ -166,9 +180,10 @@ extension TableMachine {
         do { try s.apply(move) } catch { return reject(number, error.code, error.message, from: from) }
         let after = s.stateHash
         hashes.append(after)
+        stopAwaiting(.botMove(id, number: number))
         log.moves.append(
             GameLog.LoggedMove(
-                number: number, seat: seat, move: move.json, text: text, before: before.hex, after: after.hex))
+                number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
@@ -176,7 +191,7 @@ extension TableMachine {
         if !botPlaysNext {
             send(.confirm(table: id, number: number, stateHash: after), to: isHost ? info.members : [info.host, from])
         }
-        emit(.moved(moveNumber: number, seat: seat, move: move.json, stateHash: after, text: text))
+        emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
         }
@@ -205,6 +220,7 @@ extension TableMachine {
         if by.count == info.members.count {
             confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
+            cancelTimer(.confirmations(id, move: number))
         } else {
             confirmedBy[number] = by
         }
@@ -222,6 +238,7 @@ extension TableMachine {
         if isMember {
             sendToTable(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: hash))
             results[me] = hash
+            startTimer(.results(id), after: ctx.peerReplyTimeout)
         }
         // Results that came before this node reached the end are checked now.
         for (node, theirs) in results where node != me {

@@ -7,9 +7,9 @@ extension TableMachine {
 
     mutating func handleOffer(_ offered: TableInfo, from: NodeID) {
         // Only the host speaks for its table; the id's host is bound at first sight.
+        // A host never changes a table's game or player count; the seats and names stay within limits (§9.1).
         guard offered.id == id, offered.host == from, offered.host == info.host, !isHost,
-            offered.seats.count == offered.players,
-            offered.seats.enumerated().allSatisfy({ $0.offset == $0.element.seat })
+            offered.game == info.game, offered.players == info.players, offered.isWithinLimits(ctx.catalog)
         else { return dropped(.offer(offered), from: from) }
         if !seen {
             seen = true
@@ -19,6 +19,7 @@ extension TableMachine {
             if offered.phase == .seeding && (isMember || role == .auditor) { beginSeeding() }
             return
         }
+        if offered.seats.contains(where: { $0.owner == me }) { seatRequestUnanswered = false }
         guard offered.revision > info.revision else { return }
         // A member's seats are fixed from the start; later offers only tell other nodes how the table goes.
         if isMember && info.phase != .open { return }
@@ -120,6 +121,8 @@ extension TableMachine {
                 }
             } else {
                 send(.seatRequest(table: id, seat: seat, bot: bot), to: [info.host])
+                seatRequestUnanswered = true
+                startTimer(.seatRequest(id), after: ctx.seatRequestTimeout)
             }
         case .fill(let bot):
             try requireHostedOpen()

@@ -8,6 +8,7 @@ extension TableMachine {
     mutating func beginSeeding() {
         guard !seedingBegun else { return }
         seedingBegun = true
+        startTimer(.seeding(id), after: ctx.peerReplyTimeout)
         guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
             emit(.started(message: "seeding: waiting for the seat owners' reveals"))
             maybeSeed()
@@ -88,7 +89,7 @@ extension TableMachine {
                 node: $0, name: ctx.name($0), commitment: commitments[$0] ?? "", nonce: reveals[$0]?.hexString)
         }
         announcePhase(.playing)
-        emit(.seeded(jointSeed: seed, stateHash: game.stateHash))
+        emit(.seeded(stateHash: game.stateHash))
         progress()
     }
 }

@@ -47,6 +47,10 @@ public struct TableMachine {
     var results: [NodeID: StateHash] = [:]
     var resultSent = false
     var yourTurnAnnounced = -1
+    /// A seat request sent to the host that neither an offer nor a refusal has answered yet.
+    var seatRequestUnanswered = false
+    /// Deadlines started for deals and bot moves, so waiting longer never restarts one.
+    var awaited: Set<TableTimer> = []
     public internal(set) var log: GameLog
     /// Why the table stopped, once it has.
     public internal(set) var stopReason: (code: StopCode, reason: String)?
@@ -104,7 +108,7 @@ public struct TableMachine {
         case .message(let m, let from): receive(m, from: from)
         case .peerConnected(let peer): peerConnected(peer)
         case .peerLost(let peer): peerLost(peer)
-        case .timer: break
+        case .timer(let timer): timerFired(timer)
         }
         return end()
     }
@@ -150,6 +154,7 @@ public struct TableMachine {
         case .seatRequest(_, let seat, let bot): handleSeatRequest(from: from, seat: seat, bot: bot)
         case .seatRefused(_, let reason):
             guard from == info.host else { return dropped(message, from: from) }
+            seatRequestUnanswered = false
             emit(.seatRefused(message: "\(ctx.name(from)) refused: \(reason)"))
         case .invite(_, let seat):
             guard from == info.host, role == .node else { return dropped(message, from: from) }

@@ -27,6 +27,8 @@ public enum StopCode: String, Codable, Sendable, CaseIterable {
     case botFailed = "table/bot-failed"
     /// The game could not be set up from the table's parameters.
     case setup = "table/setup"
+    /// A participant's commitment or nonce, or a member's result, did not come in time (PROTOCOL.md §9.8).
+    case timeout = "table/timeout"
 }
 
 /// Why a local request on a table failed (control socket, PROTOCOL.md §9.7).

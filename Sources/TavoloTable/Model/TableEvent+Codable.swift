@@ -17,9 +17,7 @@ extension TableEvent: Codable {
         switch detail {
         case .offered, .updated, .seatRefused, .started: break
         case .invited(let seat, _): try c.encode(seat, forKey: .seat)
-        case .seeded(let seed, let hash):
-            try c.encode(seed, forKey: .jointSeed)
-            try c.encode(hash, forKey: .stateHash)
+        case .seeded(let hash): try c.encode(hash, forKey: .stateHash)
         case .dealt(let number, _): try c.encode(number, forKey: .number)
         case .yourTurn(let seat, let n):
             try c.encode(seat, forKey: .seat)
@@ -55,9 +53,7 @@ extension TableEvent: Codable {
         case .seatRefused: detail = .seatRefused(message: message)
         case .started: detail = .started(message: message)
         case .seeded:
-            detail = .seeded(
-                jointSeed: try c.decode(UInt64.self, forKey: .jointSeed),
-                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
+            detail = .seeded(stateHash: try c.decode(StateHash.self, forKey: .stateHash))
         case .dealt: detail = .dealt(number: try c.decode(Int.self, forKey: .number), message: message)
         case .yourTurn:
             detail = .yourTurn(

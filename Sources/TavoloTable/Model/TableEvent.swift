@@ -21,8 +21,9 @@ public struct TableEvent: Sendable, Equatable {
         case seatRefused(message: String)
         /// Seeding began here.
         case started(message: String)
-        /// The joint seed is known; the game's first state.
-        case seeded(jointSeed: UInt64, stateHash: StateHash)
+        /// The joint seed is known; the game's first state. The seed itself is not told to clients until the table is
+        /// over: with it, anyone can compute every hand.
+        case seeded(stateHash: StateHash)
         /// The host's deal `number` matched the joint seed's shuffle.
         case dealt(number: Int, message: String)
         /// A seat of this node's user is to play.

@@ -4,12 +4,14 @@ import TavoloProtocol
 /// A table as one node sees it (the control socket's `state` result): what this node's seats may see, never more.
 public struct TableState: Codable, Sendable {
     public var info: TableInfo
+    /// Only once the table is over: during the game it would let a client compute every hand.
     public var jointSeed: UInt64?
     public var moveNumber: Int?
     public var turn: Int?
     public var stateHash: StateHash?
+    /// The seats this node's user plays (not its bots': their hands are not the user's to see).
     public var mySeats: [Int] = []
-    /// This node's seats' observations, in the order of `mySeats`.
+    /// Those seats' observations, in the order of `mySeats`.
     public var observations: [JSONValue] = []
     /// The legal moves when a seat of this node's user is to play.
     public var legalMoves: [JSONValue] = []
@@ -32,11 +34,11 @@ extension TableMachine {
         var st = TableState(info: info)
         st.stopped = log.stopped
         guard let s = session else { return st }
-        st.jointSeed = jointSeed
+        if info.phase.isOver { st.jointSeed = jointSeed }
         st.moveNumber = s.moveNumber
         st.turn = s.turn.seat
         st.stateHash = s.stateHash
-        st.mySeats = info.seats.filter { $0.owner == me }.map(\.seat)
+        st.mySeats = info.seats.filter { $0.owner == me && $0.bot == nil }.map(\.seat)
         st.observations = st.mySeats.map { s.observation(for: $0) }
         if let seat = s.turn.seat, let owned = info.seats[safe: seat], owned.owner == me, owned.bot == nil {
             st.legalMoves = s.legalMoves().map(\.json)

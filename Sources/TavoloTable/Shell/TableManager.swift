@@ -96,6 +96,7 @@ public actor TableManager {
                     guard !Task.isCancelled else { return }
                     await self?.fire(timer)
                 }
+            case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
             case .log(let level, let line):
                 switch level {
                 case .debug: logger.debug("\(line)")

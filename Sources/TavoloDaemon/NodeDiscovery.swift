@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import TavoloDiscovery
+import TavoloMesh
+import TavoloProtocol
+
+/// The node's DNS-SD registration, kept alive: when avahi-daemon restarts (or the registration fails for any other
+/// reason) the service is registered again, retrying with backoff, so other nodes can still find this one.
+///
+/// `@unchecked Sendable`: `current`, `retry` and `cancelled` are guarded by `lock`.
+final class Advertisement: @unchecked Sendable {
+    let name: String
+    let port: Int
+    let txt: [String: String]
+    let logger: Logger
+    private let lock = NSLock()
+    private var current: ServiceAdvertiser?
+    private var retry: Task<Void, Never>?
+    private var cancelled = false
+
+    init(name: String, port: Int, txt: [String: String], logger: Logger) {
+        self.name = name
+        self.port = port
+        self.txt = txt
+        self.logger = logger
+    }
+
+    /// Registers the service; throws if the first registration fails (a name conflict, no avahi-daemon).
+    func start() async throws {
+        let advertiser = try makeAdvertiser()
+        lock.withLock { current = advertiser }
+        _ = try await advertiser.start()
+    }
+
+    private func makeAdvertiser() throws -> ServiceAdvertiser {
+        try ServiceAdvertiser(name: name, port: port, txt: txt) { [weak self] error in
+            self?.lost(error)
+        }
+    }
+
+    /// Called on a discovery thread when a registration that had succeeded fails.
+    private func lost(_ error: DiscoveryError) {
+        lock.withLock {
+            guard !cancelled, retry == nil else { return }
+            logger.warning("DNS-SD registration of \(name) lost: \(error); registering again")
+            retry = Task { [weak self] in await self?.registerAgain() }
+        }
+    }
+
+    private func registerAgain() async {
+        var delay = Duration.milliseconds(250)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let advertiser = try? makeAdvertiser() else { break }
+            let stillWanted = lock.withLock {
+                if !cancelled { current = advertiser }
+                return !cancelled
+            }
+            guard stillWanted else { break }
+            do {
+                _ = try await advertiser.start(timeout: .seconds(5))
+                logger.notice("DNS-SD registration of \(name) restored")
+                break
+            } catch {
+                advertiser.cancel()
+                logger.debug("registering \(name) again failed: \(error)")
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+        lock.withLock { retry = nil }
+    }
+
+    /// Withdraws the service and stops any retry.
+    func cancel() {
+        let (advertiser, task) = lock.withLock {
+            cancelled = true
+            return (current, retry)
+        }
+        task?.cancel()
+        advertiser?.cancel()
+    }
+}
+
+/// Browses for other nodes and tells the mesh what it finds, restarting the browse whenever it fails (e.g. while
+/// avahi-daemon restarts). A peer's resolve stops as soon as it answers (a node's TXT never changes while it runs,
+/// and one that restarts is withdrawn and registered again, which the browse reports) and is done again when the
+/// peer is lost (it may have come back elsewhere); a peer that connects first is not resolved at all. With Avahi each resolve is a D-Bus connection: dozens of nodes
+/// on one host, each keeping one per peer, exhaust the bus's per-user connection limit (256 by default).
+///
+/// `@unchecked Sendable`: `browser` is guarded by `lock`.
+final class Discovery: @unchecked Sendable {
+    let mesh: MeshNode
+    let logger: Logger
+    private let lock = NSLock()
+    private var browser: ServiceBrowser?
+    /// Instances being resolved at once by one node.
+    static let concurrentResolves = 3
+
+    init(mesh: MeshNode, logger: Logger) {
+        self.mesh = mesh
+        self.logger = logger
+    }
+
+    func run() async {
+        var delay = Duration.milliseconds(250)
+        while !Task.isCancelled {
+            let browser = ServiceBrowser(
+                type: "_tavolo._tcp", maxConcurrentResolves: Self.concurrentResolves, keepResolving: false)
+            lock.withLock { self.browser = browser }
+            do {
+                for try await event in browser.events {
+                    delay = .milliseconds(250)
+                    switch event {
+                    case .found(let r), .updated(let r):
+                        guard let address = r.addresses.first else { continue }
+                        mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
+                    case .removed(let name):
+                        mesh.removed(name: name)
+                    }
+                }
+            } catch {
+                logger.warning("DNS-SD browse failed: \(error); browsing again in \(delay)")
+            }
+            lock.withLock { self.browser = nil }
+            browser.cancel()
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// Mesh events, on the mesh's event loop.
+    func meshEvent(_ event: MeshEvent) {
+        switch event {
+        case .peerConnected(let p):
+            // Connected (perhaps dialed by the peer before this node resolved it): no resolve needed.
+            lock.withLock { browser }?.release(name: p.name)
+        case .peerLost(let p, _):
+            lock.withLock { browser }?.refresh(name: p.name)
+        default:
+            break
+        }
+    }
+}
+
+/// Parameters of the `datagram` control op: one unreliable (UDP) message to a connected peer.
+struct DatagramParams: Decodable {
+    /// The peer's name or node id (hex).
+    var peer: String
+    var text: String
+}

@@ -1,0 +1,94 @@
+import TavoloGames
+
+/// Briscola for one seat: the trump, the trick on the table, points so far (by partnership with 4), the hand.
+struct BriscolaBoard: GameBoard {
+    let obs: BriscolaObservation
+
+    init(_ obs: BriscolaObservation) { self.obs = obs }
+
+    static func colour(_ s: Suit) -> UInt8 {
+        switch s {
+        case .coppe: 196
+        case .denari: 220
+        case .spade: 39
+        case .bastoni: 34
+        }
+    }
+
+    /// `Asso di Coppe (1C)` in its suit's colour.
+    static func card(_ c: Card, _ extra: Style = .plain) -> Span {
+        Span("\(c.name) (\(c.code))", Style(foreground: colour(c.suit), bold: true).merged(extra))
+    }
+
+    var headline: String {
+        obs.turn == nil ? "game over" : "trick \(obs.moveNumber / obs.players + 1) of \(40 / obs.players)"
+    }
+
+    func lines(options: [MoveOption], selected: Int?) -> [Line] {
+        var out: [Line] = []
+        var trump =
+            Line("Trump     ", .bold)
+            + Span(obs.trumpSuit.name.uppercased(), Style(foreground: Self.colour(obs.trumpSuit), bold: true))
+        trump.append(" — ")
+        trump = trump + Self.card(obs.trumpCard)
+        if obs.trumpFaceUp {
+            trump.append(
+                " face up under the pile, drawn last · pile \(obs.pileCount) card\(obs.pileCount == 1 ? "" : "s")")
+        } else {
+            trump.append(obs.trumpDrawnBy.map { " drawn by seat \($0) · pile empty" } ?? " · pile empty")
+        }
+        out.append(trump)
+        var table = Line("On table  ", .bold)
+        if obs.table.isEmpty {
+            table.append("nothing yet — seat \(obs.turn ?? obs.leader) leads the next trick")
+        } else {
+            for (i, c) in obs.table.enumerated() {
+                if i > 0 { table.append(", ") }
+                table.append("seat \((obs.leader + i) % obs.players) ")
+                table = table + Self.card(c)
+            }
+            let best = BriscolaState.winningIndex(obs.table, trump: obs.trumpSuit)
+            table.append("  (seat \((obs.leader + best) % obs.players) takes it so far)", .dim)
+        }
+        out.append(table)
+        out.append(Line("Points    ", .bold) + Span(pointsText + "  (over 60 of 120 wins)"))
+        var hand = Line("Your hand ", .bold)
+        let chosen = selected.flatMap { options.indices.contains($0) ? options[$0].key : nil }
+        for (i, c) in obs.hand.enumerated() {
+            if i > 0 { hand.append("  ") }
+            var extra = Style(underline: !options.isEmpty)
+            if c.code == chosen { extra = .inverse }
+            hand = hand + Self.card(c, extra)
+            var notes: [String] = []
+            if c.points > 0 { notes.append("\(c.points) pt") }
+            if c.suit == obs.trumpSuit { notes.append("trump") }
+            if !notes.isEmpty { hand.append(" " + notes.joined(separator: ", "), .dim) }
+        }
+        if obs.hand.isEmpty { hand.append("empty", .dim) }
+        out.append(hand)
+        return out
+    }
+
+    var pointsText: String {
+        let p = obs.capturedPoints
+        if obs.players == 4 {
+            let mine = obs.seat % 2
+            let a = p[0] + p[2]
+            let b = p[1] + p[3]
+            return
+                "seats 0+2\(mine == 0 ? " (your side)" : ""): \(a) · seats 1+3\(mine == 1 ? " (your side)" : ""): \(b)"
+        }
+        return (0..<obs.players).map { "seat \($0): \(p[$0])" }.joined(separator: " · ")
+    }
+
+    func seatDetail(_ seat: Int, of snapshot: TableSnapshot) -> String {
+        guard seat < obs.players else { return "" }
+        var s = "hand \(obs.handCounts[seat]) · won \(obs.capturedPoints[seat]) pt"
+        if obs.players == 4 {
+            let partner = (seat + 2) % 4
+            let name = snapshot.seats.indices.contains(partner) ? snapshot.seats[partner].who : "free"
+            s += " · partner: \(partner == snapshot.mySeat ? "you" : "seat \(partner) \(name)")"
+        }
+        return s
+    }
+}

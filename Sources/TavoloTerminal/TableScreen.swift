@@ -1,0 +1,125 @@
+import Foundation
+
+/// The whole play screen for a snapshot and the controller's state: title, whose turn, seats, the game's board,
+/// your moves, the latest moves, the status line and the prompt. Pure: tests compare its text.
+public struct TableScreen {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public func lines(_ s: TableSnapshot, _ ui: PlayController) -> [Line] {
+        if case .rules(let offset) = ui.mode {
+            let body = RulesView.lines(game: s.game, width: width)
+            let page = max(1, height - 2)
+            let shown = Array(body.dropFirst(offset).prefix(page))
+            let more = offset + page < body.count ? "↓/PgDn more · " : ""
+            return [Line("Rules of \(GameBoards.title(s.game))", .accent)] + shown
+                + [Line("\(more)↑/PgUp back · any other key returns to the table", .dim)]
+        }
+        let board = GameBoards.board(for: s)
+        let options = GameBoards.options(game: s.game, legal: s.isMyTurn ? s.legalMoves : [])
+        var top: [Line] = []
+        var title = Line("Tavolo · \(GameBoards.title(s.game)) · table \(s.tableID)", .bold)
+        if let h = board?.headline { title.append(" · \(h)") }
+        top.append(title)
+        top.append(turnLine(s))
+        top.append("")
+        top += seatLines(s, board)
+        top.append("")
+        if let board {
+            top += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
+        } else {
+            top.append(Line(s.mySeat == nil ? "You hold no seat here: watching." : "No position yet.", .dim))
+        }
+        top.append("")
+        if s.phase == .finished {
+            top += ResultText.lines(s)
+        } else if !options.isEmpty {
+            top.append(movesLine(options, selected: ui.selected))
+        }
+        var bottom: [Line] = []
+        let status = s.status + (ui.notice.map { [$0] } ?? [])
+        if !status.isEmpty { bottom.append(Line(status.joined(separator: " · "), .alert)) }
+        bottom.append(promptLine(s, ui))
+        // The latest moves fill what the screen has left.
+        let room = max(0, height - top.count - bottom.count - 3)
+        let wrapped = Self.moveLines(s).flatMap { RulesView.wrap("  " + $0, width: max(20, width - 1), hanging: 6) }
+        let recent = wrapped.suffix(room).map { Line($0, .dim) }
+        let middle: [Line] = recent.isEmpty ? [] : ["", Line("Latest moves", .bold)] + recent
+        return top + middle + [""] + bottom
+    }
+
+    /// One line per seat: the turn marker, who owns it (`you` only for the person's seat), what is public about it.
+    func seatLines(_ s: TableSnapshot, _ board: GameBoard?) -> [Line] {
+        func who(_ seat: TableSnapshot.Seat) -> String {
+            seat.seat == s.mySeat ? "you (\(seat.ownerName ?? "this node"))" : seat.who
+        }
+        let column = max(20, s.seats.map { who($0).count }.max() ?? 0)
+        return s.seats.map { seat in
+            let mark = seat.seat == s.turn && s.phase == .playing ? Span("▶ ", .accent) : Span("  ")
+            var line = Line([mark, Span("seat \(seat.seat)  ")])
+            line.append(
+                who(seat).padding(toLength: column, withPad: " ", startingAt: 0), seat.seat == s.turn ? .bold : .plain)
+            if let d = board?.seatDetail(seat.seat, of: s), !d.isEmpty { line.append("  " + d, .dim) }
+            return line
+        }
+    }
+
+    /// The latest moves' texts as lines: every line of a Spirits! or Briscola text (round ends, ghosts), only the
+    /// first of an Othello one (the rest is the board before and after, which the screen already shows).
+    static func moveLines(_ s: TableSnapshot) -> [String] {
+        s.recentMoves.flatMap { m -> [String] in
+            let parts = m.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = parts.first else { return [] }
+            return s.game == "othello" ? [first] : [first] + parts.dropFirst().map { "   " + $0 }
+        }
+    }
+
+    /// `Your moves  1 d3   2 c4`, the selected one in inverse; what one types (`G2`) when the labels do not fit.
+    func movesLine(_ options: [MoveOption], selected: Int) -> Line {
+        func line(_ text: (MoveOption) -> String) -> Line {
+            var moves = Line("Your moves ", .accent)
+            for (i, o) in options.enumerated() {
+                moves.append(" \(i + 1) \(text(o)) ", i == selected ? .inverse : Style(underline: true))
+                moves.append(" ")
+            }
+            return moves
+        }
+        let full = line(\.label)
+        return full.width <= width ? full : line(\.key)
+    }
+
+    func turnLine(_ s: TableSnapshot) -> Line {
+        switch s.phase {
+        case .open: return Line("Waiting for the seats to fill…", .dim)
+        case .seeding: return Line("Starting: the seat owners are choosing the joint seed…", .dim)
+        case .stopped: return Line("The table stopped before the end.", .alert)
+        case .finished: return Line("Game over.", .accent)
+        case .playing:
+            guard let t = s.turn else { return Line("Nobody to play.", .dim) }
+            if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }
+            return Line("Waiting for \(s.name(of: t)) to play", .bold)
+        }
+    }
+
+    func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
+        if ui.mode == .confirmQuit {
+            return Line(
+                "Leave? It ends the game for everyone. l: leave · d: detach (come back later) · other key: stay",
+                .accent)
+        }
+        let keys: String
+        if s.phase == .finished || s.phase == .stopped {
+            keys = "? rules · q close"
+        } else if s.isMyTurn {
+            keys = "←/→ choose · Enter play · or type a number or a move · ? rules · q quit"
+        } else {
+            keys = "? rules · q quit"
+        }
+        return Line("> ", .bold) + Span(ui.typed, .bold) + Span("_  ", .dim) + Span(keys, .dim)
+    }
+}

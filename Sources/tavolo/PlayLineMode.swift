@@ -1,0 +1,85 @@
+import Foundation
+import TavoloTerminal
+
+/// `tavolo play` when stdin is not a terminal (a script, a pipe): the same screen as plain text, printed when the
+/// position changes, and one line of input per move (a number, a move as listed, `?` for the table again, `q`).
+struct PlayLineMode {
+    let session: PlaySession
+    let wake: DispatchSemaphore
+
+    func run() throws {
+        var shown = -1
+        var printedMoves = 0
+        while true {
+            let s: TableSnapshot
+            do { s = try session.snapshot() } catch { throw CleanExit.failure("\(error)") }
+            _ = session.drainEvents()
+            switch s.phase {
+            case .finished:
+                print("game over — " + ResultText.oneLine(s))
+                return
+            case .stopped:
+                throw CleanExit.failure(s.status.last ?? "the table stopped")
+            default: break
+            }
+            if s.moveNumber > printedMoves {
+                for m in s.recentMoves.suffix(s.moveNumber - printedMoves) {
+                    print("  " + (m.split(separator: "\n").first.map(String.init) ?? m))
+                }
+                printedMoves = s.moveNumber
+            }
+            guard s.isMyTurn else {
+                _ = wake.wait(timeout: .now() + 1)
+                continue
+            }
+            if shown != s.moveNumber {
+                shown = s.moveNumber
+                print(text(s))
+            }
+            let options = GameBoards.options(game: s.game, legal: s.legalMoves)
+            print("your move (1-\(options.count), a move, ? or q): ", terminator: "")
+            fflush(nil)
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
+                print(
+                    "\nstopped watching; \(session.table) goes on at your node (`tavolo play \(session.table)` to come back)"
+                )
+                return
+            }
+            switch line {
+            case "": continue
+            case "?":
+                print(text(s))
+                continue
+            case "q", "quit":
+                print("leaving ends this game for everyone at the table. Leave? [y/N] ", terminator: "")
+                fflush(nil)
+                if readLine()?.lowercased().hasPrefix("y") == true {
+                    do { try session.leave() } catch { throw CleanExit.failure("\(error)") }
+                    print("left \(session.table)")
+                    return
+                }
+                continue
+            default: break
+            }
+            guard let i = GameBoards.match(line, in: options) else {
+                print("not one of your moves: \(line) (type a number 1-\(options.count) or a move as listed)")
+                continue
+            }
+            if let refused = session.play(options[i].json) { print(refused) }
+        }
+    }
+
+    /// The table as plain text, without the full screen's prompt and moves list.
+    func text(_ s: TableSnapshot) -> String {
+        var quiet = s
+        quiet.recentMoves = []  // printed as they happen
+        var lines = TableScreen(width: 120, height: 200).lines(quiet, PlayController())
+        lines.removeLast()  // the full screen's prompt
+        var plain = ScreenRenderer.plainText(lines.filter { !$0.text.hasPrefix("Your moves") })
+        let options = GameBoards.options(game: s.game, legal: s.legalMoves)
+        plain +=
+            "\n  legal moves:\n"
+            + options.enumerated().map { "   \($0.offset + 1)) \($0.element.label)" }.joined(separator: "\n")
+        return plain
+    }
+}

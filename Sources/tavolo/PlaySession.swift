@@ -1,0 +1,103 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloTable
+import TavoloTerminal
+
+/// `tavolo play`'s link to the node: the control ops it uses (`state`, `peers`, `move`, `leave`, and `events` on a
+/// second connection) and the translation of their answers into the screen's `TableSnapshot`.
+final class PlaySession {
+    let table: TableID
+    let client: ControlClient
+    let events: TableEventFeed
+
+    init(table: TableID, client: ControlClient, events: TableEventFeed) {
+        self.table = table
+        self.client = client
+        self.events = events
+    }
+
+    /// The table now, with the status line's problems (lost peers, a stop).
+    func snapshot() throws -> TableSnapshot {
+        let state = try client.call(.state(table: table), as: TableState.self)
+        let peers = (try? client.call(.peers, as: [PeerSummary].self)) ?? []
+        return Self.snapshot(state, peers: peers)
+    }
+
+    /// Takes the events that arrived (each one only wakes the loop, which then asks for the table).
+    func drainEvents() -> [TableEvent] { events.drain() }
+
+    /// Plays a move; the node's refusal comes back as one line.
+    func play(_ json: [UInt8]) -> String? {
+        do {
+            _ = try client.call(.move(table: table, move: try JSONValue(json: json)), as: Empty.self)
+            return nil
+        } catch {
+            return "refused: \(error)"
+        }
+    }
+
+    func leave() throws { _ = try client.call(.leave(table: table), as: Empty.self) }
+
+    static func snapshot(_ s: TableState, peers: [PeerSummary]) -> TableSnapshot {
+        let info = s.info
+        let mine = Set(s.mySeats)
+        let seats = info.seats.map {
+            TableSnapshot.Seat(seat: $0.seat, ownerName: $0.ownerName, bot: $0.bot, isMine: mine.contains($0.seat))
+        }
+        // The person's seat: one this node owns that no bot plays. Its bots' hands are not shown.
+        let mySeat = s.mySeats.first { info.seats.indices.contains($0) && info.seats[$0].bot == nil }
+        var observation: [UInt8]?
+        if let me = mySeat, let i = s.mySeats.firstIndex(of: me), i < s.observations.count {
+            observation = s.observations[i].jsonBytes
+        } else if info.game == "othello", let any = s.observations.first {
+            observation = any.jsonBytes  // nothing is hidden in Othello
+        }
+        var status: [String] = []
+        var lost: [String] = []
+        for seat in info.seats {
+            guard let owner = seat.owner, let p = peers.first(where: { $0.id == owner }), p.state != .connected,
+                !lost.contains(p.name)
+            else { continue }
+            lost.append(p.name)
+        }
+        if !lost.isEmpty {
+            status.append(
+                "lost: \(lost.joined(separator: ", "))" + (info.phase.isOver ? "" : " (the table waits for them)"))
+        }
+        if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
+        let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
+        return TableSnapshot(
+            tableID: info.id.rawValue, game: info.game, phase: phase, seats: seats, turn: s.turn,
+            moveNumber: s.moveNumber ?? 0,
+            mySeat: mySeat, observation: observation,
+            legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
+            recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
+    }
+}
+
+/// The node's events for one table, read on a background thread; `wake` is signalled for each.
+final class TableEventFeed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [TableEvent] = []
+    let wake: DispatchSemaphore
+
+    init(_ client: ControlClient, table: TableID, wake: DispatchSemaphore) {
+        self.wake = wake
+        try? client.subscribe()
+        Thread.detachNewThread { [weak self] in
+            while let e = try? client.nextEvent() {
+                guard e.table == table else { continue }
+                self?.lock.withLock { self?.pending.append(e) }
+                self?.wake.signal()
+            }
+        }
+    }
+
+    func drain() -> [TableEvent] {
+        lock.withLock {
+            defer { pending = [] }
+            return pending
+        }
+    }
+}

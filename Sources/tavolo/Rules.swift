@@ -1,0 +1,17 @@
+import ArgumentParser
+import TavoloGames
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a game's rules (the same text as docs/rules/GAME.md and the table's ? key).")
+
+    @Argument(help: "The game: \(GameRules.games.joined(separator: ", ")).") var game: String
+
+    func validate() throws {
+        guard GameRules.text(for: game) != nil else {
+            throw ValidationError("no rules for '\(game)'; games: \(GameRules.games.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws { print(GameRules.text(for: game) ?? "") }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloTable
+import XCTest
+
+/// A person plays each game in the terminal (`tavolo play`, full screen, driven through tmux) against bots on two
+/// real nodes: what the screen shows, the keys, the rules, quitting, Ctrl-C, reattaching, and the result.
+final class TerminalPlayTests: XCTestCase {
+    var harness: DaemonHarness!
+
+    override func setUpWithError() throws {
+        try requireAvahi()
+        harness = try DaemonHarness()
+        _ = try harness.start(2)
+        try harness.eventually("two nodes meshed", seconds: 30) { harness.isFullMesh([0, 1]) }
+    }
+
+    override func tearDown() { harness?.stopAll() }
+
+    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+
+    var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
+
+    /// Hosts a table on node 0 with `seats` (node index, bot or nil for the person), starts it, returns its id.
+    func startTable(_ game: String, _ seats: [(node: Int, bot: String?)]) throws -> TableID {
+        let info = try client(0).call(.host(game: game, players: seats.count), as: TableInfo.self)
+        try harness.eventually("node 1 sees \(info.id)", seconds: 15) {
+            (try? client(1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+        }
+        for (i, s) in seats.enumerated() {
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
+        }
+        try harness.eventually("seats taken", seconds: 15) {
+            (try? client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty) == true
+        }
+        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        return info.id
+    }
+
+    func terminal(_ id: TableID, _ tag: String) throws -> TmuxTerminal {
+        try TmuxTerminal(
+            socket: "tavolo-\(tag)-\(harness.runID)",
+            command: "\(tavolo) play \(id) --control \(harness.nodes[0].controlPath)")
+    }
+
+    /// Plays the person's turns with `keys` until the game is over; returns the last screen.
+    func playToTheEnd(_ term: TmuxTerminal, keys: (String) -> [String]) throws -> String {
+        for _ in 0..<2000 {
+            let s = term.screen()
+            if s.contains("Game over.") { return s }
+            if s.contains("The table stopped") { break }
+            if s.contains("▶ YOUR TURN") && s.contains("Your moves") {
+                for k in keys(s) { term.send(k) }
+                try term.waitFor("the move to be taken", seconds: 15) { $0 != s }
+            } else {
+                usleep(100_000)
+            }
+        }
+        XCTFail("the game did not end: \(term.screen())")
+        throw HarnessError("the game did not end")
+    }
+
+    /// After the end: the winner by seat owner, "you" only for the person's seat, and `q` closes cleanly.
+    func checkResult(_ term: TmuxTerminal, _ screen: String, table id: TableID, scores: String) throws {
+        let state = try client(0).call(.state(table: id), as: TableState.self)
+        let winners = try XCTUnwrap(state.winners)
+        let winnerLine = screen.split(separator: "\n").first { $0.hasPrefix("Winner") || $0.hasPrefix("Draw") } ?? ""
+        if winners.contains(0) {
+            XCTAssertTrue(screen.contains("You won."), screen)
+        } else {
+            XCTAssertFalse(winnerLine.contains("you"), "a bot of this node won, not the person: \(winnerLine)")
+            if !winners.isEmpty { XCTAssertTrue(screen.contains("You lost."), screen) }
+        }
+        XCTAssertTrue(screen.contains(scores), screen)
+        term.send("q")
+        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") && $0.contains("icanon") }
+        XCTAssertTrue(end.contains("game over — "), end)
+        XCTAssertTrue(end.contains("EXIT=0"), end)
+        XCTAssertTrue(end.contains(" icanon") && !end.contains("-icanon"), "terminal restored: \(end)")
+    }
+
+    /// No text about a move, at either node, names a hand, a drawn card or a deal.
+    func checkMoveTextsArePublic(_ id: TableID, forbidden: String) throws {
+        let pattern = try NSRegularExpression(pattern: forbidden)
+        for node in 0..<2 {
+            let texts = try client(node).call(.state(table: id), as: TableState.self).lastMoves
+            for t in texts {
+                XCTAssertNil(pattern.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)), "node \(node): \(t)")
+            }
+        }
+    }
+
+    func testSpiritsInTheTerminal() throws {
+        let id = try startTable("spirits", [(0, nil), (1, "heuristic"), (0, "random")])
+        let term = try terminal(id, "sp")
+        let first = try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN — seat 0 — you (") }
+        for text in [
+            "Direction", "Fear      ", " / 7 [", "Pile      ", "Draw pile", "Your hand [", "hand 5 · ghosts 0",
+        ] {
+            XCTAssertTrue(first.contains(text), "\(text) missing:\n\(first)")
+        }
+        XCTAssertTrue(first.contains("seat 1  ") && first.contains("'s bot (heuristic)"), first)
+        term.send("?")
+        try term.waitFor("the rules") {
+            $0.contains("Rules of Spirits!") && $0.contains("Fear total may never exceed 7")
+        }
+        term.send("Escape")
+        try term.waitFor("the table again") { $0.contains("▶ YOUR TURN") }
+        // SIGTERM gives the terminal back too; a new `tavolo play` takes the game up again.
+        try term.signalProgram(SIGTERM)
+        let out = try term.waitFor("tavolo play to end on SIGTERM") { $0.contains("EXIT=") && $0.contains("icanon") }
+        XCTAssertTrue(out.contains("EXIT=143"), out)
+        XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after SIGTERM: \(out)")
+        let again = try terminal(id, "sp2")
+        try again.waitFor("the same turn again") { $0.contains("▶ YOUR TURN") }
+        var turn = 0
+        let last = try playToTheEnd(again) { _ in
+            turn += 1
+            return turn % 2 == 0 ? ["Right", "Enter"] : ["1", "Enter"]
+        }
+        try checkMoveTextsArePublic(id, forbidden: "hand [ROYGBP][1-3]|draws [ROYGBP][1-3]|deal: ")
+        try checkResult(again, last, table: id, scores: "Ghosts (lower is better):")
+    }
+
+    func testBriscolaForFourInTheTerminal() throws {
+        let id = try startTable("briscola", [(0, nil), (1, "strong"), (0, "emulator"), (1, "random")])
+        let term = try terminal(id, "br")
+        let first = try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
+        for text in [
+            "Trump     ", "On table  ", "seats 0+2 (your side)", "partner: seat 2", "partner: you", "Your hand ",
+        ] {
+            XCTAssertTrue(first.contains(text), "\(text) missing:\n\(first)")
+        }
+        term.send("q")
+        try term.waitFor("the question") { $0.contains("Leave? It ends the game for everyone.") }
+        term.send("n")
+        try term.waitFor("the table again") { $0.contains("←/→ choose") }
+        let code = try NSRegularExpression(pattern: "Your moves +1 [^(]*\\(([0-9]+[CDSB])\\)")
+        let last = try playToTheEnd(term) { s in
+            guard let m = code.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)),
+                let r = Range(m.range(at: 1), in: s)
+            else { return ["Enter"] }
+            return [String(s[r]), "Enter"]  // typed, e.g. 10B
+        }
+        try checkMoveTextsArePublic(id, forbidden: " from ")
+        try checkResult(term, last, table: id, scores: "Points:")
+    }
+
+    func testOthelloInTheTerminalSurvivesCtrlCAndReattaches() throws {
+        let id = try startTable("othello", [(0, nil), (1, "greedy")])
+        try checkLineMode(id)
+        let unknown = try XCTUnwrap(
+            runCommand(tavolo, ["play", "nope-1", "--control", harness.nodes[0].controlPath], environment: [:]))
+        XCTAssertEqual(unknown.status, 1, unknown.output)
+        XCTAssertEqual(unknown.output, "tavolo: no table 'nope-1' is known [table/unknown]\n")
+        var term = try terminal(id, "ot1")
+        let first = try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
+        XCTAssertTrue(first.contains(" 5  . . . X O + . .  5"), first)
+        XCTAssertTrue(first.contains("Your moves  1 d3   2 c4   3 f5   4 e6"), first)
+        for _ in 0..<4 {
+            let s = try term.waitFor("the person's turn") { $0.contains("▶ YOUR TURN") && $0.contains("Your moves") }
+            term.send("Right", "Enter")
+            try term.waitFor("the move to be taken") { $0 != s }
+        }
+        try term.waitFor("the person's turn") { $0.contains("▶ YOUR TURN") && $0.contains("Your moves") }
+        term.send("C-c")
+        let out = try term.waitFor("tavolo play to end on SIGINT") { $0.contains("EXIT=") && $0.contains("icanon") }
+        XCTAssertTrue(out.contains("EXIT=130"), out)
+        XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after Ctrl-C: \(out)")
+        // Reattach: the screen shows the position as it is now.
+        term = try terminal(id, "ot2")
+        let back = try term.waitFor("the position after reattaching") { $0.contains("▶ YOUR TURN") }
+        let state = try client(0).call(.state(table: id), as: TableState.self)
+        guard case .object(let obs) = state.observations.first, case .array(let discs) = obs["discs"] ?? .null,
+            discs.count == 2
+        else { return XCTFail("no Othello observation: \(state.observations)") }
+        XCTAssertTrue(
+            back.contains(
+                "X black (seat 0): \(discs[0].jsonText) discs   O white (seat 1): \(discs[1].jsonText) discs"),
+            back)
+        let last = try playToTheEnd(term) { _ in ["Enter"] }
+        try checkResult(term, last, table: id, scores: "Discs:")
+    }
+
+    /// A member that disappears shows on the status line (lost, then the table's stop when it comes), and the
+    /// screen stays up and usable.
+    func testALostPeerShowsOnTheStatusLine() throws {
+        let id = try startTable("othello", [(0, nil), (1, "greedy")])
+        let term = try terminal(id, "lost")
+        try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
+        harness.kill9(1)
+        let screen = try term.waitFor("the status line to tell") {
+            $0.contains("lost: \(self.harness.name(1))") || $0.contains("the table stopped")
+        }
+        XCTAssertTrue(screen.contains("> _"), "the prompt is still there: \(screen)")
+        term.send("q")
+        let out = try term.waitFor("tavolo play to close") { $0.contains("EXIT=") || $0.contains("Leave?") }
+        if out.contains("Leave?") { term.send("d") }
+        let end = try term.waitFor("tavolo play to exit") { $0.contains("EXIT=") && $0.contains("icanon") }
+        XCTAssertTrue(end.contains("EXIT=0"), end)
+        XCTAssertTrue(end.contains(" icanon") && !end.contains("-icanon"), end)
+    }
+
+    /// Without a terminal on stdin: the table as text, one clear line for a bad move, end of input detaches.
+    func checkLineMode(_ id: TableID) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tavolo)
+        p.arguments = ["play", id.rawValue, "--control", harness.nodes[0].controlPath]
+        let input = Pipe()
+        let output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = output
+        try p.run()
+        input.fileHandleForWriting.write(Data("zz\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("legal moves:\n   1) d3\n   2) c4\n   3) f5\n   4) e6"), text)
+        XCTAssertTrue(text.contains("not one of your moves: zz (type a number 1-4 or a move as listed)"), text)
+        XCTAssertTrue(text.contains("stopped watching"), text)
+        XCTAssertFalse(text.contains("\u{1B}["), "no escapes without a terminal: \(text)")
+    }
+}
