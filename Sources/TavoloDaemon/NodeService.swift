@@ -69,7 +69,11 @@ public final class NodeService: Sendable {
         do { try checkDaemon() } catch {
             throw StartError("\(error)")
         }
-        // Before anything is announced: a second node on the same control socket would take it over.
+        // Before anything is announced: a socket directory others can write to, or a second node on the same
+        // control socket, would let someone else's process take it over.
+        do { try ControlAccess.prepareDirectory(forSocket: options.controlPath) } catch {
+            throw StartError("\(error)")
+        }
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
