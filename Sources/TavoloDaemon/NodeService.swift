@@ -19,8 +19,8 @@ public final class NodeService: Sendable {
         public var controlPath: String
         public var heartbeatInterval: Duration = .seconds(1)
         public var heartbeatTimeout: Duration = .seconds(5)
-        /// Only for tests of version mismatch: the protocol version this node claims.
-        public var wireVersion: UInt8 = ProtocolVersion.current
+        /// 2: the Noise-sealed wire (PROTOCOL.md §3.7); tests of version mismatch change it.
+        public var wireVersion: UInt8 = 2
         /// Table options: reproducible nonces, test-only misbehaviour.
         public var tableOptions = TableManager.Options()
         /// Test-only: accept the `inject` control op (send raw table messages, as a misbehaving node).
@@ -69,18 +69,27 @@ public final class NodeService: Sendable {
         do { try checkDaemon() } catch {
             throw StartError("\(error)")
         }
-        // Before anything is announced: a second node on the same control socket would take it over.
+        // Before anything is announced: a socket directory others can write to, or a second node on the same
+        // control socket, would let someone else's process take it over.
+        do { try ControlAccess.prepareDirectory(forSocket: options.controlPath) } catch {
+            throw StartError("\(error)")
+        }
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
-        do { try ControlServer.prepareDirectory(for: options.controlPath) } catch {
+        let identity: NodeKeyFile.Identity
+        do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
         }
-        let id: NodeID
-        do { id = try NodeIdentity.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
-            throw StartError("\(error)")
+        let id = identity.id
+        if let old = identity.migratedFrom {
+            logger.notice(
+                "node id changes from \(old.hex) to \(id.hex): ids are now derived from the node's key (protocol v2)")
+        } else if identity.created {
+            logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
         var config = MeshConfiguration(name: options.name)
+        config.staticKey = identity.key
         config.port = options.port
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
@@ -113,7 +122,7 @@ public final class NodeService: Sendable {
             await mesh.shutdown()
             try? await controlGroup.shutdownGracefully()
             throw StartError(
-                error is ControlServer.InUse || error is ControlServer.UnsafeDirectory
+                error is ControlServer.InUse || error is ControlAccess.Unsafe
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let discovery = Discovery(mesh: mesh, logger: logger)

@@ -1,3 +1,4 @@
+@preconcurrency import Crypto
 import Foundation
 import TavoloProtocol
 
@@ -28,6 +29,10 @@ public struct MeshConfiguration: Sendable {
     public var capabilities: [String] = ["datagrams", "tables"]
     /// Sees every frame sent and received (the packet log); nil records nothing.
     public var recorder: (any FrameRecorder)?
+    /// The node's long-term X25519 key: with one, every connection runs the Noise XX handshake and is sealed
+    /// (wire version 2, PROTOCOL.md §3.7), and the node id must be the one derived from it (§3.3). Without one the
+    /// node speaks the clear v1 wire: only the bench (to compare) and tests of v1 behaviour do that.
+    public var staticKey: Curve25519.KeyAgreement.PrivateKey?
 
     public init(name: String) { self.name = name }
 }
