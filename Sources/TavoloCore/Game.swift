@@ -123,6 +123,9 @@ public protocol GameState: Codable, Sendable {
     /// The canonical encoding of what `seat`'s own moves change, hashed for a seat's own sequence of moves in a
     /// simultaneous game (§10); the whole state by default.
     func writeSeatCanonical(_ seat: Int, into writer: inout CanonicalWriter)
+    /// Whether `seat` completed the game's task (solved the puzzle): a table ranks such seats by when they were
+    /// seen to complete it (§10.3). False by default.
+    func seatCompleted(_ seat: Int) -> Bool
 }
 
 extension GameState {

@@ -13,6 +13,8 @@ extension GameState {
         try apply(move)
     }
 
+    public func seatCompleted(_ seat: Int) -> Bool { false }
+
     public func writeSeatCanonical(_ seat: Int, into writer: inout CanonicalWriter) { writeCanonical(into: &writer) }
 
     /// SHA-256 of `writeSeatCanonical(seat)`: the hash a seat's moves carry in a simultaneous game.

@@ -17,6 +17,9 @@ public final class Simulation: @unchecked Sendable {
         /// Each node in its own test host (`scripts/lan up N` makes tvh1…tvhN) instead of all on this one.
         public var onTestHosts = false
         public var gameTimeout: Double = 300
+        /// Simultaneous games: the slowest bot's moves per second; seat i plays at pace × (1 + i/4), so the race
+        /// has a clear order (bots at one pace with one solution would tie, and the ranking would be luck).
+        public var racePace: Double?
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
             self.peers = peers
@@ -36,6 +39,8 @@ public final class Simulation: @unchecked Sendable {
         public var stopped: String?
         public var winners: [Int]?
         public var scores: [Int]?
+        /// Simultaneous games: the agreed ranking (every node's must be equal for `agree`).
+        public var ranking: [Int]?
         /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
         public var latencyMs: [Double]
     }
@@ -277,7 +282,8 @@ public final class Simulation: @unchecked Sendable {
         }
         for (i, c) in clients.enumerated() {
             do {
-                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
+                let bot = options.racePace.map { "\(options.bot)@\($0 * (1 + Double(i) / 4))" } ?? options.bot
+                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot), as: JoinResult.self)
             } catch {
                 throw Failure("\(names[i]) could not take seat \(i): \(error)")
             }
@@ -303,7 +309,9 @@ public final class Simulation: @unchecked Sendable {
         var hashes: [String: String] = [:]
         for (i, r) in finished { hashes[names[i]] = r.finalHash.hex }
         let first = finished.values.first
-        let agree = stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1
+        let rankings = Set(finished.values.map { $0.ranking ?? [] })
+        let agree =
+            stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1 && rankings.count == 1
         let stopReason = stopped.values.first.map { "\($0.message ?? "") [\($0.kind.rawValue)]" }
         var latencies: [Double] = []
         for c in clients {
@@ -314,7 +322,7 @@ public final class Simulation: @unchecked Sendable {
         return GameReport(
             table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
-            latencyMs: latencies)
+            ranking: first?.ranking, latencyMs: latencies)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

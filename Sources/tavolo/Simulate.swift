@@ -23,6 +23,8 @@ struct Simulate: ParsableCommand {
     @Option(help: "Number of games, one after another.") var games: Int = 1
     @Option(help: "Seed for reproducible nonces.") var seed: UInt64?
     @Option(help: "Bot kind for every seat (default: the game's strongest).") var bot: String?
+    @Option(help: "Simultaneous games (fifteen): the slowest bot's moves per second; seat i plays at pace × (1 + i/4).")
+    var pace: Double = 8
     @Option(help: "Directory for one pcapng packet log per node.") var packetLogs: String?
     @Flag(help: "Run node K in test host tvhK (scripts/lan up N) instead of all on this host.") var hosts = false
     @Flag(help: "Print one JSON object.") var json = false
@@ -38,6 +40,7 @@ struct Simulate: ParsableCommand {
             )
         }
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
+        guard pace > 0, pace <= 200 else { throw ValidationError("--pace must be between 0 and 200 moves per second") }
         if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
             throw ValidationError(
                 "unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
@@ -60,6 +63,7 @@ struct Simulate: ParsableCommand {
         var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
         options.games = games
         options.seed = seed
+        if entry.isSimultaneous { options.racePace = pace }
         options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let quiet = json
@@ -88,6 +92,13 @@ struct Simulate: ParsableCommand {
                 "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
                     + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")"
                     + (g.stopped.map { " (stopped: \($0))" } ?? ""))
+            if let ranking = g.ranking {
+                let moves = g.scores ?? []
+                let places = ranking.enumerated().map { place, seat in
+                    "\(place + 1). seat \(seat) (\(moves.indices.contains(seat) ? moves[seat] : 0) moves)"
+                }
+                print("  agreed ranking: " + places.joined(separator: ", "))
+            }
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
         print(

@@ -123,6 +123,8 @@ public struct FifteenState<Size: FifteenSize>: GameState {
             status: status.map(\.name), legal: legalMoves(seat: seat).map(\.description))
     }
 
+    public func seatCompleted(_ seat: Int) -> Bool { status.indices.contains(seat) && status[seat] == .solved }
+
     public func writeCanonical(into w: inout CanonicalWriter) {
         w.u8(UInt8(Size.n))
         w.u8(UInt8(playerCount))
