@@ -126,6 +126,9 @@ public protocol GameState: Codable, Sendable {
     /// Whether `seat` completed the game's task (solved the puzzle): a table ranks such seats by when they were
     /// seen to complete it (§10.3). False by default.
     func seatCompleted(_ seat: Int) -> Bool
+    /// What a node sends of its seat several times a second on the unreliable channel while a simultaneous game
+    /// runs (§10.4): small (a datagram is at most 1,200 bytes) and public. Nil by default: nothing is sent.
+    func liveProgress(seat: Int) -> JSONValue?
 }
 
 extension GameState {

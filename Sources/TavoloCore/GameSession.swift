@@ -44,6 +44,8 @@ public protocol GameSession: AnyObject {
     func seatHash(_ seat: Int) -> StateHash
     /// Whether `seat` completed the game's task (ranked by when it was seen to).
     func seatCompleted(_ seat: Int) -> Bool
+    /// The seat's live progress for datagrams, if the game has any.
+    func liveProgress(seat: Int) -> JSONValue?
     /// The move the bot of `kind` (a pace suffix `@n` is ignored) at `seat` chooses.
     func botMove(kind: String, seat: Int) throws(MoveError) -> AnyGameMove
 }
@@ -114,6 +116,7 @@ final class GameSessionBox<State: GameState>: GameSession {
     func apply(_ move: AnyGameMove, seat: Int) throws(MoveError) { try state.apply(try typed(move), seat: seat) }
     func seatHash(_ seat: Int) -> StateHash { state.seatHash(seat) }
     func seatCompleted(_ seat: Int) -> Bool { state.seatCompleted(seat) }
+    func liveProgress(seat: Int) -> JSONValue? { state.liveProgress(seat: seat) }
 
     func botMove(kind name: String, seat: Int) throws(MoveError) -> AnyGameMove {
         guard state.activeSeats.contains(seat) else { throw MoveError(.notYourTurn, "seat \(seat) may not move now") }

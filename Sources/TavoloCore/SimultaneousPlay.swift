@@ -15,6 +15,8 @@ extension GameState {
 
     public func seatCompleted(_ seat: Int) -> Bool { false }
 
+    public func liveProgress(seat: Int) -> JSONValue? { nil }
+
     public func writeSeatCanonical(_ seat: Int, into writer: inout CanonicalWriter) { writeCanonical(into: &writer) }
 
     /// SHA-256 of `writeSeatCanonical(seat)`: the hash a seat's moves carry in a simultaneous game.

@@ -25,13 +25,20 @@ final class DatagramHandler: ChannelInboundHandler {
     weak var delegate: DatagramHandlerDelegate?
     private let tap: TrafficTap
     private let logger: Logger
+    /// The test hook's share of datagrams lost on purpose (`MeshConfiguration.datagramDropShare`).
+    private let dropShare: Double
 
-    init(tap: TrafficTap, logger: Logger) {
+    init(tap: TrafficTap, logger: Logger, dropShare: Double = 0) {
         self.tap = tap
         self.logger = logger
+        self.dropShare = dropShare
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if dropShare > 0, Double.random(in: 0..<1) < dropShare {
+            tap.stats.datagramsDropped += 1
+            return
+        }
         var envelope = unwrapInboundIn(data)
         let bytes = envelope.data.readBytes(length: envelope.data.readableBytes) ?? []
         let verdict: DatagramVerdict

@@ -120,7 +120,8 @@ public final class MeshNode: @unchecked Sendable {
             .channelInitializer { [weak self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     guard let self else { throw MeshError.shutDown }
-                    let receiver = DatagramHandler(tap: self.tap, logger: self.logger)
+                    let receiver = DatagramHandler(
+                        tap: self.tap, logger: self.logger, dropShare: self.config.datagramDropShare)
                     receiver.delegate = self
                     try channel.pipeline.syncOperations.addHandler(DatagramTrafficHandler(tap: self.tap))
                     try channel.pipeline.syncOperations.addHandler(receiver)

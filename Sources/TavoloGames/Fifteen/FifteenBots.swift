@@ -56,7 +56,7 @@ extension BotFactory {
         [
             // A node plans inside its table machine: the search is capped so a bot never holds the node up.
             BotFactory(kind: "solver", summary: "optimal IDA* (Manhattan + linear conflict) on 4×4 when quick, else row by row") { _, _ in
-                FifteenSolverBot<Size>(kind: "solver", method: .optimalFirst(nodeLimit: 40_000))
+                FifteenSolverBot<Size>(kind: "solver", method: .optimalFirst(nodeLimit: 10_000))
             },
             BotFactory(kind: "optimal", summary: "optimal IDA* on 4×4 however long it takes (for playouts and benches)") { _, _ in
                 FifteenSolverBot<Size>(kind: "optimal", method: .optimalFirst(nodeLimit: .max))

@@ -125,6 +125,15 @@ public struct FifteenState<Size: FifteenSize>: GameState {
 
     public func seatCompleted(_ seat: Int) -> Bool { status.indices.contains(seat) && status[seat] == .solved }
 
+    /// `{"board": [N² cells], "inPlace": tiles home}`: what opponents draw live (PROTOCOL.md §10.4).
+    public func liveProgress(seat: Int) -> JSONValue? {
+        guard boards.indices.contains(seat) else { return nil }
+        return .object([
+            "board": .array(boards[seat].tiles.map { .integer(Int64($0)) }),
+            "inPlace": .integer(Int64(boards[seat].tilesInPlace)),
+        ])
+    }
+
     public func writeCanonical(into w: inout CanonicalWriter) {
         w.u8(UInt8(Size.n))
         w.u8(UInt8(playerCount))
