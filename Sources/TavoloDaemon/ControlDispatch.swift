@@ -9,6 +9,7 @@ import TavoloTable
 struct MeshTableTransport: TableTransport {
     let mesh: MeshNode
     func post(_ body: [UInt8], to nodes: [NodeID]) { mesh.post(body, to: nodes) }
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, to: nodes) }
 }
 
 extension NodeService {

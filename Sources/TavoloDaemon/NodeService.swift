@@ -27,6 +27,8 @@ public final class NodeService: Sendable {
         public var allowInjection = false
         /// pcapng file recording every frame sent and received (PROTOCOL.md §8); nil records nothing.
         public var packetLog: String?
+        /// Test hook: share of received datagrams dropped on purpose (`MeshConfiguration.datagramDropShare`).
+        public var datagramDropShare: Double = 0
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -94,6 +96,7 @@ public final class NodeService: Sendable {
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
         config.wireVersion = options.wireVersion
+        config.datagramDropShare = options.datagramDropShare
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
@@ -142,6 +145,7 @@ public final class NodeService: Sendable {
                 case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
                 case .peerLost(let p, _): tables.peerLost(p.id)
                 case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
+                case .message(let m): tables.receivedDatagram(m.body, from: m.from)
                 default: break
                 }
             }

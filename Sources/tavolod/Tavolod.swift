@@ -78,6 +78,9 @@ struct Tavolod: AsyncParsableCommand {
     @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
+    @Option(help: "Tests only: drop this share (0 to 1) of received datagrams on purpose, as a lossy network would.")
+    var testDropDatagrams: Double = 0
+
     func validate() throws {
         // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
@@ -88,6 +91,7 @@ struct Tavolod: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+        guard (0...1).contains(testDropDatagrams) else { throw ValidationError("--test-drop-datagrams must be in 0...1") }
         guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
             throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
         }
@@ -120,6 +124,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.nodeIndex = nonceIndex
         options.tableOptions.cheatDeal = testCheatDeal
         options.allowInjection = testAllowInjection
+        options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
 
         // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.

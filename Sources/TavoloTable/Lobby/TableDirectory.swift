@@ -59,7 +59,7 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
-        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove, .raceBot:
             return route(timer.table, .timer(timer))
         }
     }

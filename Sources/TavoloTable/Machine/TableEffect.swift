@@ -47,6 +47,8 @@ public struct TableContext: Sendable {
     public var peerReplyTimeout: Duration = .seconds(30)
     /// How long the host may take to answer a seat request (§9.8).
     public var seatRequestTimeout: Duration = .seconds(10)
+    /// Moves per second of a bot in a simultaneous game whose kind names no pace (§10.5).
+    public var raceBotPace: Double = 5
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

@@ -61,6 +61,8 @@ public struct TableMachine {
     public internal(set) var dealsChecked = 0
 
     var out: [TableEffect] = []
+    /// Simultaneous play (§10, `TableMachine+Race.swift`).
+    var race = RaceState()
 
     /// Moves that may wait for their turn; beyond this a sender is flooding the table.
     public static let maxPending = 256
@@ -181,6 +183,9 @@ public struct TableMachine {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
+        case .raceMove(_, let seat, let number, let move, let hash):
+            handleRaceMove(from: from, seat: seat, number: number, move: move, seatHash: hash)
+        case .raceOrder(_, let order): handleRaceOrder(from: from, order: order)
         }
     }
 

@@ -6,6 +6,13 @@ import TavoloProtocol
 /// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel).
 public protocol TableTransport: Sendable {
     func post(_ body: [UInt8], to nodes: [NodeID])
+    /// Sends on the unreliable channel (datagrams): live progress only (PROTOCOL.md §10.4).
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID])
+}
+
+extension TableTransport {
+    /// A transport without datagrams drops them: live progress is never needed for a table to finish.
+    public func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) {}
 }
 
 /// The thin shell around this node's `TableDirectory`: feeds it mesh input, local requests and timers, and
@@ -42,6 +49,9 @@ public actor TableManager {
     public private(set) var refusedMessages = 0
     /// Lines about one peer's refused or rejected messages: a few per 10 s, the rest counted (PROTOCOL.md §3.4).
     var peerLog = LogRateLimiter(burst: 4)
+    /// Live progress of simultaneous games, from datagrams (`TableManager+Live.swift`).
+    var live: [TableID: LiveRace] = [:]
+    var liveTask: Task<Void, Never>?
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -146,6 +156,7 @@ public actor TableManager {
     func note(_ event: TableEvent) {
         switch event.detail {
         case .started: timings[event.table, default: .init()].startedAt = .now
+        case .seeded: startLiveProgressIfRacing(event.table)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
@@ -228,6 +239,7 @@ public actor TableManager {
             st.confirmLatencyMs = t.confirmLatencies
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
+        addLiveProgress(to: &st)
         return st
     }
 }
