@@ -9,6 +9,8 @@ public struct TableDirectory {
     public private(set) var context: TableContext
     var nonces: NonceSource
     var nextTableNumber = 1
+    /// The middle part of this node's table ids, never the same across its restarts (`TableEpoch`).
+    public var tableEpoch = TableEpoch.random()
 
     /// Tables another node may have listed here at once; more offers from it are dropped.
     public static let maxTablesPerPeer = 64
@@ -79,7 +81,9 @@ public struct TableDirectory {
     // MARK: Local requests
 
     /// Hosts a new open table.
-    public mutating func host(game: String, players: Int?) -> (Result<TableInfo, TableError>, [TableEffect]) {
+    public mutating func host(game: String, players: Int?, grace: Int? = nil) -> (
+        Result<TableInfo, TableError>, [TableEffect]
+    ) {
         guard let entry = context.catalog[game] else {
             let games = context.catalog.names.joined(separator: ", ")
             return (.failure(TableError(.unknownGame, "unknown game '\(game)'; games: \(games)")), [])
@@ -92,13 +96,21 @@ public struct TableDirectory {
             let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
             return (.failure(TableError(.badPlayers, "\(game) is played by \(counts) players, not \(players)")), [])
         }
-        guard let id = TableID("\(context.me.short)-\(nextTableNumber)") else {
+        if let grace, !TableInfo.graceRange.contains(grace) {
+            let range = TableInfo.graceRange
+            return (
+                .failure(
+                    TableError(.badRequest, "a grace period is \(range.lowerBound)-\(range.upperBound) seconds, not \(grace)")),
+                []
+            )
+        }
+        guard let id = TableID("\(context.me.short)-\(tableEpoch)-\(nextTableNumber)") else {
             return (.failure(TableError(.badRequest, "no table id")), [])
         }
         nextTableNumber += 1
         let info = TableInfo(
             id: id, game: game, players: players, host: context.me, hostName: context.myName, phase: .open,
-            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1)
+            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1, grace: grace ?? TableInfo.defaultGrace)
         var machine = TableMachine(hosting: info, context)
         let effects = machine.announce(context)
         tables[id] = machine

@@ -184,6 +184,8 @@ extension TableMachine {
         log.moves.append(
             GameLog.LoggedMove(
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
+        // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
+        persist()
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.

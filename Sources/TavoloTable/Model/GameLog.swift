@@ -42,17 +42,18 @@ public struct GameLog: Codable, Sendable {
 
     public init(table: TableInfo) { self.table = table }
 
-    /// Writes `<dir>/games/<table>.json` atomically; returns an error line instead of throwing.
+    /// Writes `<dir>/games/<table>.json` durably (temporary file, fsync, rename: a `kill -9` at any moment leaves
+    /// the previous version or this one); returns an error line instead of throwing.
     func save(stateDirectory dir: String) -> String? {
         let games = (dir as NSString).appendingPathComponent("games")
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
-            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name.
-            try CanonicalJSON.encodePretty(self).write(
-                to: URL(fileURLWithPath: "\(games)/\(table.id).json"), options: .atomic)
+            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name; they never
+            // repeat across restarts (TableEpoch), so an earlier game's log is never overwritten.
+            try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)))
             return nil
         } catch {
-            return "cannot write the game log of table \(table.id): \(error.localizedDescription)"
+            return "cannot write the game log of table \(table.id): \(error)"
         }
     }
 }

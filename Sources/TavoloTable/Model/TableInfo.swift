@@ -51,6 +51,15 @@ public struct TableInfo: Codable, Sendable, Equatable {
     public var seats: [SeatInfo]
     /// Increases with every change, so an older offer never overwrites a newer one.
     public var revision: Int
+    /// Seconds a member lost during play has to come back before a bot takes its seats (§9.10); absent in an offer
+    /// means `defaultGrace`.
+    public var grace: Int? = nil
+
+    /// The grace period when the offer names none, and the range a host may choose.
+    public static let defaultGrace = 120
+    public static let graceRange = 1...86_400
+    /// The grace period in force.
+    public var graceSeconds: Int { grace ?? Self.defaultGrace }
 
     public var freeSeats: [Int] { seats.filter { $0.owner == nil }.map(\.seat) }
 

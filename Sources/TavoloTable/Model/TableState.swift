@@ -24,6 +24,8 @@ public struct TableState: Codable, Sendable {
     public var wallMs: Double?
     /// Per move this node sent: milliseconds from sending to the last member's confirmation.
     public var confirmLatencyMs: [Double] = []
+    /// Per write of this node's game log (one per move applied): milliseconds to write it durably (§9.9).
+    public var logWriteMs: [Double] = []
 
     public init(info: TableInfo) { self.info = info }
 }

@@ -54,6 +54,11 @@ public actor TableManager {
         context.overTableLifetime = options.overTableLifetime
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
+        if let dir = options.stateDirectory {
+            do { directory.tableEpoch = try TableEpoch.next(stateDirectory: dir) } catch {
+                logger.error("cannot keep the table id counter in \(dir): \(error); table ids use a random part")
+            }
+        }
     }
 
     // MARK: Mesh input
@@ -88,7 +93,9 @@ public actor TableManager {
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
             case .persist(let log):
                 guard let dir = options.stateDirectory else { continue }
+                let started = ContinuousClock.now
                 if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -148,8 +155,8 @@ public actor TableManager {
     public func list() -> [TableInfo] { directory.list() }
 
     /// Hosts a new open table; `players` may be left out for a game with one player count.
-    public func host(game: String, players: Int?) throws(TableError) -> TableInfo {
-        let (result, effects) = directory.host(game: game, players: players)
+    public func host(game: String, players: Int?, grace: Int? = nil) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.host(game: game, players: players, grace: grace)
         perform(effects)
         return try result.get()
     }
@@ -202,6 +209,7 @@ public actor TableManager {
         var st = machine.view
         if let t = timings[table] {
             st.confirmLatencyMs = t.confirmLatencies
+            st.logWriteMs = t.logWriteMs
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
         return st
@@ -214,6 +222,8 @@ struct TableTimings {
     var endedAt: ContinuousClock.Instant?
     var sent: [Int: ContinuousClock.Instant] = [:]
     var confirmLatencies: [Double] = []
+    /// How long each durable write of the game log took (§9.9): the cost of surviving a `kill -9`.
+    var logWriteMs: [Double] = []
 }
 
 extension Duration {
