@@ -104,4 +104,83 @@ final class ResilienceIntegrationTests: XCTestCase {
         XCTAssertEqual(log.moves.last?.after, hash?.hex)
         XCTAssertEqual(log.moves.map(\.number), Array(0..<applied))
     }
+
+    // MARK: Pause, resume, takeover, host succession
+
+    /// A three-player Spirits! table of bots, one seat per node, node 0 hosting; returns once it reached `moves`.
+    func spiritsUnderWay(grace: Int? = nil, moves: Int = 10) throws -> TableID {
+        try harness.start(3)
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
+        let id = try startTable(
+            host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")], grace: grace)
+        try waitFor("move \(moves)") { (try state(0, id).moveNumber ?? 0) >= moves }
+        return id
+    }
+
+    func finishedHashes(_ nodes: [Int], _ id: TableID, seconds: Double = 90) throws -> [TableState] {
+        var states: [TableState] = []
+        try waitFor("the game finishes on nodes \(nodes)", seconds: seconds) {
+            states = try nodes.map { try state($0, id) }
+            return states.allSatisfy { $0.info.phase == .finished }
+        }
+        XCTAssertEqual(Set(states.compactMap(\.stateHash)).count, 1, "final hashes differ")
+        return states
+    }
+
+    func playoutHash(_ game: String, players: Int, seed: UInt64, bots: String) throws -> String? {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let out = try XCTUnwrap(
+            runCommand(
+                tavolo,
+                ["playout", game, "--players", String(players), "--games", "1", "--seed", String(seed), "--bots", bots,
+                 "--json"]))
+        return (try JSONSerialization.jsonObject(with: Data(out.output.utf8)) as? [String: Any])?["finalHash"] as? String
+    }
+
+    /// kill -9 a member mid-game and restart it with its state dir: it reloads the table from its log, catches up,
+    /// and the game finishes exactly as the engine-only game of the same seed.
+    func testAMemberKilledAndRestartedCatchesUpAndTheGameFinishes() throws {
+        let id = try spiritsUnderWay()
+        harness.kill9(2)
+        try waitFor("the others pause") { try (0...1).allSatisfy { try state($0, id).info.phase == .paused } }
+        XCTAssertEqual(try state(0, id).absent, [harness.name(2)])
+        XCTAssertNotNil(try state(0, id).pausedSince)
+        try harness.restart(2)
+        let states = try finishedHashes([0, 1, 2], id)
+        XCTAssertTrue(states.allSatisfy { $0.takeovers.isEmpty })
+        let seed = try XCTUnwrap(states[0].jointSeed)
+        XCTAssertEqual(
+            try playoutHash("spirits", players: 3, seed: seed, bots: "random"), states[0].stateHash?.hex,
+            "the resumed game differs from the engine-only game of seed \(seed)")
+        let log = try gameLog(2, id)
+        XCTAssertEqual(log.moves.map(\.number), Array(0..<log.moves.count), "a move lost or applied twice")
+    }
+
+    /// SIGSTOP a member past the grace period: the two others are a majority of three, a bot takes its seat, and
+    /// the game finishes on both; the log records the takeover and replays.
+    func testABotTakesTheSeatOfAMemberStoppedPastTheGrace() throws {
+        let id = try spiritsUnderWay(grace: 3)
+        harness.signal(2, SIGSTOP)
+        let states = try finishedHashes([0, 1], id)
+        for st in states {
+            XCTAssertEqual(st.takeovers.map(\.memberName), [harness.name(2)])
+            XCTAssertEqual(st.takeovers.first?.seats, [2])
+        }
+        let log = try gameLog(0, id)
+        let replay = try TableMachine(
+            restoring: log, TableContext(me: log.table.host, myName: "replay", catalog: .standard))
+        XCTAssertEqual(replay.session?.stateHash, states[0].stateHash)
+        harness.signal(2, SIGCONT)
+    }
+
+    /// Kill the host mid-game: its seat goes to a bot and its jobs (the deals of the next rounds) to the lowest
+    /// remaining member; the game finishes on the two others.
+    func testTheGameFinishesWhenTheHostIsKilled() throws {
+        let id = try spiritsUnderWay(grace: 3)
+        harness.kill9(0)
+        let states = try finishedHashes([1, 2], id)
+        XCTAssertEqual(states[0].takeovers.map(\.memberName), [harness.name(0)])
+        XCTAssertNotEqual(states[0].info.host.short, "")
+        XCTAssertTrue([harness.name(1), harness.name(2)].contains(states[0].info.hostName))
+    }
 }

@@ -11,6 +11,7 @@ public struct TableDirectory {
     var nextTableNumber = 1
     /// The middle part of this node's table ids, never the same across its restarts (`TableEpoch`).
     public var tableEpoch = TableEpoch.random()
+    var restoredEffects: [TableEffect] = []
 
     /// Tables another node may have listed here at once; more offers from it are dropped.
     public static let maxTablesPerPeer = 64
@@ -65,7 +66,7 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
-        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove, .grace:
             return route(timer.table, .timer(timer))
         }
     }
@@ -76,6 +77,23 @@ public struct TableDirectory {
         let effects = machine.handle(input, context, nonces: &nonces)
         tables[id] = machine
         return effects
+    }
+
+    /// Picks up a game this node's log shows unfinished (a restart, §9.11): the table is paused until the other
+    /// members are back.
+    public mutating func restore(_ log: GameLog) -> Result<TableID, TableError> {
+        guard tables[log.table.id] == nil else { return .failure(TableError(.badRequest, "already known")) }
+        var machine: TableMachine
+        do { machine = try TableMachine(restoring: log, context) } catch { return .failure(error) }
+        restoredEffects += machine.restored(context)
+        tables[log.table.id] = machine
+        return .success(log.table.id)
+    }
+
+    /// Effects of restored tables, for the shell to perform once it is ready.
+    public mutating func takeRestoredEffects() -> [TableEffect] {
+        defer { restoredEffects = [] }
+        return restoredEffects
     }
 
     // MARK: Local requests

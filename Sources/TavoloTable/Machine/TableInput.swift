@@ -47,12 +47,14 @@ public enum TableTimer: Hashable, Sendable {
     case deal(TableID, number: Int)
     /// Move `number` is for another node's bot seat: it must be in by then.
     case botMove(TableID, number: Int)
+    /// `member` was lost during play: its grace period ends then (§9.10).
+    case grace(TableID, member: NodeID)
 
     /// The table the timer belongs to.
     public var table: TableID {
         switch self {
         case .expire(let id), .seeding(let id), .seatRequest(let id), .confirmations(let id, _), .results(let id),
-            .deal(let id, _), .botMove(let id, _):
+            .deal(let id, _), .botMove(let id, _), .grace(let id, _):
             id
         }
     }

@@ -39,6 +39,25 @@ public struct GameLog: Codable, Sendable {
     /// Every member's final hash, by node name.
     public var finalHashes: [String: String] = [:]
     public var stopped: String?
+    /// Seats that passed to a bot during the game, in the order they did (§9.12): replay applies them at the same
+    /// move numbers.
+    public var takeovers: [LoggedTakeover]?
+
+    public struct LoggedTakeover: Codable, Sendable, Equatable {
+        /// The member whose seats passed.
+        public var member: NodeID
+        public var memberName: String
+        /// The seats it owned.
+        public var seats: [Int]
+        /// The node whose bot plays them from now on, and the bot.
+        public var heir: NodeID
+        public var bot: String
+        /// The move number of the vote or the leave; the seats changed hands before move `appliedAt`.
+        public var number: Int
+        public var appliedAt: Int
+        /// True when the member left (a forfeit), false when it was lost and voted out.
+        public var forfeit: Bool
+    }
 
     public init(table: TableInfo) { self.table = table }
 

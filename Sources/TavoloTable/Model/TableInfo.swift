@@ -9,13 +9,15 @@ public enum TablePhase: String, Codable, Sendable {
     case seeding
     /// Moves being played.
     case playing
+    /// A member was lost during play: no new move is played until it is back or a bot has its seats (§9.10).
+    case paused
     /// Over, every node agreed on the result.
     case finished
     /// Stopped before the end (divergence, wrong deal, a member lost or left).
     case stopped
 
     /// Seeding or playing: the seats are fixed and the members are at work.
-    public var isActive: Bool { self == .seeding || self == .playing }
+    public var isActive: Bool { self == .seeding || self == .playing || self == .paused }
     /// Finished or stopped: nothing more happens.
     public var isOver: Bool { self == .finished || self == .stopped }
 }

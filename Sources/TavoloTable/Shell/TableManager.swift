@@ -61,6 +61,30 @@ public actor TableManager {
         }
     }
 
+    /// Picks up every unfinished game of this node's logs (a restart after a crash, PROTOCOL.md §9.11); returns
+    /// the tables restored. Call before the mesh delivers events.
+    @discardableResult
+    public func restoreUnfinished() -> [TableID] {
+        guard let dir = options.stateDirectory else { return [] }
+        let games = (dir as NSString).appendingPathComponent("games")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
+        var restored: [TableID] = []
+        for file in files.sorted() where file.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: "\(games)/\(file)"),
+                let log = try? JSONDecoder().decode(GameLog.self, from: data)
+            else { continue }
+            guard log.stopped == nil, log.finalHashes.isEmpty, log.jointSeed != nil else { continue }
+            switch directory.restore(log) {
+            case .success(let id):
+                restored.append(id)
+                logger.notice("table \(id): restored from its log at move \(log.moves.count); waiting for its members")
+            case .failure(let error): logger.error("cannot restore \(file): \(error)")
+            }
+        }
+        perform(directory.takeRestoredEffects())
+        return restored
+    }
+
     // MARK: Mesh input
 
     /// A peer connected: learn its name and tell it about the tables this node hosts.
@@ -88,7 +112,14 @@ public actor TableManager {
                 do { transport.post(try CanonicalJSON.encode(message), to: nodes) } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
-            case .emit(let event):
+            case .emit(var event):
+                // The machine reads no clock: the shell stamps when a pause began.
+                if case .paused(let members, nil, let message) = event.detail {
+                    let since = timings[event.table]?.pausedSince ?? Date().formatted(.iso8601)
+                    timings[event.table, default: .init()].pausedSince = since
+                    event.detail = .paused(members: members, since: since, message: message)
+                }
+                if case .resumed = event.detail { timings[event.table]?.pausedSince = nil }
                 note(event)
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
             case .persist(let log):
@@ -210,6 +241,7 @@ public actor TableManager {
         if let t = timings[table] {
             st.confirmLatencyMs = t.confirmLatencies
             st.logWriteMs = t.logWriteMs
+            if st.info.phase == .paused { st.pausedSince = t.pausedSince }
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
         return st
@@ -224,6 +256,8 @@ struct TableTimings {
     var confirmLatencies: [Double] = []
     /// How long each durable write of the game log took (§9.9): the cost of surviving a `kill -9`.
     var logWriteMs: [Double] = []
+    /// When the table last paused here (ISO 8601), while it is paused.
+    var pausedSince: String?
 }
 
 extension Duration {
