@@ -207,6 +207,16 @@ struct State: ParsableCommand {
             print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
         }
         if let stopped = s.stopped { print("stopped: \(stopped)") }
+        if s.info.phase == .paused {
+            print(
+                "paused: \(s.absent.joined(separator: ", ")) lost" + (s.pausedSince.map { " since \($0)" } ?? "")
+                    + "; grace \(s.info.graceSeconds) s, then a bot takes their seats")
+        }
+        for t in s.takeovers {
+            print(
+                "\(t.memberName) \(t.forfeit ? "forfeited" : "did not come back"): seats "
+                    + "\(t.seats.map(String.init).joined(separator: ", ")) played by a \(t.bot) bot from move \(t.appliedAt + 1)")
+        }
     }
 }
 

@@ -183,4 +183,17 @@ final class ResilienceIntegrationTests: XCTestCase {
         XCTAssertNotEqual(states[0].info.host.short, "")
         XCTAssertTrue([harness.name(1), harness.name(2)].contains(states[0].info.hostName))
     }
+
+    /// SIGSTOP a member within the grace period, then SIGCONT: its connections come back, it catches up, and the
+    /// game finishes as the engine-only game of the same seed, with no takeover.
+    func testAMemberStoppedWithinTheGraceComesBack() throws {
+        let id = try spiritsUnderWay(grace: 120)
+        harness.signal(2, SIGSTOP)
+        try waitFor("the others pause") { try (0...1).allSatisfy { try state($0, id).info.phase == .paused } }
+        harness.signal(2, SIGCONT)
+        let states = try finishedHashes([0, 1, 2], id)
+        XCTAssertTrue(states.allSatisfy { $0.takeovers.isEmpty })
+        let seed = try XCTUnwrap(states[0].jointSeed)
+        XCTAssertEqual(try playoutHash("spirits", players: 3, seed: seed, bots: "random"), states[0].stateHash?.hex)
+    }
 }
