@@ -11,7 +11,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Known tables, open ones first.
     case tables
     /// Host a new open table; `players` may be left out for a game with one player count.
-    case host(game: String, players: Int?)
+    case host(game: String, players: Int?, grace: Int? = nil)
     /// Take a seat at `table`, or at the oldest open table of `game` (automatch).
     case join(table: TableID?, game: String?, seat: Int?, bot: String?)
     /// Host: every free seat gets a host bot.
@@ -63,6 +63,7 @@ public enum ControlRequest: Sendable, Equatable {
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
+        case grace
     }
 
     public init(from decoder: Decoder) throws {
@@ -75,7 +76,8 @@ extension ControlRequest: Codable {
         case "host":
             self = .host(
                 game: try c.decode(String.self, forKey: .game),
-                players: try c.decodeIfPresent(Int.self, forKey: .players))
+                players: try c.decodeIfPresent(Int.self, forKey: .players),
+                grace: try c.decodeIfPresent(Int.self, forKey: .grace))
         case "join":
             self = .join(
                 table: try c.decodeIfPresent(TableID.self, forKey: .table),
@@ -109,9 +111,10 @@ extension ControlRequest: Codable {
         try c.encode(op, forKey: .op)
         switch self {
         case .peers, .status, .tables: break
-        case .host(let game, let players):
+        case .host(let game, let players, let grace):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)
+            try c.encodeIfPresent(grace, forKey: .grace)
         case .join(let table, let game, let seat, let bot):
             try c.encodeIfPresent(table, forKey: .table)
             try c.encodeIfPresent(game, forKey: .game)

@@ -135,6 +135,8 @@ public final class NodeService: Sendable {
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
+        // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
+        await tables.restoreUnfinished()
         // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
         // synchronously, in order.
         mesh.setEventHandler { event in

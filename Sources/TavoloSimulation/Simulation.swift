@@ -47,6 +47,8 @@ public final class Simulation: @unchecked Sendable {
         public var live: [LiveStats]?
         /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
         public var latencyMs: [Double]
+        /// Milliseconds per durable write of a node's game log (one per move applied, PROTOCOL.md §9.9).
+        public var logWriteMs: [Double] = []
     }
 
     public struct NodeReport: Codable, Sendable {
@@ -77,6 +79,9 @@ public final class Simulation: @unchecked Sendable {
         /// Per-move latency, send to the last confirmation, over every game.
         public var latencyP50Ms: Double?
         public var latencyP99Ms: Double?
+        /// Per durable game-log write (every node, every move): what surviving a `kill -9` costs.
+        public var logWriteP50Ms: Double?
+        public var logWriteP99Ms: Double?
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double? {
@@ -155,7 +160,9 @@ public final class Simulation: @unchecked Sendable {
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
             games: games,
             nodes: nodes, allAgree: games.allSatisfy(\.agree), latencyP50Ms: Self.percentile(latencies, 0.5),
-            latencyP99Ms: Self.percentile(latencies, 0.99))
+            latencyP99Ms: Self.percentile(latencies, 0.99),
+            logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
+            logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
     }
 
     /// "10.77.0.2:41234" -> "10.77.0.2".
@@ -309,16 +316,18 @@ public final class Simulation: @unchecked Sendable {
         let stopReason = stopped.values.first.map { "\($0.message ?? "") [\($0.kind.rawValue)]" }
         var latencies: [Double] = []
         var live: [LiveStats] = []
+        var logWrites: [Double] = []
         for c in clients {
             if let st = try? c.call(.state(table: table.id), as: TableState.self) {
                 latencies += st.confirmLatencyMs
                 if let l = st.liveStats { live.append(l) }
+                logWrites += st.logWriteMs
             }
         }
         return GameReport(
             table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
-            ranking: first?.ranking, live: live.isEmpty ? nil : live, latencyMs: latencies)
+            ranking: first?.ranking, live: live.isEmpty ? nil : live, latencyMs: latencies, logWriteMs: logWrites)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

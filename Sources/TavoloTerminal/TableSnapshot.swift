@@ -2,7 +2,7 @@
 /// the node's control API (`state`, `peers`, events); tests build it by hand or from a game engine.
 public struct TableSnapshot: Sendable, Equatable {
     public enum Phase: String, Sendable {
-        case open, seeding, playing, finished, stopped
+        case open, seeding, playing, paused, finished, stopped
     }
 
     /// One seat: who owns it and how it is played.

@@ -66,6 +66,13 @@ final class PlaySession {
                 "lost: \(lost.joined(separator: ", "))" + (info.phase.isOver ? "" : " (the table waits for them)"))
         }
         if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
+        if info.phase == .paused {
+            let since = s.pausedSince.map { " since \($0)" } ?? ""
+            status.insert("paused: \(s.absent.joined(separator: ", ")) lost\(since)", at: 0)
+        }
+        for t in s.takeovers {
+            status.append("\(t.memberName) \(t.forfeit ? "forfeited" : "was replaced"): seat \(t.seats.map(String.init).joined(separator: ", ")) is a bot's")
+        }
         let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
         var snapshot = TableSnapshot(
             tableID: info.id.rawValue, game: info.game, phase: phase, seats: seats, turn: s.turn,

@@ -30,6 +30,13 @@ struct Simulate: ParsableCommand {
     @Option(help: "Directory for one pcapng packet log per node.") var packetLogs: String?
     @Flag(help: "Run node K in test host tvhK (scripts/lan up N) instead of all on this host.") var hosts = false
     @Flag(help: "Print one JSON object.") var json = false
+    @Flag(
+        help: """
+            Chaos: at seeded moments during each game, kill -9 and restart a member, SIGSTOP one within or past \
+            the grace period, or kill the host; report games finished, agreed, resumed, taken over and moves lost.
+            """)
+    var chaos = false
+    @Option(help: "With --chaos: the tables' grace period in seconds.") var grace: Int = 6
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
@@ -44,6 +51,11 @@ struct Simulate: ParsableCommand {
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
         guard (0...1).contains(dropDatagrams) else { throw ValidationError("--drop-datagrams must be in 0...1") }
         guard pace > 0, pace <= 200 else { throw ValidationError("--pace must be between 0 and 200 moves per second") }
+        if chaos && (hosts || packetLogs != nil) {
+            throw ValidationError("--chaos runs on this host, without packet logs")
+        }
+        if chaos && peers < 3 { throw ValidationError("--chaos needs at least 3 peers (a majority must remain)") }
+        if chaos && !(2...600).contains(grace) { throw ValidationError("--grace is 2-600 seconds") }
         if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
             throw ValidationError(
                 "unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
@@ -62,6 +74,9 @@ struct Simulate: ParsableCommand {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw CleanExit.failure("cannot create \(dir): \(error.localizedDescription)")
             }
+        }
+        if chaos {
+            return try runChaos(daemon: daemon, bot: bot ?? entry.defaultBot)
         }
         var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
         options.games = games

@@ -8,7 +8,7 @@ final class RulesCommandTests: XCTestCase {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/rules")
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
-        for game in ["spirits", "briscola", "othello"] {
+        for game in ["spirits", "briscola", "othello", "fifteen"] {
             let r = try runProcess(tavolo, ["rules", game], environment: [:])
             XCTAssertEqual(r.status, 0, r.combined)
             let doc = try String(contentsOf: docs.appendingPathComponent("\(game).md"), encoding: .utf8)
@@ -23,6 +23,6 @@ final class RulesCommandTests: XCTestCase {
         let lines = r.combined.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, r.combined)
         XCTAssertTrue(
-            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, othello, spirits") == true, r.combined)
+            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, fifteen, othello, spirits") == true, r.combined)
     }
 }

@@ -134,7 +134,7 @@ final class TerminalPlayTests: XCTestCase {
             XCTAssertTrue(first.contains(text), "\(text) missing:\n\(first)")
         }
         term.send("q")
-        try term.waitFor("the question") { $0.contains("Leave? It ends the game for everyone.") }
+        try term.waitFor("the question") { $0.contains("Leave? You forfeit; a bot plays on.") }
         term.send("n")
         try term.waitFor("the table again") { $0.contains("←/→ choose") }
         let code = try NSRegularExpression(pattern: "Your moves +1 [^(]*\\(([0-9]+[CDSB])\\)")

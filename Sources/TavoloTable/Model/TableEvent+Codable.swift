@@ -5,7 +5,7 @@ import TavoloProtocol
 extension TableEvent: Codable {
     private enum Key: String, CodingKey {
         case kind, table, game, message, seat, moveNumber, move, stateHash, jointSeed, winners, scores, finalHashes,
-            code, number, ranking
+            code, number, ranking, members, since, seats
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -39,6 +39,11 @@ extension TableEvent: Codable {
             try c.encode(r.moves, forKey: .moveNumber)
             try c.encodeIfPresent(r.ranking, forKey: .ranking)
         case .stopped(let code, _): try c.encode(code, forKey: .code)
+        case .paused(let members, let since, _):
+            try c.encode(members, forKey: .members)
+            try c.encodeIfPresent(since, forKey: .since)
+        case .resumed: break
+        case .takenOver(let seats, _): try c.encode(seats, forKey: .seats)
         }
     }
 
@@ -81,6 +86,12 @@ extension TableEvent: Codable {
             detail = .finished(result)
         case .stopped:
             detail = .stopped(code: try c.decode(StopCode.self, forKey: .code), message: message)
+        case .paused:
+            detail = .paused(
+                members: try c.decode([String].self, forKey: .members),
+                since: try c.decodeIfPresent(String.self, forKey: .since), message: message)
+        case .resumed: detail = .resumed(message: message)
+        case .takenOver: detail = .takenOver(seats: try c.decode([Int].self, forKey: .seats), message: message)
         }
     }
 }

@@ -28,6 +28,13 @@ public struct TableState: Codable, Sendable {
     public var live: [LiveProgress]?
     /// Simultaneous games: this node's datagram counts for the table (§10.4).
     public var liveStats: LiveStats?
+    /// Per write of this node's game log (one per move applied): milliseconds to write it durably (§9.9).
+    public var logWriteMs: [Double] = []
+    /// Members lost during play and not back yet (the table is paused), by name, and since when (ISO 8601, UTC).
+    public var absent: [String] = []
+    public var pausedSince: String?
+    /// Seats that passed to a bot (§9.12).
+    public var takeovers: [GameLog.LoggedTakeover] = []
 
     public init(info: TableInfo) { self.info = info }
 }
@@ -37,6 +44,8 @@ extension TableMachine {
     public var view: TableState {
         var st = TableState(info: info)
         st.stopped = log.stopped
+        st.absent = absent.sorted().map { ctx.name($0) }
+        st.takeovers = log.takeovers ?? []
         guard let s = session else { return st }
         if info.phase.isOver { st.jointSeed = jointSeed }
         st.moveNumber = s.moveNumber

@@ -68,6 +68,35 @@ public actor TableManager {
         context.overTableLifetime = options.overTableLifetime
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
+        if let dir = options.stateDirectory {
+            do { directory.tableEpoch = try TableEpoch.next(stateDirectory: dir) } catch {
+                logger.error("cannot keep the table id counter in \(dir): \(error); table ids use a random part")
+            }
+        }
+    }
+
+    /// Picks up every unfinished game of this node's logs (a restart after a crash, PROTOCOL.md §9.11); returns
+    /// the tables restored. Call before the mesh delivers events.
+    @discardableResult
+    public func restoreUnfinished() -> [TableID] {
+        guard let dir = options.stateDirectory else { return [] }
+        let games = (dir as NSString).appendingPathComponent("games")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
+        var restored: [TableID] = []
+        for file in files.sorted() where file.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: "\(games)/\(file)"),
+                let log = try? JSONDecoder().decode(GameLog.self, from: data)
+            else { continue }
+            guard log.stopped == nil, log.finalHashes.isEmpty, log.jointSeed != nil else { continue }
+            switch directory.restore(log) {
+            case .success(let id):
+                restored.append(id)
+                logger.notice("table \(id): restored from its log at move \(log.moves.count); waiting for its members")
+            case .failure(let error): logger.error("cannot restore \(file): \(error)")
+            }
+        }
+        perform(directory.takeRestoredEffects())
+        return restored
     }
 
     // MARK: Mesh input
@@ -101,12 +130,21 @@ public actor TableManager {
                 do { transport.post(try CanonicalJSON.encode(message), to: nodes) } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
-            case .emit(let event):
+            case .emit(var event):
+                // The machine reads no clock: the shell stamps when a pause began.
+                if case .paused(let members, nil, let message) = event.detail {
+                    let since = timings[event.table]?.pausedSince ?? Date().formatted(.iso8601)
+                    timings[event.table, default: .init()].pausedSince = since
+                    event.detail = .paused(members: members, since: since, message: message)
+                }
+                if case .resumed = event.detail { timings[event.table]?.pausedSince = nil }
                 note(event)
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
             case .persist(let log):
                 guard let dir = options.stateDirectory else { continue }
+                let started = ContinuousClock.now
                 if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -183,8 +221,8 @@ public actor TableManager {
     public func list() -> [TableInfo] { directory.list() }
 
     /// Hosts a new open table; `players` may be left out for a game with one player count.
-    public func host(game: String, players: Int?) throws(TableError) -> TableInfo {
-        let (result, effects) = directory.host(game: game, players: players)
+    public func host(game: String, players: Int?, grace: Int? = nil) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.host(game: game, players: players, grace: grace)
         perform(effects)
         return try result.get()
     }
@@ -237,6 +275,8 @@ public actor TableManager {
         var st = machine.view
         if let t = timings[table] {
             st.confirmLatencyMs = t.confirmLatencies
+            st.logWriteMs = t.logWriteMs
+            if st.info.phase == .paused { st.pausedSince = t.pausedSince }
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
         addLiveProgress(to: &st)
@@ -250,6 +290,10 @@ struct TableTimings {
     var endedAt: ContinuousClock.Instant?
     var sent: [Int: ContinuousClock.Instant] = [:]
     var confirmLatencies: [Double] = []
+    /// How long each durable write of the game log took (§9.9): the cost of surviving a `kill -9`.
+    var logWriteMs: [Double] = []
+    /// When the table last paused here (ISO 8601), while it is paused.
+    var pausedSince: String?
 }
 
 extension Duration {
