@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -53,13 +54,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Finished games in SQLite (history, scores, achievements) and the record format nodes share (§11).
+        .target(
+            name: "TavoloRecords",
+            dependencies: [
+                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloControl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // What clients speak to a node: typed requests, responses, events, and the client (no NIO, no Avahi).
         .target(name: "TavoloControl", dependencies: ["TavoloCore", "TavoloProtocol", "TavoloTable"]),
         .target(
             name: "TavoloDaemon",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
-                "TavoloPacketLog", "TavoloControl",
+                "TavoloPacketLog", "TavoloControl", "TavoloRecords",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -78,6 +78,12 @@ struct Tavolod: AsyncParsableCommand {
     @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
+    @Flag(
+        help:
+            "Move the records database (records.sqlite in the state directory) aside and rebuild it from the game logs (games/*.json), e.g. after it was reported broken. Records received from peers come back at the next sync."
+    )
+    var rebuildRecords = false
+
     func validate() throws {
         // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
@@ -121,6 +127,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.cheatDeal = testCheatDeal
         options.allowInjection = testAllowInjection
         options.packetLog = packetLog
+        options.rebuildRecords = rebuildRecords
 
         // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
         let signalled = Task { await waitForTerminationSignal() }

@@ -39,6 +39,10 @@ public struct GameLog: Codable, Sendable {
     /// Every member's final hash, by node name.
     public var finalHashes: [String: String] = [:]
     public var stopped: String?
+    /// Wall-clock start (seeding began) and end, in milliseconds since 1970 UTC: stamped by the shell when it
+    /// writes the log (the machine reads no clock). Absent in logs written before records existed.
+    public var startedAt: Int64?
+    public var endedAt: Int64?
 
     public init(table: TableInfo) { self.table = table }
 
