@@ -120,6 +120,9 @@ let package = Package(
         ),
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(
+            name: "TavoloRecordsTests",
+            dependencies: ["TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol"]),
+        .testTarget(
             name: "TavoloMeshTests",
             dependencies: [
                 "TavoloMesh", "TavoloProtocol",
@@ -154,6 +157,7 @@ let package = Package(
             dependencies: [
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
+                "TavoloRecords", "TavoloGames",
             ]
         ),
     ]

@@ -48,7 +48,7 @@ extension RecordStore {
     public func importLogs(stateDirectory: String) throws -> Int {
         let dir = (stateDirectory as NSString).appendingPathComponent("games")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        var batch: [(GameRecord, RecordBody)] = []
+        var batch: [(RecordedGame, RecordBody)] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let file = (dir as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: file),
@@ -56,7 +56,7 @@ extension RecordStore {
             else { continue }
             let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)
             let ended = Int64(((modified ?? Date()).timeIntervalSince1970 * 1000).rounded())
-            guard let record = GameRecord.from(log, startedAt: nil, endedAt: ended),
+            guard let record = RecordedGame.from(log, startedAt: nil, endedAt: ended),
                 let body = try? record.decodedBody()
             else { continue }
             batch.append((record, body))

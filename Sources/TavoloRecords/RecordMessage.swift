@@ -20,7 +20,7 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         public var startedAt: Int64?
         public var endedAt: Int64
 
-        public init(_ r: GameRecord) {
+        public init(_ r: RecordedGame) {
             id = r.id
             body = String(decoding: r.body, as: UTF8.self)
             startedAt = r.startedAt

@@ -88,7 +88,7 @@ public final class RecordStore: Sendable {
 
     /// Stores records not stored yet, all in one transaction; returns how many were new.
     @discardableResult
-    public func insert(_ records: [(GameRecord, RecordBody)], source: Source) throws -> Int {
+    public func insert(_ records: [(RecordedGame, RecordBody)], source: Source) throws -> Int {
         try pool.write { db in
             var added = 0
             for (r, b) in records {
@@ -119,7 +119,7 @@ public final class RecordStore: Sendable {
 
     /// Stores one record of a game this node played (the body comes from its own log: no replay needed).
     @discardableResult
-    public func insert(_ record: GameRecord, source: Source = .local) throws -> Bool {
+    public func insert(_ record: RecordedGame, source: Source = .local) throws -> Bool {
         try insert([(record, try record.decodedBody())], source: source) == 1
     }
 
@@ -151,12 +151,12 @@ public final class RecordStore: Sendable {
     }
 
     /// Stored records by id (those not stored are left out).
-    public func records(ids: [String]) throws -> [GameRecord] {
+    public func records(ids: [String]) throws -> [RecordedGame] {
         try pool.read { db in
             try ids.compactMap { id in
                 try Row.fetchOne(db, sql: "SELECT body, startedAt, endedAt FROM record WHERE id = ?", arguments: [id])
                     .map { row in
-                        GameRecord(
+                        RecordedGame(
                             body: [UInt8](row["body"] as Data), startedAt: row["startedAt"], endedAt: row["endedAt"])
                     }
             }

@@ -218,13 +218,13 @@ public actor RecordSync {
 
     func dataArrived(_ records: [RecordMessage.WireRecord], from id: NodeID) {
         let known = (try? store.known(records.map(\.id))) ?? []
-        var fresh: [(GameRecord, RecordBody)] = []
+        var fresh: [(RecordedGame, RecordBody)] = []
         var refused = 0
         for w in records where !known.contains(w.id) {
             let bytes = Array(w.body.utf8)
             switch verifier.verify(id: w.id, body: bytes) {
             case .success(let body):
-                fresh.append((GameRecord(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
+                fresh.append((RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
             case .failure(let why):
                 refused += 1
                 stats.refused += 1

@@ -21,7 +21,7 @@ public struct RecordVerifier: Sendable {
         guard body.count <= RecordLimits.maxBodyBytes else {
             return .failure(.init("body of \(body.count) bytes, over \(RecordLimits.maxBodyBytes)"))
         }
-        guard GameRecord.id(of: body) == id else { return .failure(.init("id is not the SHA-256 of the body")) }
+        guard RecordedGame.id(of: body) == id else { return .failure(.init("id is not the SHA-256 of the body")) }
         let b: RecordBody
         do { b = try CanonicalJSON.decode(RecordBody.self, body) } catch {
             return .failure(.init("body does not decode: \(error)"))

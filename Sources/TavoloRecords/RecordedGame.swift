@@ -7,7 +7,7 @@ import TavoloTable
 /// The record of one game that was played (PROTOCOL.md §11.1): what every node stores and shares. Its `body` is
 /// canonical JSON text defined by the spec field by field, not by these Swift types; the record's id is the
 /// SHA-256 of the body's bytes, so every member of a table, writing the same body, gives its game the same id.
-public struct GameRecord: Sendable, Equatable {
+public struct RecordedGame: Sendable, Equatable {
     /// 64 lower-case hex digits: SHA-256 of `body`'s UTF-8 bytes.
     public let id: String
     /// Canonical JSON of `RecordBody`.
@@ -45,9 +45,9 @@ public struct GameRecord: Sendable, Equatable {
     }
 
     /// The record a node writes for a game log (nil when no game was played).
-    public static func from(_ log: GameLog, startedAt: Int64?, endedAt: Int64) -> GameRecord? {
+    public static func from(_ log: GameLog, startedAt: Int64?, endedAt: Int64) -> RecordedGame? {
         guard let body = body(of: log), let bytes = try? CanonicalJSON.encode(body) else { return nil }
-        return GameRecord(body: bytes, startedAt: log.startedAt ?? startedAt, endedAt: log.endedAt ?? endedAt)
+        return RecordedGame(body: bytes, startedAt: log.startedAt ?? startedAt, endedAt: log.endedAt ?? endedAt)
     }
 
     public func decodedBody() throws -> RecordBody { try CanonicalJSON.decode(RecordBody.self, body) }
