@@ -104,6 +104,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Records figures for scripts/bench records: inserts, leaderboard queries, sync between two mesh nodes.
+        .executableTarget(
+            name: "tavolo-records-bench",
+            dependencies: [
+                "TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloMesh", "TavoloProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Helpers every test target shares: waits that fail when they time out, typed event reads.
         .target(
             name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),

@@ -14,7 +14,7 @@ extension RecordStore {
                 args.append(game)
             }
             if let player {
-                sql += " AND EXISTS (SELECT 1 FROM seat s WHERE s.recordID = r.id AND s.name = ?)"
+                sql += " AND r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?)"
                 args.append(player)
             }
             sql += " ORDER BY r.endedAt DESC, r.id LIMIT ?"

@@ -130,7 +130,11 @@ public final class RecordStore: Sendable {
     /// The summary of §11.2: for each of the 256 buckets (first two hex digits of the id), "" when empty, else
     /// the first 16 hex digits of SHA-256 over the bucket's ids in ascending order, each as its 64 ASCII digits.
     public func bucketDigests() throws -> [String] {
-        let ids = try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record ORDER BY id") }
+        Self.bucketDigests(of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record ORDER BY id") })
+    }
+
+    /// The 256 digests of a set of ids, given in ascending order.
+    public static func bucketDigests(of ids: [String]) -> [String] {
         var hashers = [SHA256?](repeating: nil, count: RecordLimits.bucketCount)
         for id in ids {
             guard let b = Int(id.prefix(2), radix: 16) else { continue }

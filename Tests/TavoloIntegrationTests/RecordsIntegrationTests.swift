@@ -4,6 +4,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloRecords
+import TavoloSimulation
 import TavoloTable
 import XCTest
 
@@ -182,6 +183,25 @@ final class RecordsIntegrationTests: XCTestCase {
             return !tables.isEmpty
         }
         XCTAssertEqual(tables, [table.rawValue])
+    }
+
+    func testAfterASimulationEveryNodesLeaderboardsAgree() throws {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo")
+        let p = Process()
+        p.executableURL = tavolo
+        p.arguments = ["simulate", "--peers", "3", "--games", "2", "--game", "spirits", "--bot", "random", "--json"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = harness.root.path
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let report = try JSONDecoder().decode(Simulation.Report.self, from: data)
+        XCTAssertEqual(report.scoresAgree, true)
     }
 
     func runTavolod(_ args: [String]) -> (status: Int32, stderr: String) {
