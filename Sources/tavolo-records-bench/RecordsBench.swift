@@ -28,20 +28,14 @@ struct RecordsBench: AsyncParsableCommand {
     @Option(help: "Records inserted one per transaction.") var single = 2_000
     @Option(help: "Directory for the database files (default: a new temp directory, removed at the end).")
     var dir: String?
+    @Option(
+        help: ArgumentHelp(
+            "Only write --sync records into DIR/records.sqlite (a state directory for a tavolod) and exit: for the table latency measurement of scripts/bench records.",
+            valueName: "DIR"))
+    var fill: String?
 
-    func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = .error
-            return h
-        }
-        let root = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { if dir == nil { try? FileManager.default.removeItem(atPath: root) } }
-
-        let count = max(games, sync, single)
-        var t = Clock()
-        let records: [(RecordedGame, RecordBody)] = try (0..<count).map { i in
+    static func makeRecords(_ count: Int) throws -> [(RecordedGame, RecordBody)] {
+        try (0..<count).map { i in
             let names = ["ann", "bob", "cat", "dan", "eve", "fay"]
             let r = try RecordFactory.playout(
                 catalog: .standard, game: "othello", players: 2, seed: UInt64(i + 1), bot: "random",
@@ -49,6 +43,28 @@ struct RecordsBench: AsyncParsableCommand {
                 endedAt: 1_700_000_000_000 + Int64(i) * 1000)
             return (r, try r.decodedBody())
         }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = .error
+            return h
+        }
+        if let fill {
+            try FileManager.default.createDirectory(atPath: fill, withIntermediateDirectories: true)
+            let store = try RecordStore(path: fill + "/" + RecordStore.fileName, me: String(repeating: "0", count: 32))
+            try store.insert(try Self.makeRecords(sync), source: .peer)
+            print("wrote \(store.count) records to \(fill)/\(RecordStore.fileName)")
+            return
+        }
+        let root = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(atPath: root) } }
+
+        let count = max(games, sync, single)
+        var t = Clock()
+        let records = try Self.makeRecords(count)
         print(String(format: "made %d Othello records (random bots) in %.1f s", count, t.lap()))
 
         // Insert rate.
