@@ -52,8 +52,16 @@ public actor RecordSync {
     nonisolated let inputs: AsyncStream<Input>.Continuation
     let inputStream: AsyncStream<Input>
 
+    /// Messages posted and not yet handled: a peer that floods records messages faster than they are checked
+    /// has the excess dropped here (on the mesh loop, before any decoding) instead of queued without bound.
+    nonisolated let backlog = Backlog()
+    public static let maxBacklog = 64
+
     /// Queues an input from any thread without waiting; `run()` handles them in order.
-    public nonisolated func post(_ input: Input) { inputs.yield(input) }
+    public nonisolated func post(_ input: Input) {
+        if case .message = input, !backlog.enter(limit: Self.maxBacklog) { return }
+        inputs.yield(input)
+    }
 
     /// Handles posted inputs until the stream ends (`finish()`).
     public func run() async {
@@ -61,7 +69,9 @@ public actor RecordSync {
             switch input {
             case .connected(let id): peerConnected(id)
             case .lost(let id): peerLost(id)
-            case .message(let body, let id): received(body, from: id)
+            case .message(let body, let id):
+                backlog.leave()
+                received(body, from: id)
             }
         }
     }
@@ -212,6 +222,11 @@ public actor RecordSync {
             peer.inFlightSince = .now
             stats.sent += batch.count
             send(.data(batch), id)
+            // A peer that never acks is given up on after 30 s, and the sync goes on.
+            Task {
+                try? await Task.sleep(for: .seconds(30.1))
+                self.pump(id)
+            }
         }
         peers[id] = peer
     }
@@ -240,4 +255,24 @@ public actor RecordSync {
         send(.ack(accepted: added, refused: refused), id)
         if added > 0 { recordsAdded() }
     }
+}
+
+/// A counter shared by the mesh loop (which adds) and the sync actor (which removes).
+final class Backlog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private(set) var dropped = 0
+
+    func enter(limit: Int) -> Bool {
+        lock.withLock {
+            guard count < limit else {
+                dropped += 1
+                return false
+            }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { lock.withLock { count -= 1 } }
 }
