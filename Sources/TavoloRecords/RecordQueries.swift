@@ -56,12 +56,9 @@ extension RecordStore {
                 let lines = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.name) AS player, COUNT(*) AS games,
-                               SUM(s.won) AS wins, COALESCE(SUM(s.score), 0) AS total,
-                               COALESCE(\(lower ? "MIN" : "MAX")(s.score), 0) AS best
-                        FROM seat s JOIN record r ON r.id = s.recordID
-                        WHERE r.outcome = 'finished' AND r.game = ?
-                        GROUP BY isBot, player ORDER BY isBot, wins DESC, games DESC, player
+                        SELECT isBot, player, games, wins, total,
+                               COALESCE(\(lower ? "minScore" : "maxScore"), 0) AS best
+                        FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
                         """, arguments: [name]
                 ).map { row -> (Bool, ScoreBoard.Line) in
                     (
@@ -77,9 +74,17 @@ extension RecordStore {
                         finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
                         bots: lines.filter { $0.0 }.map(\.1)))
             }
-            let achievements = try Achievements.all.flatMap { a -> [ScoreBoard.Achievement] in
-                guard game == nil || game == a.game else { return [] }
-                return try Row.fetchAll(db, sql: a.sql, arguments: [a.game]).map {
+            var achievements: [ScoreBoard.Achievement] = []
+            for a in Achievements.all where game == nil || game == a.game {
+                let rows =
+                    a.code == "\(a.game)/ten-wins"
+                    ? try Row.fetchAll(
+                        db, sql: "SELECT isBot, player, 1 AS times FROM standing WHERE game = ? AND wins >= 10 ORDER BY isBot, player",
+                        arguments: [a.game])
+                    : try Row.fetchAll(
+                        db, sql: "SELECT isBot, player, times FROM earned WHERE game = ? AND code = ? ORDER BY isBot, player",
+                        arguments: [a.game, a.code])
+                achievements += rows.map {
                     ScoreBoard.Achievement(
                         player: $0["player"], bot: $0["isBot"], game: a.game, code: a.code, title: a.title,
                         times: $0["times"])

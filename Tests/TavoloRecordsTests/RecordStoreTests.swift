@@ -3,7 +3,7 @@ import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-import TavoloRecords
+@testable import TavoloRecords
 import TavoloTable
 import XCTest
 
@@ -134,6 +134,25 @@ final class RecordStoreTests: XCTestCase {
         let (store, _, moved) = try RecordStore.rebuild(stateDirectory: dir, me: me)
         XCTAssertNotNil(moved)
         XCTAssertEqual(store.count, 0)
+    }
+
+    func testStandingsKeptAtInsertEqualTheOnesComputedFromEveryRecord() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        var batch: [(RecordedGame, RecordBody)] = []
+        for seed in UInt64(1)...30 {
+            for (game, players, bot) in [("othello", 2, "greedy"), ("briscola", 2, "random"), ("spirits", 3, "random")] {
+                let r = try record(game, players: players, seed: seed, bot: bot, names: ["ann", "bob", "cat"])
+                batch.append((r, try r.decodedBody()))
+            }
+        }
+        try store.insert(Array(batch.prefix(40)), source: .peer)
+        for r in batch.dropFirst(40) { try store.insert([r], source: .local) }
+        let (stored, recomputed) = try store.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+        XCTAssertTrue(stored.contains { $0.first?.contains("othello/first-win") == true })
+        let board = try store.scores(game: nil, catalog: .standard)
+        XCTAssertEqual(board.games.map(\.finished), [30, 30, 30])
+        XCTAssertTrue(board.achievements.contains { $0.code.hasSuffix("ten-wins") })
     }
 
     func testBucketDigestsAndIds() throws {
