@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -56,13 +57,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Finished games in SQLite (history, scores, achievements) and the record format nodes share (§11).
+        .target(
+            name: "TavoloRecords",
+            dependencies: [
+                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloControl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // What clients speak to a node: typed requests, responses, events, and the client (no NIO, no Avahi).
         .target(name: "TavoloControl", dependencies: ["TavoloCore", "TavoloProtocol", "TavoloTable"]),
         .target(
             name: "TavoloDaemon",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
-                "TavoloPacketLog", "TavoloControl",
+                "TavoloPacketLog", "TavoloControl", "TavoloRecords",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,6 +108,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Records figures for scripts/bench records: inserts, leaderboard queries, sync between two mesh nodes.
+        .executableTarget(
+            name: "tavolo-records-bench",
+            dependencies: [
+                "TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloMesh", "TavoloProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Helpers every test target shares: waits that fail when they time out, typed event reads, running a command.
         .target(
             name: "TavoloTestSupport",
@@ -116,6 +136,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
+        .testTarget(
+            name: "TavoloRecordsTests",
+            dependencies: ["TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol"]),
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [
@@ -154,6 +177,7 @@ let package = Package(
             dependencies: [
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
+                "TavoloRecords", "TavoloGames",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

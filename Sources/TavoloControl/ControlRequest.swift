@@ -33,6 +33,12 @@ public enum ControlRequest: Sendable, Equatable {
     /// Send `{"text": text}` to the connected peer `peer` (a name or an id) on the unreliable channel, so scripts
     /// and tests can check that datagrams flow between two machines (the receiver counts it in `status`).
     case datagram(peer: String, text: String)
+    /// Recorded games, newest first, of `game` and with a seat named `player` when given (TavoloRecords).
+    case history(game: String?, player: String?)
+    /// Leaderboards and achievements, of `game` when given.
+    case scores(game: String?)
+    /// The stored records of a table (or of a record id), with their bodies, for `tavolo show`.
+    case record(table: String)
 
     /// The `op` string.
     public var op: String {
@@ -51,12 +57,16 @@ public enum ControlRequest: Sendable, Equatable {
         case .events: "events"
         case .inject: "inject"
         case .datagram: "datagram"
+        case .history: "history"
+        case .scores: "scores"
+        case .record: "record"
         }
     }
 
     public static let ops = [
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
         "inject", "datagram",
+        "history", "scores", "record",
     ]
 }
 
@@ -64,6 +74,7 @@ extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
         case grace
+        case player
     }
 
     public init(from decoder: Decoder) throws {
@@ -102,6 +113,12 @@ extension ControlRequest: Codable {
         case "datagram":
             self = .datagram(
                 peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
+        case "history":
+            self = .history(
+                game: try c.decodeIfPresent(String.self, forKey: .game),
+                player: try c.decodeIfPresent(String.self, forKey: .player))
+        case "scores": self = .scores(game: try c.decodeIfPresent(String.self, forKey: .game))
+        case "record": self = .record(table: try c.decode(String.self, forKey: .table))
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -136,6 +153,11 @@ extension ControlRequest: Codable {
         case .datagram(let peer, let text):
             try c.encode(peer, forKey: .peer)
             try c.encode(text, forKey: .text)
+        case .history(let game, let player):
+            try c.encodeIfPresent(game, forKey: .game)
+            try c.encodeIfPresent(player, forKey: .player)
+        case .scores(let game): try c.encodeIfPresent(game, forKey: .game)
+        case .record(let table): try c.encode(table, forKey: .table)
         }
     }
 }

@@ -79,6 +79,7 @@ extension NodeService {
                 }
                 await tables.inject(message)
                 return ok(Empty())
+            case .history, .scores, .record: return answerRecords(id, request)
             }
         } catch {
             return fail(error.code.rawValue, error.message)

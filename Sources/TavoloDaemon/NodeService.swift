@@ -8,6 +8,7 @@ import TavoloDiscovery
 import TavoloGames
 import TavoloMesh
 import TavoloProtocol
+import TavoloRecords
 import TavoloTable
 
 /// Everything `tavolod` runs: identity, mesh, DNS-SD advertising and browsing, and the control socket.
@@ -29,6 +30,8 @@ public final class NodeService: Sendable {
         public var packetLog: String?
         /// Test hook: share of received datagrams dropped on purpose (`MeshConfiguration.datagramDropShare`).
         public var datagramDropShare: Double = 0
+        /// Move `records.sqlite` aside and rebuild it from the game logs (`tavolod --rebuild-records`).
+        public var rebuildRecords = false
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -46,6 +49,7 @@ public final class NodeService: Sendable {
     public let options: Options
     public let mesh: MeshNode
     public let tables: TableManager
+    let records: NodeRecords
     let logger: Logger
     private let advertiser: Advertisement
     private let control: ControlServer
@@ -53,12 +57,14 @@ public final class NodeService: Sendable {
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: Advertisement,
-        control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
+        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, logger: Logger,
+        advertiser: Advertisement, control: ControlServer, controlGroup: MultiThreadedEventLoopGroup,
+        tasks: [Task<Void, Never>]
     ) {
         self.options = options
         self.mesh = mesh
         self.tables = tables
+        self.records = records
         self.logger = logger
         self.advertiser = advertiser
         self.control = control
@@ -90,6 +96,8 @@ public final class NodeService: Sendable {
         } else if identity.created {
             logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
+        // Before the mesh: a broken records database stops the start with one line, before anything is announced.
+        let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key
         config.port = options.port
@@ -130,8 +138,17 @@ public final class NodeService: Sendable {
         }
         let discovery = Discovery(mesh: mesh, logger: logger)
         let browseTask = Task { await discovery.run() }
+        let recordSync = RecordSync(
+            store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
+        ) { message, peer in
+            guard let body = try? CanonicalJSON.encode(message) else { return }
+            mesh.post(body, to: [peer])
+        }
+        let records = NodeRecords(store: recordStore, sync: recordSync)
+        let syncTask = Task { await recordSync.run() }
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
+        tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
@@ -142,6 +159,15 @@ public final class NodeService: Sendable {
         mesh.setEventHandler { event in
             Self.log(event, logger: logger)
             discovery.meshEvent(event)
+            switch event {
+            // Records messages go to the sync actor, off the loop; everything else is the tables'.
+            case .message(let m) where m.channel == .reliable && RecordMessage.mayBe(m.body):
+                recordSync.post(.message(m.body, from: m.from))
+                return
+            case .peerConnected(let p): recordSync.post(.connected(p.id))
+            case .peerLost(let p, _): recordSync.post(.lost(p.id))
+            default: break
+            }
             tables.assumeIsolated { tables in
                 switch event {
                 case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
@@ -153,8 +179,8 @@ public final class NodeService: Sendable {
             }
         }
         let service = NodeService(
-            options: options, mesh: mesh, tables: tables, logger: logger, advertiser: advertiser, control: control,
-            controlGroup: controlGroup, tasks: [browseTask])
+            options: options, mesh: mesh, tables: tables, records: records, logger: logger, advertiser: advertiser,
+            control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask])
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service

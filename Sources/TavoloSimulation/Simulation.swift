@@ -82,6 +82,9 @@ public final class Simulation: @unchecked Sendable {
         /// Per durable game-log write (every node, every move): what surviving a `kill -9` costs.
         public var logWriteP50Ms: Double?
         public var logWriteP99Ms: Double?
+        /// Every node's `scores` (its leaderboards, from its records) is the same, once records have synced
+        /// (waited for up to 20 s after the last game).
+        public var scoresAgree: Bool?
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double? {
@@ -154,7 +157,9 @@ public final class Simulation: @unchecked Sendable {
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
         let latencies = games.flatMap(\.latencyMs)
-        return Report(
+        let scoresAgree = Self.scoresAgree(clients)
+        log("scores: every node's leaderboards \(scoresAgree ? "agree" : "DIFFER")")
+        var report = Report(
             peers: options.peers, game: options.game, bot: options.bot, seed: options.seed,
             network: options.onTestHosts ? "test-hosts" : "lo", meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
@@ -163,6 +168,19 @@ public final class Simulation: @unchecked Sendable {
             latencyP99Ms: Self.percentile(latencies, 0.99),
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
+        report.scoresAgree = scoresAgree
+        return report
+    }
+
+    /// Polls every node's `scores` until they are equal, for up to 20 s (records sync in the background).
+    static func scoresAgree(_ clients: [ControlClient]) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let boards = clients.map { try? $0.call(.scores(game: nil), as: ScoreBoard.self) }
+            if boards.allSatisfy({ $0 != nil && $0 == boards[0] }) { return true }
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
     }
 
     /// "10.77.0.2:41234" -> "10.77.0.2".

@@ -12,6 +12,8 @@ struct Tavolo: AsyncParsableCommand {
             TableCommand.self, Play.self, Rules.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
             // The table commands also answer at the top level (`tavolo host …` = `tavolo table host …`).
             Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self, Leave.self, Watch.self,
+            // Records: history, leaderboards, a finished game replayed.
+            History.self, Scores.self, ShowRecord.self,
         ]
     )
 }

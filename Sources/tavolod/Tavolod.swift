@@ -80,6 +80,11 @@ struct Tavolod: AsyncParsableCommand {
 
     @Option(help: "Tests only: drop this share (0 to 1) of received datagrams on purpose, as a lossy network would.")
     var testDropDatagrams: Double = 0
+    @Flag(
+        help:
+            "Move the records database (records.sqlite in the state directory) aside and rebuild it from the game logs (games/*.json), e.g. after it was reported broken. Records received from peers come back at the next sync."
+    )
+    var rebuildRecords = false
 
     func validate() throws {
         // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
@@ -126,6 +131,7 @@ struct Tavolod: AsyncParsableCommand {
         options.allowInjection = testAllowInjection
         options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
+        options.rebuildRecords = rebuildRecords
 
         // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
         let signalled = Task { await waitForTerminationSignal() }

@@ -60,6 +60,10 @@ public struct GameLog: Codable, Sendable {
         /// True when the member left (a forfeit), false when it was lost and voted out.
         public var forfeit: Bool
     }
+    /// Wall-clock start (seeding began) and end, in milliseconds since 1970 UTC: stamped by the shell when it
+    /// writes the log (the machine reads no clock). Absent in logs written before records existed.
+    public var startedAt: Int64?
+    public var endedAt: Int64?
 
     public init(table: TableInfo) { self.table = table }
 

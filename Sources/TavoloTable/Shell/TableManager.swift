@@ -28,6 +28,9 @@ public actor TableManager {
         public var cheatDeal = false
         /// How long a finished or stopped table stays listed.
         public var overTableLifetime: Duration = .seconds(600)
+        /// Called with the log of every table that ended (finished or stopped), after its file is written and
+        /// before the end is told to local clients: the daemon records the game here (TavoloRecords).
+        public var gameEnded: (@Sendable (GameLog) -> Void)?
         public init() {}
     }
 
@@ -140,11 +143,19 @@ public actor TableManager {
                 if case .resumed = event.detail { timings[event.table]?.pausedSince = nil }
                 note(event)
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
-            case .persist(let log):
-                guard let dir = options.stateDirectory else { continue }
-                let started = ContinuousClock.now
-                if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
-                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
+            case .persist(var log):
+                // The machine persists a table after every move it applies (§9.9) and when it ends: the record
+                // is made once the game is over.
+                let over = log.table.phase == .finished || log.table.phase == .stopped
+                log.startedAt = timings[log.table.id]?.startedWall
+                if over { log.endedAt = Self.wallMilliseconds() }
+                if let dir = options.stateDirectory {
+                    let started = ContinuousClock.now
+                    if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+                    timings[log.table.id, default: .init()].logWriteMs.append(
+                        (ContinuousClock.now - started).milliseconds)
+                }
+                if over { options.gameEnded?(log) }
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -193,12 +204,16 @@ public actor TableManager {
     /// Wall-clock measurements for `state`: when seeding began and the game ended.
     func note(_ event: TableEvent) {
         switch event.detail {
-        case .started: timings[event.table, default: .init()].startedAt = .now
+        case .started:
+            timings[event.table, default: .init()].startedAt = .now
+            timings[event.table, default: .init()].startedWall = Self.wallMilliseconds()
         case .seeded: startLiveProgressIfRacing(event.table)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
     }
+
+    static func wallMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     // MARK: Events
 
@@ -287,6 +302,8 @@ public actor TableManager {
 /// The shell's clock readings for one table.
 struct TableTimings {
     var startedAt: ContinuousClock.Instant?
+    /// The same instant on the wall clock, for game logs and records.
+    var startedWall: Int64?
     var endedAt: ContinuousClock.Instant?
     var sent: [Int: ContinuousClock.Instant] = [:]
     var confirmLatencies: [Double] = []

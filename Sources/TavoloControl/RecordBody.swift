@@ -1,0 +1,91 @@
+import TavoloCore
+
+/// The fields of a record's body (§11.1). Keys are the JSON member names; canonical JSON sorts them.
+public struct RecordBody: Codable, Sendable, Equatable {
+    public static let currentVersion = 1
+
+    public enum Outcome: String, Codable, Sendable {
+        /// Every member agreed on the result.
+        case finished
+        /// Stopped before the end (§9.5); the record holds the moves played until then.
+        case stopped
+        /// A player left or was lost and the game was given up (resilience work: not written yet).
+        case abandoned
+        /// A player forfeited (resilience work: not written yet).
+        case forfeited
+    }
+
+    public struct Seat: Codable, Sendable, Equatable {
+        public var seat: Int
+        /// The owning node's id (32 lower-case hex digits).
+        public var node: String
+        /// The owning node's name.
+        public var name: String
+        /// The bot kind, absent for a human.
+        public var bot: String?
+
+        public init(seat: Int, node: String, name: String, bot: String?) {
+            self.seat = seat
+            self.node = node
+            self.name = name
+            self.bot = bot
+        }
+    }
+
+    public struct Move: Codable, Sendable, Equatable {
+        public var seat: Int
+        public var move: JSONValue
+
+        public init(seat: Int, move: JSONValue) {
+            self.seat = seat
+            self.move = move
+        }
+    }
+
+    public var version: Int
+    public var table: String
+    public var game: String
+    public var players: Int
+    /// The game's variant and options; empty for every game so far (none has options).
+    public var options: [String: JSONValue]
+    public var seats: [Seat]
+    /// The joint seed as 16 lower-case hex digits (a u64 exceeds what many JSON parsers read exactly).
+    public var jointSeed: String
+    public var moves: [Move]
+    public var outcome: Outcome
+    public var stopCode: String?
+    public var winners: [Int]
+    public var scores: [Int]
+    public var finalHash: String
+
+    public init(
+        version: Int, table: String, game: String, players: Int, options: [String: JSONValue], seats: [Seat],
+        jointSeed: String, moves: [Move], outcome: Outcome, stopCode: String?, winners: [Int], scores: [Int],
+        finalHash: String
+    ) {
+        self.version = version
+        self.table = table
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seats = seats
+        self.jointSeed = jointSeed
+        self.moves = moves
+        self.outcome = outcome
+        self.stopCode = stopCode
+        self.winners = winners
+        self.scores = scores
+        self.finalHash = finalHash
+    }
+
+    public static func hex(_ seed: UInt64) -> String {
+        let s = String(seed, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    public var seed: UInt64? {
+        guard jointSeed.utf8.count == 16, jointSeed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+        else { return nil }
+        return UInt64(jointSeed, radix: 16)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// What `tavolo history`, `scores` and `show` receive from a node's records (TavoloRecords): plain values, so
+/// the client links no database.
+
+/// One recorded game, as `history` lists it.
+public struct RecordSummary: Codable, Sendable, Equatable {
+    public struct Seat: Codable, Sendable, Equatable {
+        public var seat: Int
+        public var name: String
+        public var node: String
+        /// The bot kind; nil for a human.
+        public var bot: String?
+        public var score: Int?
+        public var won: Bool
+
+        public init(seat: Int, name: String, node: String, bot: String?, score: Int?, won: Bool) {
+            self.seat = seat
+            self.name = name
+            self.node = node
+            self.bot = bot
+            self.score = score
+            self.won = won
+        }
+    }
+
+    public var id: String
+    public var table: String
+    public var game: String
+    /// `finished`, `stopped`, `abandoned` or `forfeited`.
+    public var outcome: String
+    public var stopCode: String?
+    public var seats: [Seat]
+    public var moves: Int
+    public var startedAt: Int64?
+    public var endedAt: Int64
+    /// This node took part in the game (it owns a seat).
+    public var mine: Bool
+    /// `local` (played here), `import` (from games/*.json) or `peer` (received and verified).
+    public var source: String
+
+    public init(
+        id: String, table: String, game: String, outcome: String, stopCode: String?, seats: [Seat], moves: Int,
+        startedAt: Int64?, endedAt: Int64, mine: Bool, source: String
+    ) {
+        self.id = id
+        self.table = table
+        self.game = game
+        self.outcome = outcome
+        self.stopCode = stopCode
+        self.seats = seats
+        self.moves = moves
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.mine = mine
+        self.source = source
+    }
+}
+
+/// The leaderboards of every game and the achievements earned.
+public struct ScoreBoard: Codable, Sendable, Equatable {
+    public struct Line: Codable, Sendable, Equatable {
+        /// A person's node name, or a bot kind.
+        public var player: String
+        public var games: Int
+        public var wins: Int
+        /// wins / games, rounded to 3 decimals.
+        public var winRate: Double
+        /// The game's own measure (ghosts, points, discs): total, best (lowest ghosts, most points or discs).
+        public var totalScore: Int
+        public var bestScore: Int
+
+        public init(player: String, games: Int, wins: Int, totalScore: Int, bestScore: Int) {
+            self.player = player
+            self.games = games
+            self.wins = wins
+            winRate = games == 0 ? 0 : (Double(wins) / Double(games) * 1000).rounded() / 1000
+            self.totalScore = totalScore
+            self.bestScore = bestScore
+        }
+    }
+
+    public struct Game: Codable, Sendable, Equatable {
+        public var game: String
+        public var scoreName: String
+        public var lowerScoreIsBetter: Bool
+        /// Finished games recorded (leaderboards count only these).
+        public var finished: Int
+        public var stopped: Int
+        public var humans: [Line]
+        public var bots: [Line]
+
+        public init(
+            game: String, scoreName: String, lowerScoreIsBetter: Bool, finished: Int, stopped: Int, humans: [Line],
+            bots: [Line]
+        ) {
+            self.game = game
+            self.scoreName = scoreName
+            self.lowerScoreIsBetter = lowerScoreIsBetter
+            self.finished = finished
+            self.stopped = stopped
+            self.humans = humans
+            self.bots = bots
+        }
+    }
+
+    public struct Achievement: Codable, Sendable, Equatable {
+        public var player: String
+        public var bot: Bool
+        public var game: String
+        /// Stable code, e.g. `othello/wipe-out`.
+        public var code: String
+        public var title: String
+        /// How many times it was earned.
+        public var times: Int
+
+        public init(player: String, bot: Bool, game: String, code: String, title: String, times: Int) {
+            self.player = player
+            self.bot = bot
+            self.game = game
+            self.code = code
+            self.title = title
+            self.times = times
+        }
+    }
+
+    public var games: [Game]
+    public var achievements: [Achievement]
+
+    public init(games: [Game], achievements: [Achievement]) {
+        self.games = games
+        self.achievements = achievements
+    }
+}
+
+/// A stored record with its body, for `tavolo show` (the client replays it with its own engines).
+public struct StoredRecord: Codable, Sendable, Equatable {
+    public var id: String
+    /// The record body: canonical JSON text (PROTOCOL.md §11.1).
+    public var body: String
+    public var startedAt: Int64?
+    public var endedAt: Int64
+    public var mine: Bool
+
+    public init(id: String, body: String, startedAt: Int64?, endedAt: Int64, mine: Bool) {
+        self.id = id
+        self.body = body
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.mine = mine
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import TavoloControl
+import TavoloCore
+import TavoloGames
+import TavoloMesh
+import TavoloProtocol
+import TavoloRecords
+import TavoloTable
+
+/// The node's records (TavoloRecords): opened at start, written when a table ends, shared with peers.
+final class NodeRecords: Sendable {
+    let store: RecordStore
+    let sync: RecordSync
+
+    init(store: RecordStore, sync: RecordSync) {
+        self.store = store
+        self.sync = sync
+    }
+
+    /// Opens `records.sqlite` (importing the game logs on first start), or rebuilds it with `rebuild`. A broken
+    /// database is one line for the user, with the way out.
+    static func open(options: NodeService.Options, me: NodeID, logger: Logger) throws(NodeService.StartError)
+        -> RecordStore
+    {
+        do {
+            if options.rebuildRecords {
+                let (store, n, moved) = try RecordStore.rebuild(stateDirectory: options.stateDirectory, me: me.hex)
+                logger.notice(
+                    "records rebuilt from \(n) game logs\(moved.map { "; the old database is now \($0)" } ?? "")")
+                return store
+            }
+            try FileManager.default.createDirectory(
+                atPath: options.stateDirectory, withIntermediateDirectories: true)
+            let (store, imported) = try RecordStore.open(stateDirectory: options.stateDirectory, me: me.hex)
+            if imported > 0 { logger.notice("records: imported \(imported) games from the game logs") }
+            return store
+        } catch let e as RecordStore.OpenError {
+            throw NodeService.StartError(e.description)
+        } catch {
+            throw NodeService.StartError("cannot create \(options.stateDirectory): \(error.localizedDescription)")
+        }
+    }
+
+    /// Records a table that ended, synchronously: the transaction commits before the table's end is told to
+    /// local clients, so a game reported finished is on disk (called on the mesh loop, from the table shell).
+    func tableEnded(_ log: GameLog, logger: Logger) {
+        guard let record = RecordedGame.from(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
+        do {
+            if try store.insert(record) { Task { await sync.recordsAdded() } }
+        } catch {
+            logger.error("cannot record table \(log.table.id): \(error)")
+        }
+    }
+}
+
+extension NodeService {
+    func answerRecords(_ id: Int?, _ request: ControlRequest) -> ControlReply {
+        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply {
+            .line((try? WireJSON.encode(ControlResponse(id: id, result: r))) ?? [])
+        }
+        func fail(_ code: String, _ message: String) -> ControlReply {
+            .line(
+                (try? WireJSON.encode(
+                    ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message)))) ?? [])
+        }
+        let store = records.store
+        do {
+            switch request {
+            case .history(let game, let player): return ok(try store.history(game: game, player: player))
+            case .scores(let game): return ok(try store.scores(game: game, catalog: .standard))
+            case .record(let table):
+                let found = try store.stored(table: table)
+                guard !found.isEmpty else { return fail("records/unknown", "no recorded game of table '\(table)'") }
+                return ok(found)
+            default: return fail("control/bad-request", "not a records request")
+            }
+        } catch {
+            return fail("records/failed", "the records database failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// Achievements, computed from the records each time `scores` asks (nothing stored: a record received later,
+/// or a rebuilt database, gives the same list). Each is one SQL query over finished games of one game, giving
+/// `player`, `isBot` and `times` per player who earned it (people by name, bots by kind, as the leaderboards).
+struct Achievement: Sendable {
+    let game: String
+    let code: String
+    let title: String
+    /// `?` is the game's name.
+    let sql: String
+
+    /// Seats of finished games of the game, with the player key; `cond` selects the seats that earned it.
+    static func seats(where cond: String, having: String = "") -> String {
+        """
+        SELECT s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.name) AS player, COUNT(*) AS times
+        FROM seat s JOIN record r ON r.id = s.recordID
+        WHERE r.outcome = 'finished' AND r.game = ? AND (\(cond))
+        GROUP BY isBot, player \(having) ORDER BY isBot, player
+        """
+    }
+
+    static func opponentWith(_ cond: String) -> String {
+        "EXISTS (SELECT 1 FROM seat o WHERE o.recordID = s.recordID AND o.seat != s.seat AND (\(cond)))"
+    }
+}
+
+enum Achievements {
+    static let all: [Achievement] =
+        ["spirits", "briscola", "othello"].flatMap { game in
+            [
+                Achievement(game: game, code: "\(game)/first-win", title: "first win", sql: Achievement.seats(where: "s.won")),
+                Achievement(
+                    game: game, code: "\(game)/ten-wins", title: "ten wins",
+                    sql: Achievement.seats(where: "s.won", having: "HAVING COUNT(*) >= 10")),
+            ]
+        } + [
+            Achievement(
+                game: "spirits", code: "spirits/no-ghost", title: "a game without a single ghost",
+                sql: Achievement.seats(where: "s.score = 0")),
+            Achievement(
+                game: "briscola", code: "briscola/over-ninety", title: "more than 90 of the 120 points",
+                sql: Achievement.seats(where: "s.score > 90")),
+            Achievement(
+                game: "briscola", code: "briscola/draw", title: "a 60–60 draw",
+                sql: Achievement.seats(where: "s.score = 60")),
+            Achievement(
+                game: "othello", code: "othello/wipe-out", title: "a wipe-out: the opponent has no disc left",
+                sql: Achievement.seats(where: "s.won AND " + Achievement.opponentWith("o.score = 0"))),
+            Achievement(
+                game: "othello", code: "othello/landslide", title: "a win with 50 discs or more",
+                sql: Achievement.seats(where: "s.won AND s.score >= 50")),
+        ]
+}

@@ -1,0 +1,118 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+
+/// The application messages of PROTOCOL.md §11.3, on the reliable channel.
+public enum RecordMessage: Codable, Sendable, Equatable {
+    /// What the sender holds: 256 bucket digests (§11.2).
+    case summary(count: Int, buckets: [String])
+    /// Every id the sender holds in one bucket whose digest differed, ascending.
+    case ids(bucket: Int, ids: [String])
+    /// Records the receiver lacks.
+    case data([WireRecord])
+    /// The receiver of a `records.data` processed it: the sender may send the next one.
+    case ack(accepted: Int, refused: Int)
+
+    public struct WireRecord: Codable, Sendable, Equatable {
+        public var id: String
+        /// The body: canonical JSON text (§11.1), carried as a JSON string so its bytes, and so its id, survive.
+        public var body: String
+        public var startedAt: Int64?
+        public var endedAt: Int64
+
+        public init(_ r: RecordedGame) {
+            id = r.id
+            body = String(decoding: r.body, as: UTF8.self)
+            startedAt = r.startedAt
+            endedAt = r.endedAt
+        }
+    }
+
+    enum Key: String, CodingKey { case type, count, buckets, bucket, ids, records, accepted, refused }
+
+    public var typeName: String {
+        switch self {
+        case .summary: "records.summary"
+        case .ids: "records.ids"
+        case .data: "records.data"
+        case .ack: "records.ack"
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        switch try c.decode(String.self, forKey: .type) {
+        case "records.summary":
+            self = .summary(count: try c.decode(Int.self, forKey: .count), buckets: try c.decode([String].self, forKey: .buckets))
+        case "records.ids":
+            self = .ids(bucket: try c.decode(Int.self, forKey: .bucket), ids: try c.decode([String].self, forKey: .ids))
+        case "records.data": self = .data(try c.decode([WireRecord].self, forKey: .records))
+        case "records.ack":
+            self = .ack(accepted: try c.decode(Int.self, forKey: .accepted), refused: try c.decode(Int.self, forKey: .refused))
+        case let t:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "not a records message: \(t)")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(typeName, forKey: .type)
+        switch self {
+        case .summary(let count, let buckets):
+            try c.encode(count, forKey: .count)
+            try c.encode(buckets, forKey: .buckets)
+        case .ids(let bucket, let ids):
+            try c.encode(bucket, forKey: .bucket)
+            try c.encode(ids, forKey: .ids)
+        case .data(let records): try c.encode(records, forKey: .records)
+        case .ack(let accepted, let refused):
+            try c.encode(accepted, forKey: .accepted)
+            try c.encode(refused, forKey: .refused)
+        }
+    }
+
+    /// Whether an application message may be a records message: a cheap look for `records.` before any decoding,
+    /// so table messages (almost all traffic) pay nothing. A true answer is then decoded properly.
+    public static func mayBe(_ body: [UInt8]) -> Bool {
+        // `"records.` without allocating: this runs on the mesh loop for every application message.
+        let needle: [UInt8] = [34, 114, 101, 99, 111, 114, 100, 115, 46]
+        let n = needle.count
+        guard body.count >= n else { return false }
+        return body.withUnsafeBufferPointer { b in
+            var i = 0
+            let last = b.count - n
+            while i <= last {
+                if b[i] == 34 && b[i + 1] == 114 {
+                    var k = 2
+                    while k < n && b[i + k] == needle[k] { k += 1 }
+                    if k == n { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    /// Checks the limits of §11.3 on a decoded message; nil when it holds.
+    public var limitProblem: String? {
+        switch self {
+        case .summary(let count, let buckets):
+            guard count >= 0, buckets.count == RecordLimits.bucketCount else { return "summary: 256 buckets" }
+            guard buckets.allSatisfy({ $0.isEmpty || ($0.utf8.count == 16 && RecordLimits.isLowerHex($0)) }) else {
+                return "summary: a bucket digest is not \"\" or 16 hex digits"
+            }
+        case .ids(let bucket, let ids):
+            guard (0..<RecordLimits.bucketCount).contains(bucket) else { return "ids: bucket out of range" }
+            guard ids.count <= RecordLimits.maxIDsPerMessage else { return "ids: more than 1024" }
+            let prefix = String(format: "%02x", bucket)
+            guard ids.allSatisfy({ RecordLimits.isRecordID($0) && $0.hasPrefix(prefix) }) else {
+                return "ids: an id is not 64 hex digits of this bucket"
+            }
+        case .data(let records):
+            guard records.count <= RecordLimits.maxRecordsPerMessage else { return "data: more than 32 records" }
+        case .ack(let a, let r):
+            guard a >= 0, r >= 0 else { return "ack: negative" }
+        }
+        return nil
+    }
+}

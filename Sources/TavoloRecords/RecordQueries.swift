@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import TavoloControl
+import TavoloCore
+
+extension RecordStore {
+    /// Recorded games, newest first: of `game`, and with a seat named `player`, when given.
+    public func history(game: String?, player: String?, limit: Int = 200) throws -> [RecordSummary] {
+        try pool.read { db in
+            var sql = "SELECT * FROM record r WHERE 1"
+            var args: [(any DatabaseValueConvertible)?] = []
+            if let game {
+                sql += " AND r.game = ?"
+                args.append(game)
+            }
+            if let player {
+                sql += " AND r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?)"
+                args.append(player)
+            }
+            sql += " ORDER BY r.endedAt DESC, r.id LIMIT ?"
+            args.append(limit)
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args))
+            return try rows.map { row in
+                let id: String = row["id"]
+                let seats = try Row.fetchAll(
+                    db, sql: "SELECT * FROM seat WHERE recordID = ? ORDER BY seat", arguments: [id]
+                ).map {
+                    RecordSummary.Seat(
+                        seat: $0["seat"], name: $0["name"], node: $0["node"], bot: $0["bot"], score: $0["score"],
+                        won: $0["won"])
+                }
+                return RecordSummary(
+                    id: id, table: row["tableID"], game: row["game"], outcome: row["outcome"],
+                    stopCode: row["stopCode"], seats: seats, moves: row["moveCount"], startedAt: row["startedAt"],
+                    endedAt: row["endedAt"], mine: row["mine"], source: row["source"])
+            }
+        }
+    }
+
+    /// Leaderboards per game (finished games only; people by name, bots by kind, apart) and achievements.
+    public func scores(game: String?, catalog: GameCatalog) throws -> ScoreBoard {
+        try pool.read { db in
+            let gameFilter = game == nil ? "" : " AND r.game = ?"
+            let gameArgs: StatementArguments = game.map { [$0] } ?? []
+            var games: [ScoreBoard.Game] = []
+            let counts = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.game, SUM(r.outcome = 'finished') AS finished, SUM(r.outcome != 'finished') AS other
+                    FROM record r WHERE 1\(gameFilter) GROUP BY r.game ORDER BY r.game
+                    """, arguments: gameArgs)
+            for c in counts {
+                let name: String = c["game"]
+                let entry = catalog[name]
+                let lower = entry?.lowerScoreIsBetter ?? false
+                let lines = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT isBot, player, games, wins, total,
+                               COALESCE(\(lower ? "minScore" : "maxScore"), 0) AS best
+                        FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
+                        """, arguments: [name]
+                ).map { row -> (Bool, ScoreBoard.Line) in
+                    (
+                        row["isBot"],
+                        ScoreBoard.Line(
+                            player: row["player"], games: row["games"], wins: row["wins"], totalScore: row["total"],
+                            bestScore: row["best"])
+                    )
+                }
+                games.append(
+                    ScoreBoard.Game(
+                        game: name, scoreName: entry?.scoreName ?? "score", lowerScoreIsBetter: lower,
+                        finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
+                        bots: lines.filter { $0.0 }.map(\.1)))
+            }
+            var achievements: [ScoreBoard.Achievement] = []
+            for a in Achievements.all where game == nil || game == a.game {
+                let rows =
+                    a.code == "\(a.game)/ten-wins"
+                    ? try Row.fetchAll(
+                        db, sql: "SELECT isBot, player, 1 AS times FROM standing WHERE game = ? AND wins >= 10 ORDER BY isBot, player",
+                        arguments: [a.game])
+                    : try Row.fetchAll(
+                        db, sql: "SELECT isBot, player, times FROM earned WHERE game = ? AND code = ? ORDER BY isBot, player",
+                        arguments: [a.game, a.code])
+                achievements += rows.map {
+                    ScoreBoard.Achievement(
+                        player: $0["player"], bot: $0["isBot"], game: a.game, code: a.code, title: a.title,
+                        times: $0["times"])
+                }
+            }
+            return ScoreBoard(games: games, achievements: achievements)
+        }
+    }
+}

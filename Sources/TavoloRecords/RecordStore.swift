@@ -1,0 +1,201 @@
+import Crypto
+import Foundation
+import GRDB
+import TavoloControl
+import TavoloCore
+
+/// The node's records: one SQLite file (`records.sqlite` in the state directory) in WAL mode, through GRDB.
+/// Every write is one transaction, committed before the caller goes on: a game written here survives a
+/// `kill -9` of the process the moment `insert` returns.
+public final class RecordStore: Sendable {
+    public static let fileName = "records.sqlite"
+
+    /// Why the database cannot be used, in one line, with the way out.
+    public struct OpenError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Where a record came from.
+    public enum Source: String, Sendable {
+        case local, `import`, peer
+    }
+
+    let pool: DatabasePool
+    public let path: String
+    /// This node's id (hex): a record with a seat of this node is marked `mine`.
+    public let me: String
+
+    /// Opens (creating and migrating if needed) and checks the database. A file that is not a healthy SQLite
+    /// database is an `OpenError` naming the way to rebuild it, never an empty history.
+    public init(path: String, me: String) throws(OpenError) {
+        self.path = path
+        self.me = me
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else { throw OpenError(description: check.prefix(3).joined(separator: "; ")) }
+            try Self.migrator.migrate(pool)
+        } catch let e as OpenError {
+            throw Self.corrupt(path, e.description)
+        } catch {
+            throw Self.corrupt(path, "\(error)")
+        }
+    }
+
+    static func corrupt(_ path: String, _ why: String) -> OpenError {
+        OpenError(
+            description:
+                "the records database \(path) cannot be used (\(why)): start once with `tavolod --rebuild-records` to move it aside and rebuild it from the game logs (games/*.json); records received from peers come back at the next sync"
+        )
+    }
+
+    /// Schema migrations: each is applied once, in order, and never edited after it ships.
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1-records") { db in
+            try db.create(table: "record") { t in
+                t.primaryKey("id", .text)
+                t.column("tableID", .text).notNull().indexed()
+                t.column("game", .text).notNull().indexed()
+                t.column("players", .integer).notNull()
+                t.column("outcome", .text).notNull()
+                t.column("stopCode", .text)
+                t.column("moveCount", .integer).notNull()
+                t.column("finalHash", .text).notNull()
+                t.column("startedAt", .integer)
+                t.column("endedAt", .integer).notNull().indexed()
+                t.column("mine", .boolean).notNull()
+                t.column("source", .text).notNull()
+                t.column("body", .blob).notNull()
+            }
+            try db.create(table: "seat") { t in
+                t.column("recordID", .text).notNull().references("record", onDelete: .cascade)
+                t.column("seat", .integer).notNull()
+                t.column("node", .text).notNull()
+                t.column("name", .text).notNull().indexed()
+                t.column("bot", .text)
+                t.column("score", .integer)
+                t.column("won", .boolean).notNull()
+                t.primaryKey(["recordID", "seat"])
+            }
+        }
+        Standings.migrate(&m)
+        return m
+    }
+
+    // MARK: Writing
+
+    /// Stores records not stored yet, all in one transaction; returns how many were new.
+    @discardableResult
+    public func insert(_ records: [(RecordedGame, RecordBody)], source: Source) throws -> Int {
+        try pool.write { db in
+            var added = 0
+            for (r, b) in records {
+                // Cached statements: parsed once per connection, not once per row (the insert rate doubled).
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO record
+                        (id, tableID, game, players, outcome, stopCode, moveCount, finalHash, startedAt, endedAt,
+                         mine, source, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+                        """
+                ).execute(
+                    arguments: [
+                        r.id, b.table, b.game, b.players, b.outcome.rawValue, b.stopCode, b.moves.count, b.finalHash,
+                        r.startedAt, r.endedAt, b.seats.contains { $0.node == me }, source.rawValue, Data(r.body),
+                    ])
+                guard db.changesCount == 1 else { continue }
+                added += 1
+                for s in b.seats {
+                    try db.cachedStatement(
+                        sql: "INSERT INTO seat (recordID, seat, node, name, bot, score, won) VALUES (?,?,?,?,?,?,?)"
+                    ).execute(
+                        arguments: [
+                            r.id, s.seat, s.node, s.name, s.bot, b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil,
+                            b.winners.contains(s.seat),
+                        ])
+                }
+                try Standings.add(b, db)
+            }
+            return added
+        }
+    }
+
+    /// Stores one record of a game this node played (the body comes from its own log: no replay needed).
+    @discardableResult
+    public func insert(_ record: RecordedGame, source: Source = .local) throws -> Bool {
+        try insert([(record, try record.decodedBody())], source: source) == 1
+    }
+
+    // MARK: Reading
+
+    public var count: Int { ((try? pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record") }) ?? nil) ?? 0 }
+
+    /// The summary of §11.2: for each of the 256 buckets (first two hex digits of the id), "" when empty, else
+    /// the first 16 hex digits of SHA-256 over the bucket's ids in ascending order, each as its 64 ASCII digits.
+    public func bucketDigests() throws -> [String] {
+        Self.bucketDigests(of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record ORDER BY id") })
+    }
+
+    /// The 256 digests of a set of ids, given in ascending order.
+    public static func bucketDigests(of ids: [String]) -> [String] {
+        var hashers = [SHA256?](repeating: nil, count: RecordLimits.bucketCount)
+        for id in ids {
+            guard let b = Int(id.prefix(2), radix: 16) else { continue }
+            if hashers[b] == nil { hashers[b] = SHA256() }
+            hashers[b]!.update(data: Array(id.utf8))
+        }
+        return hashers.map { h in h.map { String(Array($0.finalize()).hexString.prefix(16)) } ?? "" }
+    }
+
+    /// The ids of one bucket, ascending.
+    public func ids(inBucket bucket: Int) throws -> [String] {
+        let prefix = String(format: "%02x", bucket)
+        return try pool.read {
+            try String.fetchAll(
+                $0, sql: "SELECT id FROM record WHERE id >= ? AND id < ? ORDER BY id",
+                arguments: [prefix, prefix + "g"])
+        }
+    }
+
+    /// Stored records by id (those not stored are left out).
+    public func records(ids: [String]) throws -> [RecordedGame] {
+        try pool.read { db in
+            try ids.compactMap { id in
+                try Row.fetchOne(db, sql: "SELECT body, startedAt, endedAt FROM record WHERE id = ?", arguments: [id])
+                    .map { row in
+                        RecordedGame(
+                            body: [UInt8](row["body"] as Data), startedAt: row["startedAt"], endedAt: row["endedAt"])
+                    }
+            }
+        }
+    }
+
+    /// Which of `ids` are stored.
+    public func known(_ ids: [String]) throws -> Set<String> {
+        try pool.read { db in
+            var out = Set<String>()
+            for id in ids where try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE id = ?", arguments: [id]) != nil {
+                out.insert(id)
+            }
+            return out
+        }
+    }
+
+    /// Records of `table` (usually one; the members of a stopped table may have stopped at different moves).
+    public func stored(table: String) throws -> [StoredRecord] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, body, startedAt, endedAt, mine FROM record WHERE tableID = ? OR id = ?",
+                arguments: [table, table]
+            ).map {
+                StoredRecord(
+                    id: $0["id"], body: String(decoding: $0["body"] as Data, as: UTF8.self), startedAt: $0["startedAt"],
+                    endedAt: $0["endedAt"], mine: $0["mine"])
+            }
+        }
+    }
+
+    public func close() throws { try pool.close() }
+}

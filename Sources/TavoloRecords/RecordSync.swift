@@ -1,0 +1,278 @@
+import Foundation
+import Logging
+import TavoloControl
+import TavoloCore
+import TavoloProtocol
+
+/// Exchanges records with connected peers (PROTOCOL.md §11.3): a summary of 256 bucket digests on connecting,
+/// the ids of every bucket that differs, then only the records the other side lacks, pushed in small
+/// `records.data` messages, one at a time per peer (the next waits for the `records.ack` of the previous and a
+/// short pause). So at most one small message of sync is ever queued on a connection ahead of a move, and a
+/// slow receiver slows only its own sync. Received records are checked by replay (`RecordVerifier`) off the
+/// mesh's event loop, in this actor.
+public actor RecordSync {
+    public typealias Send = @Sendable (RecordMessage, NodeID) -> Void
+
+    /// Counters for `tavolo scores --json` and tests.
+    public struct Stats: Codable, Sendable, Equatable {
+        public var sent = 0
+        public var accepted = 0
+        public var refused = 0
+        public var lastRefusal: String?
+    }
+
+    struct Peer {
+        var outbox: [String] = []
+        var queued = Set<String>()
+        var inFlight = false
+        var inFlightSince: ContinuousClock.Instant?
+        var lastSummary: ContinuousClock.Instant?
+        var pendingSummary: [String]?
+        var summaryTask: Task<Void, Never>?
+    }
+
+    let store: RecordStore
+    let verifier: RecordVerifier
+    let send: Send
+    let logger: Logger
+    /// Pause between two `records.data` to one peer, after the ack: bounds sync to a share of the link.
+    let pause: Duration
+    var peers: [NodeID: Peer] = [:]
+    var announceTask: Task<Void, Never>?
+    public private(set) var stats = Stats()
+
+    /// What the mesh tells the sync, kept in the order it happened (separate `Task`s would not keep it: a
+    /// peer's summary could overtake its connection).
+    public enum Input: Sendable {
+        case connected(NodeID)
+        case lost(NodeID)
+        case message([UInt8], from: NodeID)
+    }
+
+    nonisolated let inputs: AsyncStream<Input>.Continuation
+    let inputStream: AsyncStream<Input>
+
+    /// Messages posted and not yet handled: a peer that floods records messages faster than they are checked
+    /// has the excess dropped here (on the mesh loop, before any decoding) instead of queued without bound.
+    nonisolated let backlog = Backlog()
+    public static let maxBacklog = 64
+
+    /// Queues an input from any thread without waiting; `run()` handles them in order.
+    public nonisolated func post(_ input: Input) {
+        if case .message = input, !backlog.enter(limit: Self.maxBacklog) { return }
+        inputs.yield(input)
+    }
+
+    /// Handles posted inputs until the stream ends (`finish()`).
+    public func run() async {
+        for await input in inputStream {
+            switch input {
+            case .connected(let id): peerConnected(id)
+            case .lost(let id): peerLost(id)
+            case .message(let body, let id):
+                backlog.leave()
+                received(body, from: id)
+            }
+        }
+    }
+
+    public nonisolated func finish() { inputs.finish() }
+
+    public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5), logger: Logger,
+                send: @escaping Send) {
+        self.store = store
+        self.verifier = verifier
+        self.send = send
+        self.pause = pause
+        self.logger = logger
+        (inputStream, inputs) = AsyncStream.makeStream(of: Input.self)
+    }
+
+    // MARK: Peers
+
+    public func peerConnected(_ id: NodeID) {
+        peers[id] = Peer()
+        sendSummary(to: id)
+    }
+
+    public func peerLost(_ id: NodeID) {
+        peers.removeValue(forKey: id)?.summaryTask?.cancel()
+    }
+
+    /// A record was added here (a game this node played, or records from a peer): tell the peers, once the
+    /// burst is over (a batch of games ends close together).
+    public func recordsAdded() {
+        guard announceTask == nil else { return }
+        announceTask = Task {
+            try? await Task.sleep(for: .seconds(1))
+            self.announce()
+        }
+    }
+
+    func announce() {
+        announceTask = nil
+        for id in peers.keys { sendSummary(to: id) }
+    }
+
+    func sendSummary(to id: NodeID) {
+        guard let buckets = try? store.bucketDigests() else { return }
+        send(.summary(count: store.count, buckets: buckets), id)
+    }
+
+    // MARK: Receiving
+
+    /// A records message from a connected peer (the mesh's word for who sent it).
+    public func received(_ body: [UInt8], from id: NodeID) {
+        guard peers[id] != nil else { return }
+        guard body.count <= RecordLimits.maxMessageBytes else {
+            logger.warning("records message of \(body.count) bytes from \(id.short) dropped: over the limit")
+            return
+        }
+        let message: RecordMessage
+        do { message = try CanonicalJSON.decode(RecordMessage.self, body) } catch {
+            logger.warning("bad records message from \(id.short): \(error)")
+            return
+        }
+        if let problem = message.limitProblem {
+            logger.warning("records message from \(id.short) dropped: \(problem)")
+            return
+        }
+        switch message {
+        case .summary(_, let buckets): summaryArrived(buckets, from: id)
+        case .ids(let bucket, let theirs): idsArrived(bucket: bucket, theirs, from: id)
+        case .data(let records): dataArrived(records, from: id)
+        case .ack:
+            peers[id]?.inFlight = false
+            peers[id]?.inFlightSince = nil
+            Task {
+                try? await Task.sleep(for: pause)
+                self.pump(id)
+            }
+        }
+    }
+
+    /// At most one summary per peer every 2 s is compared (each costs a read of every id); a later one waits,
+    /// and only the newest is kept.
+    func summaryArrived(_ buckets: [String], from id: NodeID) {
+        let now = ContinuousClock.now
+        if let last = peers[id]?.lastSummary, now - last < .seconds(2) {
+            peers[id]?.pendingSummary = buckets
+            guard peers[id]?.summaryTask == nil else { return }
+            peers[id]?.summaryTask = Task {
+                try? await Task.sleep(until: last + .seconds(2))
+                self.pendingSummaryDue(id)
+            }
+            return
+        }
+        peers[id]?.lastSummary = now
+        compare(buckets, with: id)
+    }
+
+    func pendingSummaryDue(_ id: NodeID) {
+        peers[id]?.summaryTask = nil
+        guard let buckets = peers[id]?.pendingSummary else { return }
+        peers[id]?.pendingSummary = nil
+        peers[id]?.lastSummary = .now
+        compare(buckets, with: id)
+    }
+
+    /// Every bucket whose digest differs gets this node's ids for it (even none): the peer then pushes what
+    /// this node lacks, as this node does when the peer's ids arrive.
+    func compare(_ theirs: [String], with id: NodeID) {
+        guard let mine = try? store.bucketDigests() else { return }
+        for b in 0..<RecordLimits.bucketCount where mine[b] != theirs[b] {
+            let ids = (try? store.ids(inBucket: b)) ?? []
+            send(.ids(bucket: b, ids: Array(ids.prefix(RecordLimits.maxIDsPerMessage))), id)
+        }
+    }
+
+    func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
+        guard var peer = peers[id], let mine = try? store.ids(inBucket: bucket) else { return }
+        let theirSet = Set(theirs)
+        for r in mine where !theirSet.contains(r) && !peer.queued.contains(r) {
+            peer.outbox.append(r)
+            peer.queued.insert(r)
+        }
+        peers[id] = peer
+        pump(id)
+    }
+
+    /// Sends the next `records.data` to `id` if none is waiting for its ack (or the ack is 30 s late).
+    func pump(_ id: NodeID) {
+        guard var peer = peers[id], !peer.outbox.isEmpty else { return }
+        if peer.inFlight, let since = peer.inFlightSince, ContinuousClock.now - since < .seconds(30) { return }
+        var batch: [RecordMessage.WireRecord] = []
+        var size = 64
+        while let next = peer.outbox.first, batch.count < RecordLimits.maxRecordsPerMessage {
+            guard let r = (try? store.records(ids: [next]))?.first else {
+                peer.outbox.removeFirst()
+                continue
+            }
+            let w = RecordMessage.WireRecord(r)
+            // The body travels as a JSON string: quotes and backslashes double at most.
+            let cost = w.body.utf8.count * 2 + 200
+            if !batch.isEmpty && size + cost > RecordLimits.maxDataBytes { break }
+            batch.append(w)
+            size += cost
+            peer.outbox.removeFirst()
+            peer.queued.remove(next)
+        }
+        if !batch.isEmpty {
+            peer.inFlight = true
+            peer.inFlightSince = .now
+            stats.sent += batch.count
+            send(.data(batch), id)
+            // A peer that never acks is given up on after 30 s, and the sync goes on.
+            Task {
+                try? await Task.sleep(for: .seconds(30.1))
+                self.pump(id)
+            }
+        }
+        peers[id] = peer
+    }
+
+    func dataArrived(_ records: [RecordMessage.WireRecord], from id: NodeID) {
+        let known = (try? store.known(records.map(\.id))) ?? []
+        var fresh: [(RecordedGame, RecordBody)] = []
+        var refused = 0
+        for w in records where !known.contains(w.id) {
+            let bytes = Array(w.body.utf8)
+            switch verifier.verify(id: w.id, body: bytes) {
+            case .success(let body):
+                fresh.append((RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
+            case .failure(let why):
+                refused += 1
+                stats.refused += 1
+                stats.lastRefusal = "\(w.id.prefix(16))… from \(id.short): \(why)"
+                logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
+            }
+        }
+        var added = 0
+        do { added = try store.insert(fresh, source: .peer) } catch {
+            logger.error("cannot store records from \(id.short): \(error)")
+        }
+        stats.accepted += added
+        send(.ack(accepted: added, refused: refused), id)
+        if added > 0 { recordsAdded() }
+    }
+}
+
+/// A counter shared by the mesh loop (which adds) and the sync actor (which removes).
+final class Backlog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private(set) var dropped = 0
+
+    func enter(limit: Int) -> Bool {
+        lock.withLock {
+            guard count < limit else {
+                dropped += 1
+                return false
+            }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { lock.withLock { count -= 1 } }
+}

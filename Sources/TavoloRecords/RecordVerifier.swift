@@ -1,0 +1,112 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+
+/// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
+/// within the limits, and its moves, replayed by this node's own engine from the joint seed, are legal, played
+/// by the seats it names, and reach the final hash, winners and scores it claims. Nobody can post a result the
+/// moves do not give. (What replay cannot prove: which people sat at the seats. See §11.6.)
+public struct RecordVerifier: Sendable {
+    public let catalog: GameCatalog
+
+    public init(catalog: GameCatalog) { self.catalog = catalog }
+
+    public struct Refusal: Error, CustomStringConvertible, Equatable {
+        public let description: String
+        init(_ d: String) { description = d }
+    }
+
+    /// The decoded body when the record holds; otherwise why not.
+    public func verify(id: String, body: [UInt8]) -> Result<RecordBody, Refusal> {
+        guard body.count <= RecordLimits.maxBodyBytes else {
+            return .failure(.init("body of \(body.count) bytes, over \(RecordLimits.maxBodyBytes)"))
+        }
+        guard RecordedGame.id(of: body) == id else { return .failure(.init("id is not the SHA-256 of the body")) }
+        let b: RecordBody
+        do { b = try CanonicalJSON.decode(RecordBody.self, body) } catch {
+            return .failure(.init("body does not decode: \(error)"))
+        }
+        if let problem = fieldProblem(b) { return .failure(.init(problem)) }
+        guard let entry = catalog[b.game] else { return .failure(.init("unknown game \(b.game)")) }
+        guard entry.playerCounts.contains(b.players) else {
+            return .failure(.init("\(b.game) is not played by \(b.players)"))
+        }
+        let botKinds = Set(entry.bots.map(\.kind))
+        if let s = b.seats.first(where: { $0.bot.map { !botKinds.contains($0) } ?? false }) {
+            return .failure(.init("seat \(s.seat): unknown bot kind"))
+        }
+        guard let seed = b.seed else { return .failure(.init("jointSeed is not 16 lower-case hex digits")) }
+        let session: any GameSession
+        do { session = try entry.session(players: b.players, seed: seed) } catch {
+            return .failure(.init("cannot start \(b.game): \(error)"))
+        }
+        for (n, m) in b.moves.enumerated() {
+            guard session.turn.seat == m.seat else {
+                return .failure(.init("move \(n): seat \(m.seat) is not the seat to play"))
+            }
+            do { try session.apply(try session.decodeMove(m.move)) } catch {
+                return .failure(.init("move \(n): \(error)"))
+            }
+        }
+        guard session.stateHash.hex == b.finalHash else {
+            return .failure(.init("the moves reach \(session.stateHash.hex.prefix(16))…, not the final hash claimed"))
+        }
+        let outcome = session.outcome
+        if b.outcome == .finished, outcome == nil {
+            return .failure(.init("finished, but the game is not over after \(b.moves.count) moves"))
+        }
+        guard b.winners == (outcome?.winners ?? []), b.scores == (outcome?.scores ?? []) else {
+            return .failure(.init("winners or scores are not the ones the moves give"))
+        }
+        return .success(b)
+    }
+
+    func fieldProblem(_ b: RecordBody) -> String? {
+        guard b.version == RecordBody.currentVersion else { return "version \(b.version)" }
+        guard RecordLimits.isTableID(b.table) else { return "table id" }
+        guard b.seats.count == b.players, b.seats.enumerated().allSatisfy({ $0.offset == $0.element.seat }) else {
+            return "seats must be one per player, in order"
+        }
+        for s in b.seats {
+            guard RecordLimits.isNodeID(s.node) else { return "seat \(s.seat): node id" }
+            guard RecordLimits.isName(s.name) else { return "seat \(s.seat): name" }
+        }
+        guard b.moves.count <= RecordLimits.maxMoves else { return "more than \(RecordLimits.maxMoves) moves" }
+        guard b.finalHash.utf8.count == 64, RecordLimits.isLowerHex(b.finalHash) else { return "finalHash" }
+        guard b.options.isEmpty else { return "options (no game has any)" }
+        if let c = b.stopCode, c.utf8.count > 64 { return "stopCode" }
+        return nil
+    }
+}
+
+/// The limits of §11.
+public enum RecordLimits {
+    /// A record's body (a 3-player Spirits! game is about 6 KiB).
+    public static let maxBodyBytes = 32_768
+    public static let maxMoves = 10_000
+    /// Records in one `records.data` message, and its size.
+    public static let maxRecordsPerMessage = 32
+    /// What a sender puts in one `records.data` when it holds more than one record to send (a single record
+    /// may go over it, up to `maxMessageBytes`).
+    public static let maxDataBytes = 65_536
+    /// Any records message, checked on the payload before decoding.
+    public static let maxMessageBytes = 131_072
+    /// Ids in one `records.ids` message.
+    public static let maxIDsPerMessage = 1_024
+    /// Buckets of the summary: the first two hex digits of the id.
+    public static let bucketCount = 256
+
+    static func isLowerHex(_ s: String) -> Bool {
+        s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+    public static func isRecordID(_ s: String) -> Bool { s.utf8.count == 64 && isLowerHex(s) }
+    static func isNodeID(_ s: String) -> Bool { s.utf8.count == 32 && isLowerHex(s) }
+    static func isName(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 63
+            && !s.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "/" }
+    }
+    static func isTableID(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 64
+            && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloProtocol
+import TavoloTable
+
+/// The record of one game that was played (PROTOCOL.md §11.1): what every node stores and shares. Its `body` is
+/// canonical JSON text defined by the spec field by field, not by these Swift types; the record's id is the
+/// SHA-256 of the body's bytes, so every member of a table, writing the same body, gives its game the same id.
+public struct RecordedGame: Sendable, Equatable {
+    /// 64 lower-case hex digits: SHA-256 of `body`'s UTF-8 bytes.
+    public let id: String
+    /// Canonical JSON of `RecordBody`.
+    public let body: [UInt8]
+    /// Wall-clock times in milliseconds since 1970 (UTC), as the node that wrote the record saw them; not
+    /// covered by the id (each member's clock differs), and not verifiable.
+    public var startedAt: Int64?
+    public var endedAt: Int64
+
+    public init(body: [UInt8], startedAt: Int64?, endedAt: Int64) {
+        self.body = body
+        id = Self.id(of: body)
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+    }
+
+    public static func id(of body: [UInt8]) -> String { StateHash(canonical: body).hex }
+
+    /// The body of a game log, or nil when the table never reached a game (stopped while seeding).
+    public static func body(of log: GameLog) -> RecordBody? {
+        guard let seed = log.jointSeed else { return nil }
+        let final = log.finalHash ?? log.moves.last?.after ?? log.initialHash
+        guard let finalHash = final else { return nil }
+        let outcome: RecordBody.Outcome = log.stopped == nil ? .finished : .stopped
+        let stopCode = log.stopped.map { String($0.prefix(while: { $0 != ":" })) }
+        return RecordBody(
+            version: RecordBody.currentVersion, table: log.table.id.rawValue, game: log.table.game,
+            players: log.table.players, options: [:],
+            seats: log.table.seats.sorted { $0.seat < $1.seat }.map {
+                RecordBody.Seat(seat: $0.seat, node: $0.owner?.hex ?? "", name: $0.ownerName ?? "", bot: $0.bot)
+            },
+            jointSeed: RecordBody.hex(seed), moves: log.moves.map { .init(seat: $0.seat, move: $0.move) },
+            outcome: outcome, stopCode: stopCode, winners: log.winners ?? [], scores: log.scores ?? [],
+            finalHash: finalHash)
+    }
+
+    /// The record a node writes for a game log (nil when no game was played).
+    public static func from(_ log: GameLog, startedAt: Int64?, endedAt: Int64) -> RecordedGame? {
+        guard let body = body(of: log), let bytes = try? CanonicalJSON.encode(body) else { return nil }
+        return RecordedGame(body: bytes, startedAt: log.startedAt ?? startedAt, endedAt: log.endedAt ?? endedAt)
+    }
+
+    public func decodedBody() throws -> RecordBody { try CanonicalJSON.decode(RecordBody.self, body) }
+}
+

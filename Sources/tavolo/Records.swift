@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloGames
+import TavoloTerminal
+
+/// `tavolo history`, `scores`, `show`: the node's records, asked over the control socket like every other
+/// command (the node owns the database, and a client needs no path to it and links no SQLite).
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the games the node has recorded (played here, imported, or received from peers), newest first.",
+        discussion: "Example: tavolo history --node alice --game othello --player bob")
+    @OptionGroup var nodeOptions: NodeOptions
+    @Option(help: "Only games of this game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String?
+    @Option(help: "Only games with a seat of the node (person) of this name.") var player: String?
+    @Flag(help: "Print a JSON array of records.") var json = false
+
+    func validate() throws { try checkGame(game) }
+
+    func run() throws {
+        let client = try nodeOptions.connect()
+        let records = try callNode(client, .history(game: game, player: player), as: [RecordSummary].self)
+        if json { return try printJSON(records) }
+        if records.isEmpty { print("no games recorded yet") }
+        for r in records {
+            let seats = r.seats.map { s in
+                "\(s.name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
+            }.joined(separator: ", ")
+            let outcome = r.outcome == "finished" ? "" : " [\(r.outcome)\(r.stopCode.map { " \($0)" } ?? "")]"
+            print(
+                "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) moves\(outcome)\(r.mine ? "  [mine]" : "")  \(seats)"
+            )
+        }
+    }
+}
+
+struct Scores: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Leaderboards per game (games, wins, win rate, the game's own score; people and bots apart) and achievements.",
+        discussion: "Counts every finished game the node has recorded, its own and those its peers shared.")
+    @OptionGroup var nodeOptions: NodeOptions
+    @Option(help: "Only this game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String?
+    @Flag(help: "Print the leaderboards as JSON.") var json = false
+
+    func validate() throws { try checkGame(game) }
+
+    func run() throws {
+        let client = try nodeOptions.connect()
+        let board = try callNode(client, .scores(game: game), as: ScoreBoard.self)
+        if json { return try printJSON(board) }
+        if board.games.isEmpty { print("no games recorded yet") }
+        for g in board.games {
+            let best = g.lowerScoreIsBetter ? "fewest" : "most"
+            print("\(g.game): \(g.finished) finished, \(g.stopped) not finished  (\(g.scoreName): \(best) is best)")
+            for (title, lines) in [("people", g.humans), ("bots", g.bots)] where !lines.isEmpty {
+                print("  \(title)")
+                for l in lines {
+                    let rate = String(format: "%.0f%%", l.winRate * 100)
+                    print(
+                        "    \(l.player.padding(toLength: 16, withPad: " ", startingAt: 0)) \(l.games) games, \(l.wins) wins (\(rate)), \(g.scoreName): \(l.totalScore) total, best \(l.bestScore)"
+                    )
+                }
+            }
+            let earned = board.achievements.filter { $0.game == g.game }
+            if !earned.isEmpty {
+                print("  achievements")
+                for a in earned {
+                    print("    \(a.player)\(a.bot ? " (bot)" : ""): \(a.title)\(a.times > 1 ? " ×\(a.times)" : "")")
+                }
+            }
+        }
+    }
+}
+
+struct ShowRecord: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Replay a recorded game move by move: each move in words, with the board before and after it.",
+        discussion: """
+            The record is replayed by this client's own engines from its joint seed. The board is drawn as the \
+            seat that moves sees it (a finished game hides nothing any more). Example: tavolo show 3a1b2c4d-1 --node alice
+            """)
+    @OptionGroup var nodeOptions: NodeOptions
+    @Argument(help: "The table id (or a record id) from `tavolo history`.") var table: String
+    @Flag(help: "Print every move as JSON (number, seat, move, text, state hashes, the mover's observation after).")
+    var json = false
+
+    struct Step: Codable {
+        var number: Int
+        var seat: Int
+        var move: JSONValue
+        var text: String
+        var before: String
+        var after: String
+        var observation: JSONValue
+    }
+
+    func run() throws {
+        let client = try nodeOptions.connect()
+        let stored = try callNode(client, .record(table: table), as: [StoredRecord].self)
+        guard let record = stored.first,
+            let body = try? CanonicalJSON.decode(RecordBody.self, Array(record.body.utf8))
+        else { throw CleanExit.failure("the record of \(table) does not decode") }
+        guard let entry = GameCatalog.standard[body.game], let seed = body.seed,
+            let session = try? entry.session(players: body.players, seed: seed)
+        else { throw CleanExit.failure("this build cannot replay \(body.game)") }
+        let seats = body.seats.map { TableSnapshot.Seat(seat: $0.seat, ownerName: $0.name, bot: $0.bot, isMine: false) }
+        func board(_ seat: Int) -> [String] {
+            let obs = session.observation(for: seat).jsonBytes
+            let snap = TableSnapshot(
+                tableID: body.table, game: body.game, phase: .playing, seats: seats, turn: session.turn.seat,
+                moveNumber: session.moveNumber, mySeat: seat, observation: obs)
+            return GameBoards.board(for: snap)?.lines(options: [], selected: nil).map { "    " + $0.text } ?? []
+        }
+        var steps: [Step] = []
+        if !json {
+            print("\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) moves")
+            for s in body.seats { print("  seat \(s.seat): \(s.name)\(s.bot.map { " (\($0) bot)" } ?? "")") }
+        }
+        for (n, m) in body.moves.enumerated() {
+            let before = session.stateHash.hex
+            let beforeBoard = json ? [] : board(m.seat)
+            guard let move = try? session.decodeMove(m.move) else {
+                throw CleanExit.failure("move \(n) does not decode for \(body.game)")
+            }
+            let text = session.describe(move)
+            do { try session.apply(move) } catch { throw CleanExit.failure("move \(n) does not replay: \(error)") }
+            if json {
+                steps.append(
+                    Step(
+                        number: n, seat: m.seat, move: m.move, text: text, before: before,
+                        after: session.stateHash.hex, observation: session.observation(for: m.seat)))
+                continue
+            }
+            print("\nmove \(n), seat \(m.seat) (\(body.seats[m.seat].name)): \(text)")
+            print("  before:")
+            beforeBoard.forEach { print($0) }
+            print("  after:")
+            board(m.seat).forEach { print($0) }
+        }
+        if json { return try printJSON(steps) }
+        let verdict = session.stateHash.hex == body.finalHash ? "reaches the recorded final hash" : "DOES NOT reach the recorded final hash"
+        print("\nresult: winners \(body.winners.map { "seat \($0)" }.joined(separator: ", ")), scores \(body.scores); the replay \(verdict)")
+    }
+}
+
+func checkGame(_ game: String?) throws {
+    if let game, GameCatalog.standard[game] == nil {
+        throw ValidationError("unknown game '\(game)': \(GameCatalog.standard.names.joined(separator: ", "))")
+    }
+}
+
+func timeText(_ ms: Int64) -> String {
+    let f = DateFormatter()
+    f.dateFormat = "yyyy-MM-dd HH:mm"
+    f.timeZone = TimeZone(identifier: "UTC")
+    return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) + "Z"
+}

@@ -1,0 +1,232 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloRecords
+import TavoloSimulation
+import TavoloTable
+import TavoloTestSupport
+import XCTest
+
+/// Records between real `tavolod` processes (issue 17): shared across the mesh, caught up by a node started
+/// later, refused when tampered (a raw peer: its use is kept to this one test), kept through `kill -9`, and a
+/// broken database file stops the start with one line naming the rebuild.
+final class RecordsIntegrationTests: XCTestCase {
+    var harness: DaemonHarness!
+
+    override func setUpWithError() throws {
+        try requireAvahi()
+        harness = try DaemonHarness()
+    }
+
+    override func tearDown() {
+        harness?.stopAll()
+    }
+
+    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+
+    func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil), as: ScoreBoard.self) }
+
+    func history(_ i: Int) throws -> [RecordSummary] {
+        try client(i).call(.history(game: nil, player: nil), as: [RecordSummary].self)
+    }
+
+    /// A table of `host`'s own bots, started: only `host` is a member.
+    @discardableResult
+    func botGame(on host: Int, _ game: String = "othello", players: Int = 2, bot: String = "random") throws -> TableID {
+        let c = try client(host)
+        let info = try c.call(.host(game: game, players: players), as: TableInfo.self)
+        _ = try c.call(.fill(table: info.id, bot: bot), as: TableInfo.self)
+        _ = try c.call(.start(table: info.id), as: TableInfo.self)
+        return info.id
+    }
+
+    /// One node, once its control socket answers.
+    func startOne() throws {
+        try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) { (try? history(0)) != nil }
+    }
+
+    func finishedCount(_ i: Int) -> Int { ((try? history(i)) ?? []).filter { $0.outcome == "finished" }.count }
+
+    func testRecordsReachEveryNodeAndANodeStartedLaterCatchesUp() throws {
+        try harness.start(2)
+        try harness.eventually("a full mesh", seconds: 30) { harness.isFullMesh([0, 1]) }
+        try botGame(on: 0)
+        try botGame(on: 0, "briscola", bot: "random")
+        try botGame(on: 1, "spirits", players: 3, bot: "random")
+        // One table with both nodes seated.
+        let c0 = try client(0)
+        let shared = try c0.call(.host(game: "othello", players: 2), as: TableInfo.self)
+        try harness.eventually("node 1 sees the table", seconds: 15) {
+            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == shared.id }
+        }
+        _ = try c0.call(.join(table: shared.id, game: nil, seat: 0, bot: "random"), as: JoinResult.self)
+        _ = try client(1).call(.join(table: shared.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
+        try harness.eventually("seats taken", seconds: 15) {
+            ((try? c0.call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == shared.id }?.freeSeats.isEmpty == true
+        }
+        _ = try c0.call(.start(table: shared.id), as: TableInfo.self)
+
+        try harness.eventually("both nodes hold the 4 games", seconds: 60) {
+            finishedCount(0) == 4 && finishedCount(1) == 4
+        }
+        try harness.eventually("both leaderboards agree", seconds: 30) { (try? scores(0)) == (try? scores(1)) }
+        let mine0 = Set(try history(0).filter(\.mine).map(\.table))
+        let mine1 = Set(try history(1).filter(\.mine).map(\.table))
+        XCTAssertEqual(mine0.count, 3, "node 0 played three of the four")
+        XCTAssertEqual(mine1.count, 2, "node 1 played two of the four")
+        XCTAssertEqual(mine0.intersection(mine1), [shared.id.rawValue])
+
+        try harness.startNode()
+        try harness.eventually("the late node joins the mesh", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
+        try harness.eventually("the late node shows the same leaderboard", seconds: 60) {
+            (try? scores(2)) == (try? scores(0))
+        }
+        XCTAssertEqual(try history(2).count, 4)
+        XCTAssertTrue(try history(2).allSatisfy { !$0.mine && $0.source == "peer" })
+        XCTAssertEqual(try scores(2).games.map(\.finished).reduce(0, +), 4)
+    }
+
+    func testATamperedRecordFromARawPeerIsRefusedAndTheGenuineOneKept() throws {
+        try startOne()
+        let port = try harness.status(0).tcpPort
+        // An authenticated stranger (the real Noise handshake, its own key), with an id below the node's so the
+        // node accepts the connection (the smaller id dials, §4.7).
+        let key = RawPeer.strangerKey(below: [try XCTUnwrap(NodeID(hex: try harness.status(0).id))])
+        let raw = try RawPeer(port: port)
+        try raw.noiseHandshake(
+            key: key,
+            handshake: Handshake(
+                version: 2, nodeId: RawPeer.nodeID(of: key), name: "forger", udpPort: 9, capabilities: ["tables"]))
+
+        let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
+        var body = try genuine.decodedBody()
+        XCTAssertFalse(body.winners.isEmpty, "seed 5 is not a draw")
+        body.winners = body.winners == [0] ? [1] : [0]  // the loser claims the win, with a matching id
+        let tampered = RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: genuine.endedAt)
+        let message = RecordMessage.data([.init(tampered), .init(genuine)])
+        try raw.send(Frame.application(try CanonicalJSON.encode(message)))
+
+        var ack: RecordMessage?
+        let deadline = Date().addingTimeInterval(20)
+        while ack == nil, Date() < deadline {
+            guard case .application(let bytes) = try raw.readFrame() else { continue }
+            if let m = try? CanonicalJSON.decode(RecordMessage.self, bytes), case .ack = m { ack = m }
+        }
+        XCTAssertEqual(ack, .ack(accepted: 1, refused: 1))
+        let ids = Set(try history(0).map(\.id))
+        XCTAssertTrue(ids.contains(genuine.id))
+        XCTAssertFalse(ids.contains(tampered.id))
+        let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
+        XCTAssertTrue(log.contains("refused: winners or scores are not the ones the moves give"), harness.logTail(0))
+    }
+
+    func testKill9DuringABatchOfGamesLosesNoGameReportedFinished() throws {
+        // The game thread may be writing to the control socket when the node dies: an error, not a SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        try startOne()
+        let events = try ControlClient(path: harness.nodes[0].controlPath, timeout: nil)
+        try events.subscribe(kinds: [.finished])
+        let finished = LockedSet()
+        Thread.detachNewThread {
+            while let e = try? events.nextEvent() { finished.insert(e.table.rawValue) }
+        }
+        // Games on a background thread, while this one kills the node once some have finished.
+        let c = try client(0)
+        let stop = LockedSet()
+        Thread.detachNewThread {
+            while stop.isEmpty {
+                guard let info = try? c.call(.host(game: "othello", players: 2), as: TableInfo.self) else { return }
+                _ = try? c.call(.fill(table: info.id, bot: "random"), as: TableInfo.self)
+                _ = try? c.call(.start(table: info.id), as: TableInfo.self)
+                usleep(20_000)
+            }
+        }
+        try harness.eventually("some games finished", seconds: 60) { finished.count >= 8 }
+        harness.kill9(0)
+        stop.insert("stop")
+        events.close()
+        let reported = finished.all
+        try harness.restart(0)
+        try harness.eventually("the node answers again", seconds: 30) { (try? history(0)) != nil }
+        let recorded = Set(try history(0).map(\.table))
+        XCTAssertTrue(reported.isSubset(of: recorded), "lost: \(reported.subtracting(recorded).sorted())")
+        print("kill -9 after \(reported.count) games reported finished; \(recorded.count) recorded after restart")
+    }
+
+    func testABrokenDatabaseStopsTheStartWithOneLineAndTheRebuildRecoversTheGames() throws {
+        try startOne()
+        let table = try botGame(on: 0)
+        try harness.eventually("the game is recorded", seconds: 60) { finishedCount(0) == 1 }
+        harness.kill9(0)
+        let state = harness.nodes[0].stateDir
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + "/records.sqlite" + suffix) }
+        try Data(repeating: 0x5A, count: 32_768).write(to: URL(fileURLWithPath: state + "/records.sqlite"))
+
+        let broken = runTavolod(["--state-dir", state, "--name", harness.name(0) + "x", "--control", harness.root.path + "/b.sock"])
+        XCTAssertEqual(broken.status, 1)
+        let lines = broken.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, broken.stderr)
+        XCTAssertTrue(broken.stderr.contains("--rebuild-records"), broken.stderr)
+
+        let rebuilt = Process()
+        rebuilt.executableURL = harness.binary
+        let sock = harness.root.path + "/r.sock"
+        rebuilt.arguments = ["--state-dir", state, "--name", harness.name(0) + "r", "--control", sock, "--rebuild-records"]
+        rebuilt.standardError = FileHandle.nullDevice
+        try rebuilt.run()
+        defer {
+            rebuilt.terminate()
+            rebuilt.waitUntilExit()
+        }
+        var tables: [String] = []
+        try harness.eventually("the rebuilt node answers", seconds: 30) {
+            tables = ((try? ControlClient(path: sock).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? []).map(\.table)
+            return !tables.isEmpty
+        }
+        XCTAssertEqual(tables, [table.rawValue])
+    }
+
+    func testAfterASimulationEveryNodesLeaderboardsAgree() throws {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo")
+        let p = Process()
+        p.executableURL = tavolo
+        p.arguments = ["simulate", "--peers", "3", "--games", "2", "--game", "spirits", "--bot", "random", "--json"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = harness.root.path
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let report = try JSONDecoder().decode(Simulation.Report.self, from: data)
+        XCTAssertEqual(report.scoresAgree, true)
+    }
+
+    func runTavolod(_ args: [String]) -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = harness.binary
+        p.arguments = args
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return (-1, "cannot run tavolod") }
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
+    }
+}
+
+final class LockedSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = Set<String>()
+    func insert(_ s: String) { _ = lock.withLock { set.insert(s) } }
+    var all: Set<String> { lock.withLock { set } }
+    var count: Int { lock.withLock { set.count } }
+    var isEmpty: Bool { lock.withLock { set.isEmpty } }
+}

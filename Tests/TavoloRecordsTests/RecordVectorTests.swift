@@ -1,0 +1,98 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloGames
+import TavoloRecords
+import XCTest
+
+/// `Protocol/vectors/records.json` (PROTOCOL.md §11): record ids, what a receiver accepts or refuses, bucket
+/// digests and the bytes of every message type. `TAVOLO_WRITE_RECORD_VECTORS=1` writes the file from this
+/// implementation; `Protocol/vectors/check_record_vectors.py` checks ids, digests and bytes independently.
+final class RecordVectorTests: XCTestCase {
+    static var file: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/records.json")
+    }
+
+    struct Vectors: Codable {
+        struct Record: Codable {
+            var name: String
+            var id: String
+            var body: String
+            /// "accept", or the refusal a receiver must give (the start of `RecordVerifier`'s reason).
+            var expect: String
+        }
+        struct Message: Codable {
+            var name: String
+            var json: String
+        }
+        struct Summary: Codable {
+            var ids: [String]
+            var buckets: [String]
+        }
+        var records: [Record]
+        var summary: Summary
+        var messages: [Message]
+    }
+
+    func make() throws -> Vectors {
+        let genuine = try RecordFactory.playout(
+            catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy", names: ["ann", "bob"],
+            table: "0a1b2c3d-1", endedAt: 1_700_000_060_000)
+        var changed = try genuine.decodedBody()
+        changed.winners = changed.winners == [0] ? [1] : [0]
+        let tampered = RecordedGame(body: try CanonicalJSON.encode(changed), startedAt: nil, endedAt: 0)
+        var cutBody = try genuine.decodedBody()
+        cutBody.moves.removeLast()
+        let cut = RecordedGame(body: try CanonicalJSON.encode(cutBody), startedAt: nil, endedAt: 0)
+        let briscola = try RecordFactory.playout(
+            catalog: .standard, game: "briscola", players: 2, seed: 9, bot: "emulator", names: ["cat", "dan"],
+            table: "0a1b2c3d-2", endedAt: 1_700_000_120_000)
+        func text(_ r: RecordedGame) -> String { String(decoding: r.body, as: UTF8.self) }
+        let ids = [genuine.id, briscola.id].sorted()
+        let bucket = Int(genuine.id.prefix(2), radix: 16)!
+        func json(_ m: RecordMessage) throws -> String { String(decoding: try CanonicalJSON.encode(m), as: UTF8.self) }
+        return Vectors(
+            records: [
+                .init(name: "othello, finished", id: genuine.id, body: text(genuine), expect: "accept"),
+                .init(name: "briscola, finished", id: briscola.id, body: text(briscola), expect: "accept"),
+                .init(name: "othello, winner changed (id recomputed)", id: tampered.id, body: text(tampered),
+                      expect: "winners or scores are not the ones the moves give"),
+                .init(name: "othello, winner changed under the genuine id", id: genuine.id, body: text(tampered),
+                      expect: "id is not the SHA-256 of the body"),
+                .init(name: "othello, last move missing", id: cut.id, body: text(cut),
+                      expect: "the moves reach"),
+            ],
+            summary: .init(ids: ids, buckets: RecordStore.bucketDigests(of: ids)),
+            messages: [
+                .init(name: "summary", json: try json(.summary(count: 2, buckets: RecordStore.bucketDigests(of: ids)))),
+                .init(name: "ids", json: try json(.ids(bucket: bucket, ids: [genuine.id]))),
+                .init(name: "data", json: try json(.data([.init(briscola)]))),
+                .init(name: "ack", json: try json(.ack(accepted: 1, refused: 0))),
+            ])
+    }
+
+    func testVectors() throws {
+        let made = try make()
+        if ProcessInfo.processInfo.environment["TAVOLO_WRITE_RECORD_VECTORS"] == "1" {
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try e.encode(made).write(to: Self.file)
+        }
+        let file = try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: Self.file))
+        let verifier = RecordVerifier(catalog: .standard)
+        for r in file.records {
+            switch verifier.verify(id: r.id, body: Array(r.body.utf8)) {
+            case .success: XCTAssertEqual(r.expect, "accept", r.name)
+            case .failure(let why): XCTAssertTrue(why.description.hasPrefix(r.expect), "\(r.name): \(why)")
+            }
+        }
+        XCTAssertEqual(RecordStore.bucketDigests(of: file.summary.ids), file.summary.buckets)
+        for m in file.messages {
+            let decoded = try CanonicalJSON.decode(RecordMessage.self, Array(m.json.utf8))
+            XCTAssertNil(decoded.limitProblem, m.name)
+            XCTAssertEqual(String(decoding: try CanonicalJSON.encode(decoded), as: UTF8.self), m.json, m.name)
+        }
+        XCTAssertEqual(file.records.map(\.id), made.records.map(\.id), "the engines or the body format changed")
+    }
+}
