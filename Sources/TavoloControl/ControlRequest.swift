@@ -33,6 +33,14 @@ public enum ControlRequest: Sendable, Equatable {
     /// Send `{"text": text}` to the connected peer `peer` (a name or an id) on the unreliable channel, so scripts
     /// and tests can check that datagrams flow between two machines (the receiver counts it in `status`).
     case datagram(peer: String, text: String)
+    /// The games this node plays: players, bots, score (for a client's host form).
+    case games
+    /// The URL of this node's page (with its token), when `tavolod` serves one (PROTOCOL.md §12).
+    case web
+    /// Send a chat message to `room` (`lobby` or a table id) (PROTOCOL.md §12).
+    case chat(room: String, text: String)
+    /// The recent chat messages (of `room`, when given); with `follow`, then every new one as it comes.
+    case chatLog(room: String?, follow: Bool)
 
     /// The `op` string.
     public var op: String {
@@ -51,18 +59,24 @@ public enum ControlRequest: Sendable, Equatable {
         case .events: "events"
         case .inject: "inject"
         case .datagram: "datagram"
+        case .games: "games"
+        case .web: "web"
+        case .chat: "chat"
+        case .chatLog: "chat-log"
         }
     }
 
     public static let ops = [
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
         "inject", "datagram",
+        "games", "web", "chat", "chat-log",
     ]
 }
 
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
+        case room, follow
     }
 
     public init(from decoder: Decoder) throws {
@@ -100,6 +114,14 @@ extension ControlRequest: Codable {
         case "datagram":
             self = .datagram(
                 peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
+        case "games": self = .games
+        case "web": self = .web
+        case "chat":
+            self = .chat(room: try c.decode(String.self, forKey: .room), text: try c.decode(String.self, forKey: .text))
+        case "chat-log":
+            self = .chatLog(
+                room: try c.decodeIfPresent(String.self, forKey: .room),
+                follow: try c.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -108,7 +130,13 @@ extension ControlRequest: Codable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(op, forKey: .op)
         switch self {
-        case .peers, .status, .tables: break
+        case .peers, .status, .tables, .games, .web: break
+        case .chat(let room, let text):
+            try c.encode(room, forKey: .room)
+            try c.encode(text, forKey: .text)
+        case .chatLog(let room, let follow):
+            try c.encodeIfPresent(room, forKey: .room)
+            if follow { try c.encode(follow, forKey: .follow) }
         case .host(let game, let players):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)

@@ -44,6 +44,10 @@ public final class NodeService: Sendable {
     public let options: Options
     public let mesh: MeshNode
     public let tables: TableManager
+    /// Chat messages of the lobby and the tables (PROTOCOL.md §12).
+    public let chat: ChatHub
+    /// The page's URL once `tavolod` serves it (the `web` op).
+    public let web = WebEndpoint()
     let logger: Logger
     private let advertiser: Advertisement
     private let control: ControlServer
@@ -51,12 +55,14 @@ public final class NodeService: Sendable {
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: Advertisement,
-        control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
+        options: Options, mesh: MeshNode, tables: TableManager, chat: ChatHub, logger: Logger,
+        advertiser: Advertisement, control: ControlServer, controlGroup: MultiThreadedEventLoopGroup,
+        tasks: [Task<Void, Never>]
     ) {
         self.options = options
         self.mesh = mesh
         self.tables = tables
+        self.chat = chat
         self.logger = logger
         self.advertiser = advertiser
         self.control = control
@@ -120,6 +126,7 @@ public final class NodeService: Sendable {
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
+        let chat = ChatHub(me: id, name: options.name, logger: logger)
         // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
         // synchronously, in order.
         mesh.setEventHandler { event in
@@ -127,16 +134,24 @@ public final class NodeService: Sendable {
             discovery.meshEvent(event)
             tables.assumeIsolated { tables in
                 switch event {
-                case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
-                case .peerLost(let p, _): tables.peerLost(p.id)
-                case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
+                case .peerConnected(let p):
+                    chat.peerConnected(p.id, name: p.name)
+                    tables.peerConnected(p.id, name: p.name)
+                case .peerLost(let p, _):
+                    chat.peerLost(p.id)
+                    tables.peerLost(p.id)
+                case .message(let m) where m.channel == .reliable:
+                    let isChat = chat.received(m.body, from: m.from) { room in
+                        tables.list().first { $0.id.rawValue == room }?.members
+                    }
+                    if !isChat { tables.received(m.body, from: m.from) }
                 default: break
                 }
             }
         }
         let service = NodeService(
-            options: options, mesh: mesh, tables: tables, logger: logger, advertiser: advertiser, control: control,
-            controlGroup: controlGroup, tasks: [browseTask])
+            options: options, mesh: mesh, tables: tables, chat: chat, logger: logger, advertiser: advertiser,
+            control: control, controlGroup: controlGroup, tasks: [browseTask])
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service
