@@ -137,6 +137,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
         .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
