@@ -231,6 +231,17 @@ def test_briscola_two_pages(ctx):
         assert st["info"]["phase"] == "finished" and sum(st["scores"]) == 120, st
     shot(da, ctx.args, "briscola-end")
     ctx.log(f"briscola: 40 cards clicked on two pages, scores {st['scores']}")
+    # Rematch with the same seats: a hosts it and invites b to its seat; b accepts; the table starts by itself.
+    click(da, "#rematch-button")
+    wait(da, lambda d: table_id(d) != tid, message="no rematch table")
+    rid = table_id(da)
+    db.get(b.url)
+    click(db, f'.invitation[data-table="{rid}"] button.primary')
+    assert table_id(db) == rid
+    for d in (da, db):
+        css(d, '.table-view[data-phase="playing"]')
+    info = a.call({"op": "state", "table": rid})["info"]
+    assert [s["ownerName"] for s in info["seats"]] == [a.name, b.name], info
 
 
 def test_spirits_and_quit_asks(ctx):
@@ -268,6 +279,7 @@ def test_spirits_and_quit_asks(ctx):
 
 def test_lobby_screenshot(ctx):
     a, b = ctx.cluster.nodes
+    ctx.b.set_window_size(1280, 1500)
     open_page(ctx.b, b)
     a.call({"op": "host", "game": "spirits", "players": 3})
     wait(ctx.b, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-item.open"), message="no open table listed")

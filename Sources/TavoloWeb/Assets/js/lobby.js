@@ -47,10 +47,21 @@ function peerList(app) {
         h("td", { class: "num" }, p.rttMs === undefined ? "—" : `${p.rttMs.toFixed(1)} ms`)))));
 }
 
+const declined = new Set();
+
 function invitations(app) {
-  const items = [...app.invitations.entries()].filter(([id]) => {
+  // From the events, and from the tables themselves (a seat reserved for this node), so a reload forgets none.
+  const found = new Map(app.invitations);
+  for (const t of app.tables) {
+    if (t.phase !== "open") continue;
+    for (const seat of t.seats) {
+      if (!seat.owner && seat.invited === app.status?.name && !found.has(t.id))
+        found.set(t.id, { seat: seat.seat, game: t.game, message: `${t.hostName} invites you to ${gameTitle(t.game)}, seat ${seat.seat}.` });
+    }
+  }
+  const items = [...found.entries()].filter(([id]) => {
     const t = app.tables.find((x) => x.id === id);
-    return !t || t.phase === "open";
+    return !declined.has(id) && (!t || (t.phase === "open" && t.seats.some((s) => !s.owner)));
   });
   if (!items.length) return null;
   return h("section", { class: "card invitations" },
@@ -63,7 +74,7 @@ function invitations(app) {
           if (await app.act({ op: "join", table: id, seat: inv.seat })) app.go(id);
         } }, "Accept"),
         " ",
-        h("button", { type: "button", onclick: () => { app.invitations.delete(id); renderLobby(app); } }, "Decline")))));
+        h("button", { type: "button", onclick: () => { app.invitations.delete(id); declined.add(id); renderLobby(app); } }, "Decline")))));
 }
 
 function hostForm(app) {
