@@ -23,15 +23,15 @@ struct WebSocketBridge {
                 do { try await outbound.write(.text(line)) } catch { break }
             }
         }
-        var requests: [Task<Void, Never>] = []
         let streams = StreamCount()
-        do {
-            for try await message in inbound.messages(maxSize: ControlSocket.maxLineLength) {
-                guard case .text(let text) = message else { continue }
-                requests.removeAll { $0.isCancelled }
-                let dispatch = self.dispatch
-                requests.append(
-                    Task {
+        let dispatch = self.dispatch
+        // One child task per request (a stream lives as long as the socket); a discarding group keeps nothing
+        // of those that are done, and cancels the streams when the page goes.
+        await withDiscardingTaskGroup { group in
+            do {
+                for try await message in inbound.messages(maxSize: ControlSocket.maxLineLength) {
+                    guard case .text(let text) = message else { continue }
+                    group.addTask {
                         switch await Self.answer(Array(text.utf8), dispatch: dispatch) {
                         case .line(let bytes): sink.yield(String(decoding: bytes, as: UTF8.self))
                         case .stream(let first, let rest):
@@ -46,12 +46,13 @@ struct WebSocketBridge {
                                 sink.yield(String(decoding: bytes, as: UTF8.self))
                             }
                         }
-                    })
+                    }
+                }
+            } catch {
+                logger.debug("page WebSocket: \(error)")
             }
-        } catch {
-            logger.debug("page WebSocket: \(error)")
+            group.cancelAll()
         }
-        for r in requests { r.cancel() }
         sink.finish()
         await writer.value
     }
