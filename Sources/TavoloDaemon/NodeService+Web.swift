@@ -21,6 +21,9 @@ extension NodeService {
 
     /// Posts a chat message of this node's user to the lobby (every connected peer) or a table (its members).
     func sendChat(room: String, text: String) async -> Result<ChatSent, ControlFailure> {
+        guard ChatMessage.isRoom(room) else {
+            return .failure(ControlFailure(code: "chat/bad-room", message: "a room is 'lobby' or a table id, not '\(room)'"))
+        }
         var recipients: [NodeID]
         if room == ChatMessage.lobby {
             recipients = await mesh.peerList().filter { $0.state == .connected }.map(\.id)
