@@ -37,11 +37,14 @@ let package = Package(
         // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
         .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
+        // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto.
+        .target(name: "TavoloNoise", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
             dependencies: [
-                "TavoloProtocol",
+                "TavoloProtocol", "TavoloNoise",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,12 +110,17 @@ let package = Package(
             dependencies: [
                 "TavoloMesh", "TavoloProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers every test target shares: waits that fail when they time out, typed event reads.
+        // Helpers every test target shares: waits that fail when they time out, typed event reads, running a command.
         .target(
-            name: "TavoloTestSupport", dependencies: ["TavoloCore", "TavoloTable"], path: "Tests/TavoloTestSupport"),
+            name: "TavoloTestSupport",
+            dependencies: [
+                "TavoloCore", "TavoloTable", "TavoloProtocol", "TavoloNoise",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
         .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
         .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
@@ -128,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [
-                "TavoloMesh", "TavoloProtocol",
+                "TavoloMesh", "TavoloProtocol", "TavoloTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,9 +147,12 @@ let package = Package(
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
         .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
         .testTarget(
+            name: "TavoloNoiseTests",
+            dependencies: ["TavoloNoise", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
-                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -161,6 +172,7 @@ let package = Package(
             dependencies: [
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ]

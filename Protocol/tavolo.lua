@@ -1,4 +1,7 @@
--- Wireshark dissector for the Tavolo wire protocol, version 1 (Protocol/PROTOCOL.md sections 3, 4 and 8).
+-- Wireshark dissector for the Tavolo wire protocol, versions 1 and 2 (Protocol/PROTOCOL.md sections 3, 4 and 8).
+-- Version 2 is sealed (section 3.7): on a live capture only the Noise handshake messages (type 7), the headers,
+-- a datagram's sender and sequence number, and goodbyes refusing a handshake are readable; every other payload
+-- is shown as ciphertext. A node's packet log (--packet-log) records the frames in clear: read that instead.
 --
 --   tshark -r capture.pcapng -X lua_script:Protocol/tavolo.lua -Y tavolo
 --   tshark -i lo -X lua_script:Protocol/tavolo.lua -f "tcp or udp" -Y tavolo
@@ -17,9 +20,11 @@ local tavolo = Proto("tavolo", "Tavolo")
 local HEADER_SIZE = 10
 local MAX_PAYLOAD = 1048576  -- 1 MiB, the reliable channel's limit
 local VERSION = 1
+local SEALED_VERSION = 2
 
 local type_names = {
     [1] = "handshake", [2] = "heartbeat", [3] = "heartbeat-ack", [4] = "goodbye", [5] = "application", [6] = "datagram",
+    [7] = "noise-handshake",
 }
 
 local f = tavolo.fields
@@ -181,7 +186,8 @@ end
 
 local function header_ok(tvb, offset)
     if tvb:len() - offset < 4 then return false end
-    if tvb(offset, 2):string() ~= "TV" or tvb(offset + 2, 1):uint() ~= VERSION then return false end
+    local version = tvb:len() - offset >= 3 and tvb(offset + 2, 1):uint() or 0
+    if tvb(offset, 2):string() ~= "TV" or (version ~= VERSION and version ~= SEALED_VERSION) then return false end
     if not type_names[tvb(offset + 3, 1):uint()] then return false end
     if tvb:len() - offset >= HEADER_SIZE then
         if tvb(offset + 5, 1):uint() ~= 0 or tvb(offset + 6, 4):uint() > MAX_PAYLOAD then return false end
@@ -244,11 +250,22 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
     t:add(f.channel, channel):set_generated()
     local p = offset + HEADER_SIZE
     local info = name
-    if tvb(offset + 2, 1):uint() ~= VERSION then vitem:add_proto_expert_info(e_version) end
+    local version = tvb(offset + 2, 1):uint()
+    if version ~= VERSION and version ~= SEALED_VERSION then vitem:add_proto_expert_info(e_version) end
     if not type_names[mtype] then titem:add_proto_expert_info(e_type) end
     if length > 0 then t:add(f.payload, tvb(p, length)) end
+    -- v2: a goodbye refusing a handshake is sent in clear (JSON); every other payload is ciphertext.
+    local clear_goodbye = mtype == 4 and length > 0 and tvb(p, 1):uint() == 0x7b and parse_json(tvb(p, length):raw())
 
-    if mtype == 1 then
+    if version == SEALED_VERSION and mtype == 7 then
+        info = string.format("noise-handshake %d bytes", length)
+    elseif version == SEALED_VERSION and mtype == 6 and length >= 40 then
+        t:add(f.dg_sender, tvb(p, 16), tvb(p, 16):bytes():tohex():lower())
+        t:add(f.dg_seq, tvb(p + 16, 8))
+        info = string.format("sealed datagram seq=%s", tvb(p + 16, 8):uint64())
+    elseif version == SEALED_VERSION and not clear_goodbye then
+        info = string.format("sealed %s %d bytes", name, length)
+    elseif mtype == 1 then
         local obj = dissect_json(tvb, p, length, pinfo, tree, t)
         add_member(t, tvb, p, obj, "version", f.hs_version, "uint")
         local id = add_member(t, tvb, p, obj, "nodeId", f.hs_node_id)

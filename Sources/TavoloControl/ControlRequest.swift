@@ -11,7 +11,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Known tables, open ones first.
     case tables
     /// Host a new open table; `players` may be left out for a game with one player count.
-    case host(game: String, players: Int?)
+    case host(game: String, players: Int?, grace: Int? = nil)
     /// Take a seat at `table`, or at the oldest open table of `game` (automatch).
     case join(table: TableID?, game: String?, seat: Int?, bot: String?)
     /// Host: every free seat gets a host bot.
@@ -76,6 +76,7 @@ public enum ControlRequest: Sendable, Equatable {
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
+        case grace
         case room, follow
     }
 
@@ -89,7 +90,8 @@ extension ControlRequest: Codable {
         case "host":
             self = .host(
                 game: try c.decode(String.self, forKey: .game),
-                players: try c.decodeIfPresent(Int.self, forKey: .players))
+                players: try c.decodeIfPresent(Int.self, forKey: .players),
+                grace: try c.decodeIfPresent(Int.self, forKey: .grace))
         case "join":
             self = .join(
                 table: try c.decodeIfPresent(TableID.self, forKey: .table),
@@ -137,9 +139,10 @@ extension ControlRequest: Codable {
         case .chatLog(let room, let follow):
             try c.encodeIfPresent(room, forKey: .room)
             if follow { try c.encode(follow, forKey: .follow) }
-        case .host(let game, let players):
+        case .host(let game, let players, let grace):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)
+            try c.encodeIfPresent(grace, forKey: .grace)
         case .join(let table, let game, let seat, let bot):
             try c.encodeIfPresent(table, forKey: .table)
             try c.encodeIfPresent(game, forKey: .game)

@@ -38,24 +38,31 @@ public final class ControlServer: Sendable {
         FileManager.default.fileExists(atPath: path) && (try? ControlClient(path: path, timeout: 1)) != nil
     }
 
-    /// Binds `path` (creating the directory with mode 0700, replacing a stale socket file that nobody answers
-    /// on) on `group`.
+    /// Binds `path` (creating the directory with mode 0700 and refusing one others can write to, replacing a stale
+    /// socket file that nobody answers on) on `group`; the socket is mode 0600 and only this user's processes are
+    /// served (`ControlAccess`).
     public static func start(path: String, group: EventLoopGroup, logger: Logger, dispatch: @escaping ControlDispatcher)
         async throws -> ControlServer
     {
-        let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try ControlAccess.prepareDirectory(forSocket: path)
         if answers(path) { throw InUse(path: path) }
+        let daemonUID = geteuid()
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                ControlAccess.peerUID(of: channel).flatMapThrowing { uid in
+                    if let refusal = ControlAccess.refusal(peerUID: uid, daemonUID: daemonUID) {
+                        logger.warning("control socket: refused a connection: \(refusal)")
+                        try channel.pipeline.syncOperations.addHandler(RefusedControlConnection(reason: refusal))
+                        return
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         ControlConnection(logger: logger, dispatch: dispatch))
                 }
             }
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+        // The directory is already closed to others; the mode says the same on the socket itself.
+        chmod(path, 0o600)
         return ControlServer(path: path, channel: channel)
     }
 
@@ -138,5 +145,34 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         logger.debug("control client: \(error)")
         context.close(promise: nil)
+    }
+}
+
+/// A connection from another user: its first request is answered with one error line (`control/forbidden`), then
+/// the connection is closed; what it sent is never parsed. (Answering before the request would close the socket
+/// under a client still writing it: it would die of SIGPIPE instead of reading why.)
+final class RefusedControlConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    let reason: String
+    private var answered = false
+
+    init(reason: String) { self.reason = reason }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A client that never sends is not kept waiting on.
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
+        answered = true
+        let failure = ControlFailure(code: "control/forbidden", message: reason)
+        let line = ((try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? []) + [10]
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: line))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
     }
 }

@@ -19,14 +19,16 @@ public final class NodeService: Sendable {
         public var controlPath: String
         public var heartbeatInterval: Duration = .seconds(1)
         public var heartbeatTimeout: Duration = .seconds(5)
-        /// Only for tests of version mismatch: the protocol version this node claims.
-        public var wireVersion: UInt8 = ProtocolVersion.current
+        /// 2: the Noise-sealed wire (PROTOCOL.md §3.7); tests of version mismatch change it.
+        public var wireVersion: UInt8 = 2
         /// Table options: reproducible nonces, test-only misbehaviour.
         public var tableOptions = TableManager.Options()
         /// Test-only: accept the `inject` control op (send raw table messages, as a misbehaving node).
         public var allowInjection = false
         /// pcapng file recording every frame sent and received (PROTOCOL.md §8); nil records nothing.
         public var packetLog: String?
+        /// Test hook: share of received datagrams dropped on purpose (`MeshConfiguration.datagramDropShare`).
+        public var datagramDropShare: Double = 0
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -75,19 +77,32 @@ public final class NodeService: Sendable {
         do { try checkDaemon() } catch {
             throw StartError("\(error)")
         }
-        // Before anything is announced: a second node on the same control socket would take it over.
+        // Before anything is announced: a socket directory others can write to, or a second node on the same
+        // control socket, would let someone else's process take it over.
+        do { try ControlAccess.prepareDirectory(forSocket: options.controlPath) } catch {
+            throw StartError("\(error)")
+        }
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
-        let id: NodeID
-        do { id = try NodeIdentity.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
+        let identity: NodeKeyFile.Identity
+        do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
         }
+        let id = identity.id
+        if let old = identity.migratedFrom {
+            logger.notice(
+                "node id changes from \(old.hex) to \(id.hex): ids are now derived from the node's key (protocol v2)")
+        } else if identity.created {
+            logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
+        }
         var config = MeshConfiguration(name: options.name)
+        config.staticKey = identity.key
         config.port = options.port
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
         config.wireVersion = options.wireVersion
+        config.datagramDropShare = options.datagramDropShare
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
@@ -116,7 +131,7 @@ public final class NodeService: Sendable {
             await mesh.shutdown()
             try? await controlGroup.shutdownGracefully()
             throw StartError(
-                error is ControlServer.InUse
+                error is ControlServer.InUse || error is ControlAccess.Unsafe
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let discovery = Discovery(mesh: mesh, logger: logger)
@@ -126,6 +141,8 @@ public final class NodeService: Sendable {
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
+        // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
+        await tables.restoreUnfinished()
         let chat = ChatHub(me: id, name: options.name, logger: logger)
         // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
         // synchronously, in order.
@@ -145,6 +162,7 @@ public final class NodeService: Sendable {
                         tables.list().first { $0.id.rawValue == room }?.members
                     }
                     if !isChat { tables.received(m.body, from: m.from) }
+                case .message(let m): tables.receivedDatagram(m.body, from: m.from)
                 default: break
                 }
             }

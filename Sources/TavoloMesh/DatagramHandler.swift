@@ -15,6 +15,8 @@ enum DatagramVerdict: Sendable {
 /// Decides on well-formed datagrams from connected peers; the node, which knows the peers.
 protocol DatagramHandlerDelegate: AnyObject {
     func datagram(_ datagram: Datagram, from address: SocketAddress) -> DatagramVerdict
+    /// A v2 datagram (§4.6) that claims `sender`: the delegate authenticates it with that peer's key.
+    func sealedDatagram(_ bytes: [UInt8], sender: NodeID, from address: SocketAddress) -> DatagramVerdict
 }
 
 /// Receives UDP datagrams: refuses what is not a valid datagram frame (check 1, a body that is not JSON
@@ -25,17 +27,34 @@ final class DatagramHandler: ChannelInboundHandler {
     weak var delegate: DatagramHandlerDelegate?
     private let tap: TrafficTap
     private let logger: Logger
+    /// The test hook's share of datagrams lost on purpose (`MeshConfiguration.datagramDropShare`).
+    private let dropShare: Double
 
-    init(tap: TrafficTap, logger: Logger) {
+    /// v2: datagrams are sealed (`DatagramSeal`); a clear one is rejected.
+    private let sealed: Bool
+
+    init(tap: TrafficTap, logger: Logger, sealed: Bool = false, dropShare: Double = 0) {
+        self.sealed = sealed
         self.tap = tap
         self.logger = logger
+        self.dropShare = dropShare
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if dropShare > 0, Double.random(in: 0..<1) < dropShare {
+            tap.stats.datagramsDropped += 1
+            return
+        }
         var envelope = unwrapInboundIn(data)
         let bytes = envelope.data.readBytes(length: envelope.data.readableBytes) ?? []
         let verdict: DatagramVerdict
-        if bytes.count <= FrameLimits.maxDatagramSize,
+        if sealed {
+            if let (sender, _) = DatagramSeal.peek(bytes) {
+                verdict = delegate?.sealedDatagram(bytes, sender: sender, from: envelope.remoteAddress) ?? .rejected
+            } else {
+                verdict = .rejected
+            }
+        } else if bytes.count <= FrameLimits.maxDatagramSize,
             case .datagram(let d)? = try? Frame.parse(
                 bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize)
         {

@@ -1,3 +1,4 @@
+@preconcurrency import Crypto
 import Foundation
 import TavoloProtocol
 
@@ -26,8 +27,15 @@ public struct MeshConfiguration: Sendable {
     /// Header version sent in every frame; only tests of version mismatch change it.
     public var wireVersion: UInt8 = ProtocolVersion.current
     public var capabilities: [String] = ["datagrams", "tables"]
+    /// Test hook: this share (0…1) of received datagrams is dropped on purpose before any check, as a lossy
+    /// network would, and counted in `MeshStats.datagramsDropped`.
+    public var datagramDropShare: Double = 0
     /// Sees every frame sent and received (the packet log); nil records nothing.
     public var recorder: (any FrameRecorder)?
+    /// The node's long-term X25519 key: with one, every connection runs the Noise XX handshake and is sealed
+    /// (wire version 2, PROTOCOL.md §3.7), and the node id must be the one derived from it (§3.3). Without one the
+    /// node speaks the clear v1 wire: only the bench (to compare) and tests of v1 behaviour do that.
+    public var staticKey: Curve25519.KeyAgreement.PrivateKey?
 
     public init(name: String) { self.name = name }
 }

@@ -40,6 +40,19 @@ extension MeshNode {
         if loop.inEventLoop { write() } else { loop.execute(write) }
     }
 
+    /// Sends pre-encoded JSON to some connected peers as datagrams without waiting (the table layer's live
+    /// progress, PROTOCOL.md §10.4); peers not connected are skipped, and a datagram lost is lost.
+    public func postDatagram(_ body: [UInt8], to targets: [NodeID]) {
+        let send: @Sendable () -> Void = {
+            let connected = targets.filter { self.peers[$0]?.session != nil }
+            guard !connected.isEmpty else { return }
+            do { _ = try self.sendDatagrams(body, to: connected) } catch {
+                self.logger.debug("datagram not sent: \(error)")
+            }
+        }
+        if loop.inEventLoop { send() } else { loop.execute(send) }
+    }
+
     /// Sends pre-encoded JSON to some peers (nil = all connected). Throws if a named peer is not connected.
     @discardableResult
     func sendEncoded(_ body: [UInt8], to targets: [NodeID]?, on channel: MeshChannel) async throws -> Int {
@@ -89,13 +102,23 @@ extension MeshNode {
         guard !isShutDown, let udp else { throw MeshError.shutDown }
         let sessions = try resolve(targets)
         datagramSeq += 1
-        let bytes = try Frame.datagram(Datagram(sender: id, seq: datagramSeq, body: body)).encoded()
-        guard bytes.count <= FrameLimits.maxDatagramSize else { throw MeshError.datagramTooLarge(bytes.count) }
+        let clear = try Frame.datagram(Datagram(sender: id, seq: datagramSeq, body: body)).encoded()
+        let size = config.staticKey == nil ? clear.count : body.count + DatagramSeal.overhead
+        guard size <= FrameLimits.maxDatagramSize else { throw MeshError.datagramTooLarge(size) }
         var sent = 0
         for s in sessions {
             guard let ip = s.remoteIP, let pid = s.peerID, let port = peers[pid]?.udpPort,
                 let address = try? SocketAddress(ipAddress: ip, port: port)
             else { continue }
+            var bytes = clear
+            if config.staticKey != nil {
+                guard let keys = peers[pid]?.datagramKeys,
+                    let sealed = try? DatagramSeal.seal(body: body, sender: id, seq: datagramSeq, key: keys.send)
+                else { continue }
+                bytes = sealed
+                tap.capture(
+                    udp.allocator.buffer(bytes: clear), .sent, .udp, local: udp.localAddress, remote: address)
+            }
             udp.writeAndFlush(
                 AddressedEnvelope(remoteAddress: address, data: udp.allocator.buffer(bytes: bytes)), promise: nil)
             sent += 1

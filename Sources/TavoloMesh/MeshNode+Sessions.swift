@@ -30,6 +30,7 @@ extension MeshNode: PeerSessionDelegate {
         peer.reason = nil
         peer.lostAt = nil
         peer.lastDatagramSeq = 0
+        peer.datagramKeys = session.secureChannel?.sessionKeys.map(DatagramKeys.init)
         sendState.withLockedValue { _ = $0.connected.insert(h.nodeId) }
         logLimited(
             key: "connected \(h.nodeId.hex)", address: session.remoteIP,

@@ -87,6 +87,13 @@ public final class MeshNode: @unchecked Sendable {
         // port is not bound yet, so any valid one stands in for it.
         let probe = Handshake(nodeId: id, name: config.name, udpPort: 1, capabilities: config.capabilities)
         if let violation = probe.violation { throw MeshError.invalidConfiguration(violation) }
+        var config = config
+        if let key = config.staticKey {
+            guard NodeID.derived(from: key.publicKey) == id else {
+                throw MeshError.invalidConfiguration("node id \(id.hex) is not the one its static key gives")
+            }
+            if config.wireVersion == ProtocolVersion.current { config.wireVersion = SecureWire.version }
+        }
         let node = MeshNode(id: id, config: config, logger: logger)
         do {
             try await node.bind()
@@ -120,9 +127,12 @@ public final class MeshNode: @unchecked Sendable {
             .channelInitializer { [weak self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     guard let self else { throw MeshError.shutDown }
-                    let receiver = DatagramHandler(tap: self.tap, logger: self.logger)
+                    let receiver = DatagramHandler(
+                        tap: self.tap, logger: self.logger, sealed: self.config.staticKey != nil,
+                        dropShare: self.config.datagramDropShare)
                     receiver.delegate = self
-                    try channel.pipeline.syncOperations.addHandler(DatagramTrafficHandler(tap: self.tap))
+                    try channel.pipeline.syncOperations.addHandler(
+                        DatagramTrafficHandler(tap: self.tap, sealed: self.config.staticKey != nil))
                     try channel.pipeline.syncOperations.addHandler(receiver)
                 }
             }
@@ -149,6 +159,7 @@ public final class MeshNode: @unchecked Sendable {
             localHandshake: localHandshake, handshakeTimeout: config.handshakeTimeout.timeAmount,
             maxQueuedBytes: config.maxQueuedBytes, logger: logger)
         let session = PeerSession(settings: settings, outbound: outbound, expectedPeer: expected)
+        session.secureChannel = config.staticKey.map { SecureChannelHandler(initiator: outbound, staticKey: $0) }
         session.delegate = self
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
         if !outbound {
@@ -167,7 +178,8 @@ public final class MeshNode: @unchecked Sendable {
         }
         try PeerPipeline.install(
             on: channel, session: session, tap: tap, heartbeatInterval: config.heartbeatInterval.timeAmount,
-            heartbeatTimeout: config.heartbeatTimeout.timeAmount)
+            heartbeatTimeout: config.heartbeatTimeout.timeAmount,
+            secure: session.secureChannel)
         sessions[ObjectIdentifier(session)] = session
     }
 

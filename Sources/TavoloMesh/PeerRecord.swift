@@ -20,6 +20,8 @@ final class PeerRecord: @unchecked Sendable {
     var lostAt: NIODeadline?
     /// The newest datagram accepted from it on the current connection (§4.6 check 4).
     var lastDatagramSeq: UInt64 = 0
+    /// The current connection's datagram keys (v2, §4.6).
+    var datagramKeys: DatagramKeys?
 
     init(id: NodeID, name: String) {
         self.id = id

@@ -65,11 +65,18 @@ final class DatagramTrafficHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     private let tap: TrafficTap
+    /// v2: datagrams on the socket are sealed; the node records them in clear itself, once opened or before
+    /// sealing (`MeshNode+SealedDatagrams`), so the packet log stays plaintext.
+    private let sealed: Bool
 
-    init(tap: TrafficTap) { self.tap = tap }
+    init(tap: TrafficTap, sealed: Bool = false) {
+        self.tap = tap
+        self.sealed = sealed
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
+        if sealed { return context.fireChannelRead(data) }
         tap.capture(envelope.data, .received, .udp, local: context.channel.localAddress, remote: envelope.remoteAddress)
         context.fireChannelRead(data)
     }
@@ -77,6 +84,7 @@ final class DatagramTrafficHandler: ChannelDuplexHandler, RemovableChannelHandle
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let envelope = unwrapOutboundIn(data)
         tap.stats.datagramsSent += 1
+        if sealed { return context.write(data, promise: promise) }
         tap.capture(envelope.data, .sent, .udp, local: context.channel.localAddress, remote: envelope.remoteAddress)
         context.write(data, promise: promise)
     }

@@ -99,6 +99,9 @@ public struct TableScreen {
         case .seeding: return Line("Starting: the seat owners are choosing the joint seed…", .dim)
         case .stopped: return Line("The table stopped before the end.", .alert)
         case .finished: return Line("Game over.", .accent)
+        case .paused:
+            let why = s.status.first { $0.hasPrefix("paused") } ?? "a member was lost"
+            return Line("Paused — \(why); moves wait for it to come back.", .alert)
         case .playing:
             guard let t = s.turn else { return Line("Nobody to play.", .dim) }
             if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }
@@ -109,7 +112,7 @@ public struct TableScreen {
     func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
         if ui.mode == .confirmQuit {
             return Line(
-                "Leave? It ends the game for everyone. l: leave · d: detach (come back later) · other key: stay",
+                "Leave? You forfeit; a bot plays on. l: leave · d: detach (come back later) · other key: stay",
                 .accent)
         }
         let keys: String

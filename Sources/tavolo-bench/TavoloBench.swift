@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import Logging
 import TavoloMesh
@@ -51,12 +52,16 @@ struct TavoloBench: AsyncParsableCommand {
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
         let onLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
         let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
+        let onLoopClear = try await Self.loopRoundTrips(pings: pings, pad: message.pad, clear: true)
+        let meshSealed = try await Self.meshFormation(nodes: nodes, clear: false)
+        let meshClear = try await Self.meshFormation(nodes: nodes, clear: true)
         let (delivered, seconds) =
             roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
             baseline: Percentiles(baseline), reliable: Percentiles(reliable), reliableOnLoop: Percentiles(onLoop),
-            reliableRaw: Percentiles(raw),
+            reliableRaw: Percentiles(raw), reliableOnLoopClear: Percentiles(onLoopClear),
+            meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
             unreliable: Percentiles(unreliable),
             broadcastNodes: nodes, broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
             broadcastMessagesPerSecond: Double(delivered) / seconds)
@@ -69,14 +74,21 @@ struct TavoloBench: AsyncParsableCommand {
         }
     }
 
-    static func makeNodes(_ count: Int, prefix: String) async throws -> [MeshNode] {
+    /// Nodes of the v2 wire (a static key each, Noise-sealed), or with `clear` of the v1 wire, for comparison.
+    static func makeNodes(_ count: Int, prefix: String, clear: Bool = false) async throws -> [MeshNode] {
         var made: [MeshNode] = []
         for i in 0..<count {
             var config = MeshConfiguration(name: "\(prefix)\(i)")
             config.host = "127.0.0.1"
             var logger = Logger(label: "bench.\(prefix)\(i)")
             logger.logLevel = .error
-            made.append(try await MeshNode.start(id: .random(), config: config, logger: logger))
+            var id = NodeID.random()
+            if !clear {
+                let key = Curve25519.KeyAgreement.PrivateKey()
+                config.staticKey = key
+                id = NodeID.derived(from: key.publicKey) ?? id
+            }
+            made.append(try await MeshNode.start(id: id, config: config, logger: logger))
         }
         for a in made {
             for b in made where a !== b {
@@ -92,6 +104,16 @@ struct TavoloBench: AsyncParsableCommand {
             }
         }
         return made
+    }
+
+    /// Seconds from introducing `nodes` fresh nodes to each other until all are fully connected (handshakes
+    /// included): with Noise XX (v2) or in clear (v1).
+    static func meshFormation(nodes count: Int, clear: Bool) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let made = try await makeNodes(count, prefix: clear ? "mfc" : "mfs", clear: clear)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        for n in made { await n.shutdown() }
+        return seconds
     }
 
     /// A pings B, B answers each ping with the same value; A waits for each answer before the next ping.
@@ -133,8 +155,10 @@ struct TavoloBench: AsyncParsableCommand {
     /// The same reliable ping-pong with both ends handled on the nodes' event loops (`setEventHandler` + `post`),
     /// as the table layer runs: each end decodes the ping and encodes its answer, but no task or thread hop.
     /// With `codable` false the JSON is encoded once up front and echoed as bytes: the transport alone.
-    static func loopRoundTrips(pings: Int, pad: String, codable: Bool = true) async throws -> [Double] {
-        let nodes = try await makeNodes(2, prefix: codable ? "rttl" : "rttr")
+    static func loopRoundTrips(pings: Int, pad: String, codable: Bool = true, clear: Bool = false) async throws
+        -> [Double]
+    {
+        let nodes = try await makeNodes(2, prefix: codable ? "rttl" : "rttr", clear: clear)
         let (a, b) = (nodes[0], nodes[1])
         b.setEventHandler { event in
             guard case .message(let m) = event, m.channel == .reliable else { return }
@@ -248,6 +272,11 @@ struct BenchResult: Encodable {
     var reliableOnLoop: Percentiles
     /// On the loop, JSON encoded once and echoed as bytes: the transport alone.
     var reliableRaw: Percentiles
+    /// On the loop, v1 wire in clear (no Noise): what encryption costs.
+    var reliableOnLoopClear: Percentiles
+    /// Nodes started and introduced until a full mesh, v2 (Noise XX) and v1.
+    var meshFormationSeconds: Double
+    var meshFormationClearSeconds: Double
     var unreliable: Percentiles
     var broadcastNodes: Int
     var broadcastMessagesReceived: Int
@@ -256,12 +285,14 @@ struct BenchResult: Encodable {
     var reliableToBaselineP50: Double { reliable.p50 / baseline.p50 }
     var reliableOnLoopToBaselineP50: Double { reliableOnLoop.p50 / baseline.p50 }
     var reliableRawToBaselineP50: Double { reliableRaw.p50 / baseline.p50 }
+    var sealedToClearP50: Double { reliableOnLoop.p50 / reliableOnLoopClear.p50 }
 
     enum CodingKeys: String, CodingKey {
         case frameBytes, pings, baseline, reliable, reliableOnLoop, reliableRaw, unreliable, broadcastNodes,
             broadcastMessagesReceived
         case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50, reliableOnLoopToBaselineP50,
             reliableRawToBaselineP50
+        case reliableOnLoopClear, meshFormationSeconds, meshFormationClearSeconds, sealedToClearP50
     }
 
     func encode(to encoder: Encoder) throws {
@@ -280,6 +311,10 @@ struct BenchResult: Encodable {
         try c.encode(reliableToBaselineP50, forKey: .reliableToBaselineP50)
         try c.encode(reliableOnLoopToBaselineP50, forKey: .reliableOnLoopToBaselineP50)
         try c.encode(reliableRawToBaselineP50, forKey: .reliableRawToBaselineP50)
+        try c.encode(reliableOnLoopClear, forKey: .reliableOnLoopClear)
+        try c.encode(meshFormationSeconds, forKey: .meshFormationSeconds)
+        try c.encode(meshFormationClearSeconds, forKey: .meshFormationClearSeconds)
+        try c.encode(sealedToClearP50, forKey: .sealedToClearP50)
     }
 
     var text: String {
@@ -291,7 +326,9 @@ struct BenchResult: Encodable {
             mesh reliable round trip       \(f(reliable))   = \(String(format: "%.2f", reliableToBaselineP50)) x baseline p50 (async API)
             mesh reliable, on event loop   \(f(reliableOnLoop))   = \(String(format: "%.2f", reliableOnLoopToBaselineP50)) x baseline p50 (goal <= 2)
             mesh reliable, bytes echoed    \(f(reliableRaw))   = \(String(format: "%.2f", reliableRawToBaselineP50)) x baseline p50 (transport alone)
+            mesh reliable, on loop, v1     \(f(reliableOnLoopClear))   sealed (v2) / clear (v1) p50 = \(String(format: "%.2f", sealedToClearP50)) (goal <= 1.3)
             mesh unreliable round trip     \(f(unreliable))
+            \(broadcastNodes) fresh nodes to a full mesh   v2 (Noise XX) \(String(format: "%.3f", meshFormationSeconds)) s, v1 clear \(String(format: "%.3f", meshFormationClearSeconds)) s (goal <= 2 s)
             broadcast, \(broadcastNodes) nodes              \(String(format: "%.0f", broadcastMessagesPerSecond)) messages/s received (\(broadcastMessagesReceived) in \(String(format: "%.2f", broadcastSeconds)) s)
             """
     }

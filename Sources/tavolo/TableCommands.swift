@@ -64,11 +64,23 @@ struct Host: ParsableCommand {
     @Option(help: "Fill every other free seat with bots of this kind (the host's bots).") var fill: String?
     @Flag(help: "Fill every other free seat with the game's strongest bot.") var bots = false
     @Flag(help: "Start at once (every seat must be taken).") var start = false
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a member lost during the game has to come back before a bot takes its seats (default 120).",
+            valueName: "seconds"))
+    var grace: Int?
     @Flag(help: "Print the table as JSON.") var json = false
+
+    func validate() throws {
+        if let grace, !TableInfo.graceRange.contains(grace) {
+            throw ValidationError(
+                "--grace is \(TableInfo.graceRange.lowerBound)-\(TableInfo.graceRange.upperBound) seconds, not \(grace)")
+        }
+    }
 
     func run() throws {
         let client = try nodeOptions.connect()
-        var table = try callNode(client, .host(game: game, players: players), as: TableInfo.self)
+        var table = try callNode(client, .host(game: game, players: players, grace: grace), as: TableInfo.self)
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {
@@ -195,6 +207,16 @@ struct State: ParsableCommand {
             print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
         }
         if let stopped = s.stopped { print("stopped: \(stopped)") }
+        if s.info.phase == .paused {
+            print(
+                "paused: \(s.absent.joined(separator: ", ")) lost" + (s.pausedSince.map { " since \($0)" } ?? "")
+                    + "; grace \(s.info.graceSeconds) s, then a bot takes their seats")
+        }
+        for t in s.takeovers {
+            print(
+                "\(t.memberName) \(t.forfeit ? "forfeited" : "did not come back"): seats "
+                    + "\(t.seats.map(String.init).joined(separator: ", ")) played by a \(t.bot) bot from move \(t.appliedAt + 1)")
+        }
     }
 }
 

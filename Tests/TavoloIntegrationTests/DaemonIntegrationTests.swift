@@ -2,6 +2,7 @@ import Foundation
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 /// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback.
@@ -43,7 +44,7 @@ final class DaemonIntegrationTests: XCTestCase {
         // A client we did not write: avahi-browse sees all six with their TXT keys.
         var missing: [String] = []
         try harness.eventually("avahi-browse to list all six with id, v, u", seconds: 10) {
-            guard let out = runCommand("/usr/bin/avahi-browse", ["-rtp", "_tavolo._tcp"])?.output else { return false }
+            guard let out = (try? runProcess("/usr/bin/avahi-browse", ["-rtp", "_tavolo._tcp"]))?.combined else { return false }
             let resolved = out.split(separator: "\n").filter { $0.hasPrefix("=") }.map { String($0) }
             missing = []
             for i in all {
@@ -52,7 +53,7 @@ final class DaemonIntegrationTests: XCTestCase {
                     let line = resolved.first(where: {
                         $0.split(separator: ";").dropFirst(3).first.map(String.init) == harness.name(i)
                     }),
-                    let ids, line.contains("\"id=\(ids)\""), line.contains("\"v=\(ProtocolVersion.current)\""),
+                    let ids, line.contains("\"id=\(ids)\""), line.contains("\"v=2\""),  // the v2 (Noise) wire
                     line.range(of: #""u=[0-9]+""#, options: .regularExpression) != nil
                 else {
                     missing.append(harness.name(i))
@@ -108,27 +109,28 @@ final class DaemonIntegrationTests: XCTestCase {
         let port = try harness.status(target).tcpPort
 
         // Garbage bytes: a goodbye with a reason, then the close.
-        let garbage = try RawClient(port: port)
+        let garbage = try RawPeer(port: port)
         garbage.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let g1 = try garbage.readUntilGoodbye().goodbye
         XCTAssertEqual(g1.code, .badFrame, g1.reason)
         XCTAssertFalse(g1.reason.isEmpty)
         XCTAssertTrue(garbage.isClosedByPeer(), "the node closes a connection that sent garbage")
 
-        // A well-formed header with protocol version 2.
-        let wrong = try RawClient(port: port)
+        // A well-formed header with protocol version 1 (a clear v1 handshake) to a v2 node.
+        let wrong = try RawPeer(port: port)
         var header: [UInt8] = []
-        FrameHeader(version: 2, type: .handshake, length: 2).encode(into: &header)
+        FrameHeader(version: 1, type: .handshake, length: 2).encode(into: &header)
         wrong.send(header + Array("{}".utf8))
         let g2 = try wrong.readUntilGoodbye().goodbye
         XCTAssertEqual(g2.code, .versionMismatch, g2.reason)
-        XCTAssertTrue(g2.reason.contains("2"), g2.reason)
+        XCTAssertTrue(g2.reason.contains("version 1"), g2.reason)
         XCTAssertTrue(wrong.isClosedByPeer(), "the node closes a connection with the wrong version")
 
         // An oversized length is cut off before any payload is buffered.
-        let big = try RawClient(port: port)
+        let big = try RawPeer(port: port)
         var bigHeader: [UInt8] = []
-        FrameHeader(type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1)).encode(into: &bigHeader)
+        FrameHeader(version: 2, type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1))
+            .encode(into: &bigHeader)
         big.send(bigHeader)
         XCTAssertEqual(try big.readUntilGoodbye().goodbye.code, .frameTooLarge)
         XCTAssertTrue(big.isClosedByPeer())
@@ -143,14 +145,14 @@ final class DaemonIntegrationTests: XCTestCase {
 
     func testNodeWithAnotherProtocolVersionIsIncompatible() throws {
         let normal = try harness.start(3)
-        let odd = try harness.startNode(extraArguments: ["--test-protocol-version", "2"])
-        try harness.eventually("the three to mesh and see version 2 as incompatible", seconds: 30) {
+        let odd = try harness.startNode(extraArguments: ["--test-protocol-version", "3"])
+        try harness.eventually("the three to mesh and see version 3 as incompatible", seconds: 30) {
             harness.isFullMesh(normal)
                 && normal.allSatisfy { harness.view($0)?[harness.name(odd)]?.state == .incompatible }
         }
         for i in normal {
             let reason = harness.view(i)?[harness.name(odd)]?.reason ?? ""
-            XCTAssertTrue(reason.contains("version 2"), reason)
+            XCTAssertTrue(reason.contains("version 3"), reason)
         }
         // The odd node sees the others as incompatible too, and connects to none.
         try harness.eventually("the odd node to see the others as incompatible", seconds: 10) {
@@ -203,12 +205,12 @@ final class DaemonIntegrationTests: XCTestCase {
         env["XDG_RUNTIME_DIR"] = harness.root.appendingPathComponent("run").path
         let state = harness.root.appendingPathComponent("state-noavahi").path
         let start = Date()
-        let result = try XCTUnwrap(
-            runCommand(harness.binary.path, ["--name", harness.name(99), "--state-dir", state], environment: env))
+        let result = try runProcess(
+            harness.binary.path, ["--name", harness.name(99), "--state-dir", state], environment: env)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         XCTAssertNotEqual(result.status, 0)
-        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: true)
-        XCTAssertEqual(lines.count, 1, "one line, got:\n\(result.output)")
+        let lines = result.combined.split(separator: "\n", omittingEmptySubsequences: true)
+        XCTAssertEqual(lines.count, 1, "one line, got:\n\(result.combined)")
         let line = String(lines.first ?? "")
         XCTAssertTrue(line.contains("avahi-daemon"), line)
         XCTAssertTrue(line.contains("start it") || line.contains("scripts/"), "says what to do: \(line)")

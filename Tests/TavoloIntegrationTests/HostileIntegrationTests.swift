@@ -2,6 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloTestSupport
 import TavoloTable
 import XCTest
 
@@ -22,18 +23,22 @@ final class HostileIntegrationTests: XCTestCase {
 
     func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
 
-    /// A peer that dialed `port` and completed the handshake; `last` makes distinct ids that are all smaller than
-    /// any random id, so the node accepts the connection (§4.7, the smaller id dials).
-    func attacker(port: Int, last: UInt16 = 1, name: String = "evil") throws -> RawClient {
-        let raw = try RawClient(port: port)
-        let id = try XCTUnwrap(NodeID(bytes: [UInt8](repeating: 0, count: 14) + [UInt8(last >> 8), UInt8(last & 255)]))
-        raw.send(try Frame.handshake(Handshake(nodeId: id, name: name, udpPort: 9, capabilities: ["tables"])).encoded())
-        guard case .handshake = try raw.readFrame() else { throw RawClient.RawError.closed }
+    /// An authenticated stranger: a peer with its own key that dialed `port`, ran the real Noise handshake
+    /// (PROTOCOL.md §3.7) and had its Tavolo handshake accepted, so every frame it sends next is sealed and reaches
+    /// the node's table layer. Its id is below every node's, so the node accepts its connection (§4.7).
+    func attacker(port: Int, name: String = "evil") throws -> RawPeer {
+        let ids = try harness.nodes.indices.map { try XCTUnwrap(NodeID(hex: try harness.status($0).id)) }
+        let key = RawPeer.strangerKey(below: ids)
+        let raw = try RawPeer(port: port)
+        try raw.noiseHandshake(
+            key: key,
+            handshake: Handshake(
+                version: 2, nodeId: RawPeer.nodeID(of: key), name: name, udpPort: 9, capabilities: ["tables"]))
         return raw
     }
 
-    func sendTable(_ raw: RawClient, _ m: TableMessage) throws {
-        raw.send(try Frame.application(try CanonicalJSON.encode(m)).encoded())
+    func sendTable(_ raw: RawPeer, _ m: TableMessage) throws {
+        try raw.send(Frame.application(try CanonicalJSON.encode(m)))
     }
 
     func rssKiB(_ pid: pid_t) throws -> Int {
@@ -84,7 +89,7 @@ final class HostileIntegrationTests: XCTestCase {
             .stop(table: info.id, code: .hashMismatch, reason: "forged"),
             .reject(table: info.id, number: 0, code: .illegal, reason: "forged"),
         ]
-        var attackers: [RawClient] = []
+        var attackers: [RawPeer] = []
         for node in 0..<2 {
             let raw = try attacker(port: try harness.status(node).tcpPort)
             for m in attacks { try sendTable(raw, m) }
@@ -106,6 +111,23 @@ final class HostileIntegrationTests: XCTestCase {
             XCTAssertEqual(seen.info.host, info.host, "node \(node)")
             XCTAssertEqual(seen.info.phase, .playing, "node \(node)")
         }
+        // A table message too large to read, one that is no table message, then a flood of forged moves: all
+        // counted, none acted on, and the log says so in a few lines, not one per message (§9.1).
+        let oversized = #"{"type":"table.stop","table":"\#(info.id.rawValue)","code":"x","reason":""#
+            + String(repeating: "a", count: TableMessage.maxBodyBytes) + #""}"#
+        try attackers[0].send(Frame.application(Array(oversized.utf8)))
+        try attackers[0].send(Frame.application(Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
+        let flood = 500
+        for n in 0..<flood {
+            try sendTable(attackers[0], .move(table: info.id, number: n, seat: 0, move: legal, stateHash: hash))
+        }
+        try waitFor("node 0 counted every refused message") {
+            try client(0).call(.status, as: NodeStatus.self).tableMessagesRefused >= attacks.count + 2 + flood
+        }
+        let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
+        let lines = log.split(separator: "\n").filter { $0.contains("from evil") }
+        XCTAssertLessThanOrEqual(lines.count, 12, "rate-limited:\n\(lines.suffix(5).joined(separator: "\n"))")
+        XCTAssertGreaterThan(lines.count, 0, "the refusals are logged")
         // Node 0's human plays every move to the end.
         var finished = false
         for _ in 0..<200 where !finished {
@@ -130,7 +152,7 @@ final class HostileIntegrationTests: XCTestCase {
         let raw = try attacker(port: try harness.status(0).tcpPort)
         let deep = String(repeating: "[", count: 511) + "0" + String(repeating: "]", count: 511)
         let body = #"{"move":\#(deep),"number":0,"seat":0,"stateHash":"00","table":"x-1","type":"table.move"}"#
-        raw.send(try Frame.application(Array(body.utf8)).encoded())
+        try raw.send(Frame.application(Array(body.utf8)))
         let goodbye = try raw.readUntilGoodbye().goodbye
         XCTAssertEqual(goodbye.code, .badFrame, goodbye.reason)
         XCTAssertTrue(goodbye.reason.contains("deeper"), goodbye.reason)
@@ -140,37 +162,48 @@ final class HostileIntegrationTests: XCTestCase {
         XCTAssertTrue(harness.isFullMesh([0, 1]))
     }
 
-    /// Half frames and handshakes with names far over the limit, from many connections: memory stays bounded
-    /// (the 1 MiB pre-handshake budget, 32 pending connections per address) and the node answers `peers`.
+    /// Half Noise messages and sealed handshakes with names far over the limit, from many connections: memory stays
+    /// bounded (the 1 MiB pre-handshake budget, 32 pending connections per address) and the node answers `peers`.
+    /// The long names come from authenticated strangers: each ran the real Noise handshake with its own key.
     func testHalfFrameAndLongNameFloodsKeepMemoryBoundedAndTheNodeAnswers() throws {
         try harness.start(1)
         try harness.eventually("node up", seconds: 30) { harness.peers(0) != nil }
         let port = try harness.status(0).tcpPort
+        let nodeID = try XCTUnwrap(NodeID(hex: try harness.status(0).id))
         let pid = harness.pid(0)
         let before = try rssKiB(pid)
-        var header: [UInt8] = []
-        FrameHeader(type: .handshake, length: UInt32(FrameLimits.maxHandshakePayload)).encode(into: &header)
-        let half = header + [UInt8](repeating: UInt8(ascii: "{"), count: FrameLimits.maxHandshakePayload / 2)
+        // The largest Noise handshake message a node accepts (§3.7), announced and half sent.
+        let announced = FrameLimits.maxHandshakePayload + 96
+        let half =
+            [FrameHeader.magic.0, FrameHeader.magic.1, 2, 7, 0, 0]
+            + withUnsafeBytes(of: UInt32(announced).bigEndian, Array.init)
+            + [UInt8](repeating: 0x42, count: announced / 2)
+        let strangers = (0..<4).map { _ in RawPeer.strangerKey(below: [nodeID]) }
         var peak = before
+        var refusedLongNames = 0
         for round in 0..<8 {
-            var open: [RawClient] = []
-            for _ in 0..<60 {
-                guard let raw = try? RawClient(port: port, timeout: 1) else { continue }
+            var open: [RawPeer] = []
+            for i in 0..<60 {
+                guard let raw = try? RawPeer(port: port, timeout: 1) else { continue }
                 if round % 2 == 0 {
                     raw.send(half)
                 } else {
-                    let id = try XCTUnwrap(NodeID(bytes: [UInt8](repeating: 0, count: 15) + [1]))
-                    let long = String(repeating: "x", count: 8_000)
-                    let json = #"{"capabilities":[],"name":"\#(long)","nodeId":"\#(id.hex)","udpPort":9,"version":1}"#
-                    var h: [UInt8] = []
-                    FrameHeader(type: .handshake, length: UInt32(json.utf8.count)).encode(into: &h)
-                    raw.send(h + Array(json.utf8))
+                    let key = strangers[i % strangers.count]
+                    let long = Handshake(
+                        version: 2, nodeId: RawPeer.nodeID(of: key), name: String(repeating: "x", count: 8_000),
+                        udpPort: 9, capabilities: [])
+                    if (try? raw.noiseHandshake(key: key, handshake: long)) != nil,
+                        (try? raw.readGoodbye())?.code == .badFrame
+                    {
+                        refusedLongNames += 1
+                    }
                 }
                 open.append(raw)
             }
             peak = max(peak, try rssKiB(pid))
             open.removeAll()
         }
+        XCTAssertGreaterThan(refusedLongNames, 0, "no sealed long-name handshake was answered with bad-frame")
         let start = Date()
         XCTAssertNotNil(harness.peers(0), "the node answers peers after the floods")
         let ms = Int(Date().timeIntervalSince(start) * 1000)

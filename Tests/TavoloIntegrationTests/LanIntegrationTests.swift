@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
 import TavoloControl
 import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
 import TavoloSimulation
+import TavoloTestSupport
 import XCTest
 
 /// Tavolo across machines: each node in its own scripts/lan test host (a network namespace with its own address
@@ -49,11 +51,8 @@ final class LanIntegrationTests: XCTestCase {
         let lan = try LanTestbedHarness(hosts: 6)
         self.lan = lan
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
-        let sim = try XCTUnwrap(
-            runCommandSplit(
-                tavolo,
-                ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"]
-            ))
+        let sim = try runProcess(
+            tavolo, ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"])
         XCTAssertEqual(sim.status, 0, sim.stderr)
         let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
         XCTAssertEqual(report.network, "test-hosts")
@@ -64,20 +63,16 @@ final class LanIntegrationTests: XCTestCase {
         XCTAssertEqual(game.finalHashes.count, 6)
         XCTAssertEqual(Set(game.finalHashes.values).count, 1)
         let seed = try XCTUnwrap(game.jointSeed)
-        let playout = try XCTUnwrap(
-            runCommandSplit(
-                tavolo,
-                [
-                    "playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots",
-                    report.bot, "--json",
-                ]
-            ))
+        let playout = try runProcess(
+            tavolo,
+            ["playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot, "--json"])
         let engine = try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(engine?["finalHash"] as? String, game.finalHashes.values.first, "seed \(seed)")
     }
 
-    /// A datagram from one host to another arrives; one claiming the same sender but sent from a third host's
-    /// address is dropped (PROTOCOL.md §4.6: the source must be the sender's TCP address).
+    /// A datagram from one host to another arrives; one claiming the same sender but sealed without the session's
+    /// key is dropped and counted as rejected, whether it comes from a third host's address or from the sender's own
+    /// (PROTOCOL.md §4.6: an address proves nothing, the key does).
     func testDatagramsFlowBetweenHostsAndAForgedSourceIsDropped() throws {
         try startOnePerHost(3)
         try harness.eventually("full mesh of three hosts", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
@@ -94,29 +89,25 @@ final class LanIntegrationTests: XCTestCase {
         XCTAssertEqual(accepted.datagramsRejected, before.datagramsRejected)
         XCTAssertEqual(accepted.datagramsStale, before.datagramsStale)
 
-        // The same sender id with a fresh sequence number, sent from tvh3's address to tvh2's node.
+        // The same sender id with a fresh sequence number, sealed under a key that is not the session's.
         let udpPort = try harness.status(1).udpPort
         let frame = try datagramFrame(sender: sender.id, seq: 1_000_000, text: "forged")
         let file = harness.root.appendingPathComponent("forged.bin")
         try Data(frame).write(to: file)
-        try lan?.lan(["exec", "tvh3", "/bin/bash", "-c", "cat \(file.path) > /dev/udp/10.77.0.2/\(udpPort)"])
-        var after = accepted
-        // Every datagram is counted once: as received (accepted), stale or rejected (PROTOCOL.md §7).
-        try harness.eventually("tvh2 counts the forged datagram", seconds: 10) {
-            after = (try? harness.status(1).stats) ?? accepted
-            return after.datagramsRejected + after.datagramsReceived > accepted.datagramsRejected
-                + accepted.datagramsReceived
+        var last = accepted
+        for host in ["tvh3", "tvh1"] {
+            try lan?.lan(["exec", host, "/bin/bash", "-c", "cat \(file.path) > /dev/udp/10.77.0.2/\(udpPort)"])
+            var after = last
+            // Every datagram is counted once: as received (accepted), stale or rejected (PROTOCOL.md §7).
+            try harness.eventually("tvh2 counts the forged datagram from \(host)", seconds: 10) {
+                after = (try? harness.status(1).stats) ?? last
+                return after.datagramsRejected + after.datagramsReceived > last.datagramsRejected
+                    + last.datagramsReceived
+            }
+            XCTAssertEqual(after.datagramsRejected, last.datagramsRejected + 1, "not rejected from \(host)")
+            XCTAssertEqual(after.datagramsReceived, last.datagramsReceived, "accepted from \(host)")
+            last = after
         }
-        XCTAssertEqual(after.datagramsRejected, accepted.datagramsRejected + 1, "the forged datagram was not rejected")
-        XCTAssertEqual(after.datagramsReceived, accepted.datagramsReceived, "the forged datagram was accepted")
-        // The control: the same bytes from tvh1's own address are accepted.
-        try lan?.lan(["exec", "tvh1", "/bin/bash", "-c", "cat \(file.path) > /dev/udp/10.77.0.2/\(udpPort)"])
-        var control = after
-        try harness.eventually("tvh2 gets the datagram from tvh1's address", seconds: 10) {
-            control = (try? harness.status(1).stats) ?? after
-            return control.datagramsReceived > after.datagramsReceived
-        }
-        XCTAssertEqual(control.datagramsRejected, after.datagramsRejected)
     }
 
     /// A host whose cable is pulled is lost by heartbeat on both sides; plugged back, the mesh is whole again.
@@ -151,7 +142,8 @@ final class LanIntegrationTests: XCTestCase {
         }
     }
 
-    /// A version-1 datagram frame (PROTOCOL.md §3.1, §4.6) claiming to come from `sender`.
+    /// A datagram of version 2's shape (PROTOCOL.md §4.6) claiming to come from `sender`, sealed under a random
+    /// key instead of the session's: what anyone on the LAN who knows the id can send.
     func datagramFrame(sender: String, seq: UInt64, text: String) throws -> [UInt8] {
         var id: [UInt8] = []
         var hex = Substring(sender)
@@ -160,36 +152,12 @@ final class LanIntegrationTests: XCTestCase {
             hex = hex.dropFirst(2)
         }
         XCTAssertEqual(id.count, 16)
-        let payload = id + withUnsafeBytes(of: seq.bigEndian, Array.init) + Array("{\"text\":\"\(text)\"}".utf8)
-        return [0x54, 0x56, 1, 6, 0, 0] + withUnsafeBytes(of: UInt32(payload.count).bigEndian, Array.init) + payload
+        let body = Array("{\"text\":\"\(text)\"}".utf8)
+        let prefix = id + withUnsafeBytes(of: seq.bigEndian, Array.init)
+        let length = UInt32(prefix.count + body.count + 16)
+        let header: [UInt8] = [0x54, 0x56, 2, 6, 0, 0] + withUnsafeBytes(of: length.bigEndian, Array.init)
+        let nonce = try ChaChaPoly.Nonce(data: [0, 0, 0, 0] + withUnsafeBytes(of: seq.littleEndian, Array.init))
+        let box = try ChaChaPoly.seal(body, using: SymmetricKey(size: .bits256), nonce: nonce, authenticating: header + prefix)
+        return header + prefix + Array(box.ciphertext) + Array(box.tag)
     }
-}
-
-/// Runs a program; returns its status, standard output and standard error separately.
-func runCommandSplit(_ path: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    // Read stderr on another thread so neither pipe can fill up and block the child.
-    let errData = LockedData()
-    let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    while !errData.isSet { usleep(1_000) }
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: errData.value, as: UTF8.self))
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ d: Data) { lock.withLock { data = d } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
 }

@@ -15,6 +15,9 @@ final class DatagramHandlerTests: XCTestCase {
             asked.append(datagram)
             return verdict
         }
+        func sealedDatagram(_ bytes: [UInt8], sender: NodeID, from address: SocketAddress) -> DatagramVerdict {
+            .rejected
+        }
     }
 
     final class Recorder: FrameRecorder, @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh
@@ -57,13 +58,13 @@ extension MeshLoopbackTests {
 
     func testTooManyPendingConnectionsFromOneAddressAreRefusedAsBusy() async throws {
         let a = try await makeNode("a") { $0.maxPendingPerAddress = 2 }
-        let first = try RawPeer(tcpPort: a.tcpPort)
-        let second = try RawPeer(tcpPort: a.tcpPort)
+        let first = try RawPeer(port: a.tcpPort)
+        let second = try RawPeer(port: a.tcpPort)
         // Each node handshake read proves the node has accepted that connection.
         guard case .handshake = try first.readFrame(), case .handshake = try second.readFrame() else {
             return XCTFail("no handshake from the node")
         }
-        let third = try RawPeer(tcpPort: a.tcpPort)
+        let third = try RawPeer(port: a.tcpPort)
         XCTAssertEqual(try third.readGoodbye().code, .busy)
         XCTAssertTrue(third.isClosedByPeer())
         // The two waiting ones are unaffected and may still complete their handshake.
@@ -81,10 +82,10 @@ extension MeshLoopbackTests {
         let youngBytes = try paddedHandshake(youngID, padding: 700)
         // Each alone fits the budget (about 820 bytes); 600 of each together do not.
         XCTAssertLessThan(youngBytes.count, 1_000)
-        let old = try RawPeer(tcpPort: a.tcpPort)
+        let old = try RawPeer(port: a.tcpPort)
         old.send(Array(oldBytes.prefix(600)))
         try await eventually("600 bytes pending") { await pendingBytes(a) == 600 }
-        let young = try RawPeer(tcpPort: a.tcpPort)
+        let young = try RawPeer(port: a.tcpPort)
         young.send(Array(youngBytes.prefix(600)))
         XCTAssertEqual(try old.readGoodbye().code, .busy)
         XCTAssertTrue(old.isClosedByPeer())
@@ -97,7 +98,7 @@ extension MeshLoopbackTests {
 
     func testAFirstFrameLargerThanAHandshakeIsRefused() async throws {
         let a = try await makeNode("a")
-        let big = try RawPeer(tcpPort: a.tcpPort)
+        let big = try RawPeer(port: a.tcpPort)
         var header: [UInt8] = []
         FrameHeader(type: .handshake, length: UInt32(FrameLimits.maxHandshakePayload + 1)).encode(into: &header)
         big.send(header)
@@ -110,7 +111,7 @@ extension MeshLoopbackTests {
             try XCTUnwrap(NodeID(hex: $0))
         }
         for (i, id) in ids.enumerated() {
-            var peer: RawPeer? = try RawPeer(tcpPort: a.tcpPort)
+            var peer: RawPeer? = try RawPeer(port: a.tcpPort)
             try peer?.send(.handshake(Handshake(nodeId: id, name: "gone\(i)", udpPort: 1, capabilities: [])))
             try await eventually("gone\(i) connected") {
                 await a.peerList().contains { $0.id == id && $0.state == .connected }
@@ -129,7 +130,7 @@ extension MeshLoopbackTests {
         logger.logLevel = .info
         let a = try await makeNode("a", logger: logger)
         for _ in 0..<20 {
-            let garbage = try RawPeer(tcpPort: a.tcpPort)
+            let garbage = try RawPeer(port: a.tcpPort)
             garbage.send(Array("GET / HTTP/1.1\r\n\r\n".utf8))
             XCTAssertEqual(try garbage.readGoodbye().code, .badFrame)
             XCTAssertTrue(garbage.isClosedByPeer())
@@ -153,7 +154,7 @@ extension MeshLoopbackTests {
             var bytes = [UInt8](repeating: 0, count: 16)
             bytes[15] = UInt8(i + 1)
             let id = try XCTUnwrap(NodeID(bytes: bytes))
-            let peer = try RawPeer(tcpPort: a.tcpPort)
+            let peer = try RawPeer(port: a.tcpPort)
             try peer.send(.handshake(Handshake(nodeId: id, name: "mint\(i)", udpPort: 1, capabilities: [])))
             try peer.send(.goodbye(Goodbye(code: .shutdown, reason: "bye")))
             XCTAssertTrue(peer.isClosedByPeer())

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh
@@ -136,25 +137,25 @@ final class MeshLoopbackTests: XCTestCase {
         introduce([a, b])
         try await eventually("connected") { await connectedCount(a) == 1 }
 
-        let garbage = try RawPeer(tcpPort: a.tcpPort)
+        let garbage = try RawPeer(port: a.tcpPort)
         garbage.send(Array("hello, is this HTTP?\r\n\r\n".utf8))
         XCTAssertEqual(try garbage.readGoodbye().code, .badFrame)
         XCTAssertTrue(garbage.isClosedByPeer())
 
-        let wrongVersion = try RawPeer(tcpPort: a.tcpPort)
+        let wrongVersion = try RawPeer(port: a.tcpPort)
         var header: [UInt8] = []
         FrameHeader(version: 9, type: .handshake, length: 0).encode(into: &header)
         wrongVersion.send(header)
         XCTAssertEqual(try wrongVersion.readGoodbye().code, .versionMismatch)
         XCTAssertTrue(wrongVersion.isClosedByPeer())
 
-        let huge = try RawPeer(tcpPort: a.tcpPort)
+        let huge = try RawPeer(port: a.tcpPort)
         var big: [UInt8] = []
         FrameHeader(type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1)).encode(into: &big)
         huge.send(big)
         XCTAssertEqual(try huge.readGoodbye().code, .frameTooLarge)
 
-        let noHandshake = try RawPeer(tcpPort: a.tcpPort)
+        let noHandshake = try RawPeer(port: a.tcpPort)
         try noHandshake.send(.application(Array("{}".utf8)))
         XCTAssertEqual(try noHandshake.readGoodbye().code, .handshakeRequired)
 
@@ -164,7 +165,7 @@ final class MeshLoopbackTests: XCTestCase {
             #"{"capabilities":[],"name":"x","nodeId":"01000000000000000000000000000000","udpPort":70000,"version":1}"#,
             #"{"capabilities":[],"name":"x","nodeId":"01000000000000000000000000000000","udpPort":1.0,"version":1}"#,
         ] {
-            let invalid = try RawPeer(tcpPort: a.tcpPort)
+            let invalid = try RawPeer(port: a.tcpPort)
             var frame: [UInt8] = []
             FrameHeader(type: .handshake, length: UInt32(bad.utf8.count)).encode(into: &frame)
             invalid.send(frame + Array(bad.utf8))
@@ -173,7 +174,7 @@ final class MeshLoopbackTests: XCTestCase {
         }
 
         // An application frame whose payload is not JSON, after a good handshake.
-        let notJSON = try RawPeer(tcpPort: a.tcpPort)
+        let notJSON = try RawPeer(port: a.tcpPort)
         let smallID = try XCTUnwrap(NodeID(hex: "00000000000000000000000000000003"))
         try notJSON.send(.handshake(Handshake(nodeId: smallID, name: "liar", udpPort: 1, capabilities: [])))
         try await eventually("liar connected") { await connectedCount(a) == 2 }
@@ -197,7 +198,7 @@ final class MeshLoopbackTests: XCTestCase {
         let mid = try XCTUnwrap(NodeID(hex: "80000000000000000000000000000000"))
         let a = try await makeNode("a", id: mid)
 
-        let larger = try RawPeer(tcpPort: a.tcpPort)
+        let larger = try RawPeer(port: a.tcpPort)
         try larger.send(
             .handshake(
                 Handshake(
@@ -205,15 +206,15 @@ final class MeshLoopbackTests: XCTestCase {
             ))
         XCTAssertEqual(try larger.readGoodbye().code, .wrongDialer)
 
-        let me = try RawPeer(tcpPort: a.tcpPort)
+        let me = try RawPeer(port: a.tcpPort)
         try me.send(.handshake(Handshake(nodeId: mid, name: "me", udpPort: 1, capabilities: [])))
         XCTAssertEqual(try me.readGoodbye().code, .selfConnection)
 
         let smallID = NodeID(hex: "01000000000000000000000000000000")!
-        let first = try RawPeer(tcpPort: a.tcpPort)
+        let first = try RawPeer(port: a.tcpPort)
         try first.send(.handshake(Handshake(nodeId: smallID, name: "small", udpPort: 1, capabilities: [])))
         try await eventually("small connected") { await connectedCount(a) == 1 }
-        let second = try RawPeer(tcpPort: a.tcpPort)
+        let second = try RawPeer(port: a.tcpPort)
         try second.send(.handshake(Handshake(nodeId: smallID, name: "small", udpPort: 1, capabilities: [])))
         // The newer connection wins; the older one is told why it is closed.
         XCTAssertEqual(try first.readGoodbye().code, .duplicateConnection)
@@ -226,7 +227,7 @@ final class MeshLoopbackTests: XCTestCase {
 
     func testSilentPeerIsLostAfterTimeout() async throws {
         let a = try await makeNode("a")
-        let silent = try RawPeer(tcpPort: a.tcpPort)
+        let silent = try RawPeer(port: a.tcpPort)
         let smallID = NodeID(hex: "00000000000000000000000000000001")!
         try silent.send(.handshake(Handshake(nodeId: smallID, name: "silent", udpPort: 1, capabilities: [])))
         try await eventually("silent connected") { await connectedCount(a) == 1 }
@@ -267,7 +268,7 @@ final class MeshLoopbackTests: XCTestCase {
 
     func testSlowReaderIsDroppedInsteadOfGrowingMemory() async throws {
         let a = try await makeNode("a") { $0.maxQueuedBytes = 256 << 10 }
-        let reader = try RawPeer(tcpPort: a.tcpPort)
+        let reader = try RawPeer(port: a.tcpPort)
         let smallID = NodeID(hex: "00000000000000000000000000000002")!
         try reader.send(.handshake(Handshake(nodeId: smallID, name: "slow", udpPort: 1, capabilities: [])))
         try await eventually("slow connected") { await connectedCount(a) == 1 }

@@ -129,7 +129,7 @@ final class TableScreenTests: XCTestCase {
         _ = ui.handle(.character("q"), s)
         XCTAssertTrue(
             Fixtures.text(s, ui).contains(
-                "Leave? It ends the game for everyone. l: leave · d: detach (come back later) · other key: stay"))
+                "Leave? You forfeit; a bot plays on. l: leave · d: detach (come back later) · other key: stay"))
     }
 
     func testTheStatusLineShowsLostPeersAndNoticesAboveThePrompt() throws {

@@ -9,6 +9,9 @@ public struct TableDirectory {
     public private(set) var context: TableContext
     var nonces: NonceSource
     var nextTableNumber = 1
+    /// The middle part of this node's table ids, never the same across its restarts (`TableEpoch`).
+    public var tableEpoch = TableEpoch.random()
+    var restoredEffects: [TableEffect] = []
 
     /// Tables another node may have listed here at once; more offers from it are dropped.
     public static let maxTablesPerPeer = 64
@@ -28,14 +31,10 @@ public struct TableDirectory {
                 return [.log(.debug, "\(message.typeName) for unknown table \(id) from \(context.name(from))")]
             }
             guard info.host == from, from != context.me, info.isWithinLimits(context.catalog) else {
-                return [
-                    .log(
-                        .debug, "ignored an offer of table \(id) from \(context.name(from)): not its host, or malformed"
-                    )
-                ]
+                return [.refused("table.offer for table \(id) (not its host, or malformed)", from: from)]
             }
             guard tables.values.count(where: { $0.info.host == from }) < Self.maxTablesPerPeer else {
-                return [.log(.warning, "ignored an offer from \(context.name(from)): it lists too many tables")]
+                return [.refused("table.offer for table \(id) (more than \(Self.maxTablesPerPeer) tables)", from: from)]
             }
             tables[id] = TableMachine(offered: info, role: .node, context)
         }
@@ -63,7 +62,7 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
-        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove, .raceBot, .grace:
             return route(timer.table, .timer(timer))
         }
     }
@@ -76,10 +75,29 @@ public struct TableDirectory {
         return effects
     }
 
+    /// Picks up a game this node's log shows unfinished (a restart, §9.11): the table is paused until the other
+    /// members are back.
+    public mutating func restore(_ log: GameLog) -> Result<TableID, TableError> {
+        guard tables[log.table.id] == nil else { return .failure(TableError(.badRequest, "already known")) }
+        var machine: TableMachine
+        do { machine = try TableMachine(restoring: log, context) } catch { return .failure(error) }
+        restoredEffects += machine.restored(context)
+        tables[log.table.id] = machine
+        return .success(log.table.id)
+    }
+
+    /// Effects of restored tables, for the shell to perform once it is ready.
+    public mutating func takeRestoredEffects() -> [TableEffect] {
+        defer { restoredEffects = [] }
+        return restoredEffects
+    }
+
     // MARK: Local requests
 
     /// Hosts a new open table.
-    public mutating func host(game: String, players: Int?) -> (Result<TableInfo, TableError>, [TableEffect]) {
+    public mutating func host(game: String, players: Int?, grace: Int? = nil) -> (
+        Result<TableInfo, TableError>, [TableEffect]
+    ) {
         guard let entry = context.catalog[game] else {
             let games = context.catalog.names.joined(separator: ", ")
             return (.failure(TableError(.unknownGame, "unknown game '\(game)'; games: \(games)")), [])
@@ -92,13 +110,21 @@ public struct TableDirectory {
             let counts = entry.playerCounts.map(String.init).joined(separator: ", ")
             return (.failure(TableError(.badPlayers, "\(game) is played by \(counts) players, not \(players)")), [])
         }
-        guard let id = TableID("\(context.me.short)-\(nextTableNumber)") else {
+        if let grace, !TableInfo.graceRange.contains(grace) {
+            let range = TableInfo.graceRange
+            return (
+                .failure(
+                    TableError(.badRequest, "a grace period is \(range.lowerBound)-\(range.upperBound) seconds, not \(grace)")),
+                []
+            )
+        }
+        guard let id = TableID("\(context.me.short)-\(tableEpoch)-\(nextTableNumber)") else {
             return (.failure(TableError(.badRequest, "no table id")), [])
         }
         nextTableNumber += 1
         let info = TableInfo(
             id: id, game: game, players: players, host: context.me, hostName: context.myName, phase: .open,
-            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1)
+            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1, grace: grace ?? TableInfo.defaultGrace)
         var machine = TableMachine(hosting: info, context)
         let effects = machine.announce(context)
         tables[id] = machine

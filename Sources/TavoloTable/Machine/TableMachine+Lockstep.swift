@@ -35,7 +35,7 @@ extension TableMachine {
 
     mutating func handleMove(from: NodeID, number: Int, seat: Int, move: JSONValue, stateHash: StateHash) {
         let message = TableMessage.move(table: id, number: number, seat: seat, move: move, stateHash: stateHash)
-        guard info.members.contains(from), checks else { return dropped(message, from: from) }
+        guard info.members.contains(from), checks, !replaced.contains(from) else { return dropped(message, from: from) }
         // A member's move after the end gets an answer, so a peer that missed the end learns it.
         guard info.phase.isActive, session?.turn != .terminal else {
             if info.phase == .finished || session?.turn == .terminal {
@@ -46,12 +46,14 @@ extension TableMachine {
             return
         }
         // Checks that do not depend on timing happen at once; the rest when the move's turn comes.
-        guard (0..<info.players).contains(seat), info.seats[seat].owner == from else {
+        guard (0..<info.players).contains(seat), info.seats[seat].owner == from || isHeir(from, of: seat) else {
             return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
         }
         guard number >= (session?.moveNumber ?? 0) else {
             return reject(number, .stale, "move \(number) was already played", from: from)
         }
+        // The same move relayed by a catch-up first (§9.11) is no conflict.
+        if let p = pendingMoves[number], p.seat == seat, p.move == move, p.stateHash == stateHash { return }
         guard pendingMoves[number] == nil, pendingMoves.count < Self.maxPending else {
             return reject(number, .stale, "a move \(number) is already pending", from: from)
         }
@@ -73,7 +75,8 @@ extension TableMachine {
 
     /// Advances the table as far as it can: check the deal, apply pending moves, play this node's bots.
     mutating func progress() {
-        while info.phase == .playing, let s = session {
+        if session?.isSimultaneous == true { return raceProgress() }
+        while info.phase == .playing || info.phase == .paused, let s = session {
             if s.currentDeal != nil && verifiedDeal < s.dealNumber {
                 dealIfHost()
                 guard let cards = pendingDeals[s.dealNumber] else {
@@ -90,12 +93,20 @@ extension TableMachine {
                 log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
                 emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
             }
+            applyDueTakeovers()
             if s.turn == .terminal {
                 finish()
                 return
             }
             let number = s.moveNumber
             if let pending = pendingMoves.removeValue(forKey: number) {
+                // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's
+                // random stream moves on as if it had played it here.
+                if pending.from != me, info.seats[safe: pending.seat]?.owner == me,
+                    let bot = info.seats[pending.seat].bot
+                {
+                    _ = try? s.botMove(kind: bot)
+                }
                 let decoded: AnyGameMove
                 do { decoded = try s.decodeMove(pending.move) } catch {
                     reject(number, error.code, error.message, from: pending.from)
@@ -106,6 +117,8 @@ extension TableMachine {
                     from: pending.from)
                 continue
             }
+            // A paused table applies moves already played (a catch-up) but plays none (§9.10).
+            guard info.phase == .playing else { return }
             guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else {
                 // Another node's bot answers without its user: its move has a deadline; a human's has none.
                 if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
@@ -130,7 +143,11 @@ extension TableMachine {
 
     /// The local user's move for the human seat to play.
     mutating func playLocalMove(_ json: JSONValue) throws(TableError) {
+        if session?.isSimultaneous == true { return try playLocalRaceMove(json) }
         guard info.phase == .playing, let s = session else {
+            if info.phase == .paused {
+                throw TableError(.paused, "table \(id) is paused: \(absentNames) lost; moves wait for them")
+            }
             throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
         }
         guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
@@ -184,6 +201,8 @@ extension TableMachine {
         log.moves.append(
             GameLog.LoggedMove(
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
+        // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
+        persist()
         // Confirmations go to the host, which checks every member, and to the mover, which times the move;
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
@@ -217,7 +236,7 @@ extension TableMachine {
         // The mover times its move until every member has confirmed it.
         guard var by = confirmedBy[number] else { return }
         by.insert(from)
-        if by.count == info.members.count {
+        if by.count >= info.members.count - replaced.count {
             confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
             cancelTimer(.confirmations(id, move: number))
@@ -267,17 +286,20 @@ extension TableMachine {
 
     /// With every member's result in and equal to this node's: the table is finished.
     mutating func concludeIfAllResultsIn() {
-        guard info.members.allSatisfy({ results[$0] != nil }), let s = session, let seed = jointSeed else { return }
+        guard info.members.allSatisfy({ results[$0] != nil || replaced.contains($0) }), let s = session,
+            let seed = jointSeed
+        else { return }
+        let ranking = raceRanking()
         var byName: [String: String] = [:]
         for (node, h) in results { byName[ctx.name(node)] = h.hex }
         log.finalHashes = byName
         announcePhase(.finished)
         persist()
-        emit(
-            .finished(
-                TableResult(
-                    winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
-                    jointSeed: seed, moves: s.moveNumber)))
+        var result = TableResult(
+            winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
+            jointSeed: seed, moves: s.moveNumber)
+        result.ranking = ranking
+        emit(.finished(result))
         out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
     }
 

@@ -51,11 +51,20 @@ extension TableMachine {
 
     mutating func peerConnected(_ peer: NodeID) {
         if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
+        if isMember && session != nil && (info.members.contains(peer) || replaced.contains(peer)) {
+            memberBack(peer)
+        }
     }
 
     mutating func peerLost(_ peer: NodeID) {
+        syncSent.remove(peer)
         if info.phase.isActive && info.members.contains(peer) && isMember {
-            stop(.memberLost, "\(ctx.name(peer)) was lost", broadcast: true)
+            // During play the table waits for the member (§9.10); while seeding, nothing is at stake yet.
+            if session != nil {
+                if !replaced.contains(peer) { memberLost(peer) }
+            } else {
+                stop(.memberLost, "\(ctx.name(peer)) was lost", broadcast: true)
+            }
         } else if isHost && info.phase == .open && info.seats.contains(where: { $0.owner == peer }) {
             freeSeats(of: peer)
         }
@@ -73,7 +82,7 @@ extension TableMachine {
     /// Seats `node`; returns a refusal sentence instead.
     mutating func assignSeat(to node: NodeID, seat: Int?, bot: String?, ignoringInvitations: Bool) -> String? {
         guard info.phase == .open else { return "table \(id) has started" }
-        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == bot }) {
+        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == BotKindName(bot).kind }) {
             return "unknown bot '\(bot)' for \(info.game)"
         }
         let name = ctx.name(node)
@@ -163,6 +172,8 @@ extension TableMachine {
             } else {
                 send(.leave(table: id), to: [info.host])
             }
+        } else if info.phase.isActive && session != nil {
+            leaveDuringPlay()
         } else if info.phase.isActive {
             sendToTable(.leave(table: id))
             stop(.memberLeft, "\(ctx.myName) left the game", broadcast: false)

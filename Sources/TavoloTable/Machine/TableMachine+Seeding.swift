@@ -89,6 +89,7 @@ extension TableMachine {
                 node: $0, name: ctx.name($0), commitment: commitments[$0] ?? "", nonce: reveals[$0]?.hexString)
         }
         announcePhase(.playing)
+        persist()
         emit(.seeded(stateHash: game.stateHash))
         progress()
     }

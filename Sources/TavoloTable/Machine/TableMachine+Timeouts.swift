@@ -70,11 +70,14 @@ extension TableMachine {
             stop(
                 .timeout, "no move \(number) from \(owner)'s bot within \(seconds(ctx.peerReplyTimeout))",
                 broadcast: true)
+        case .raceBot(_, let seat): raceBotFired(seat: seat)
         case .results:
-            guard info.phase.isActive, isMember, resultSent else { return }
-            let late = info.members.filter { results[$0] == nil }
+            // A paused table waits for its lost members' grace instead (§9.10).
+            guard info.phase.isActive, info.phase != .paused, isMember, resultSent else { return }
+            let late = info.members.filter { results[$0] == nil && !replaced.contains($0) }
             guard !late.isEmpty else { return }
             stop(.timeout, "no result from \(names(late)) within \(seconds(ctx.peerReplyTimeout))", broadcast: true)
+        case .grace(_, let member): graceEnded(member)
         }
     }
 

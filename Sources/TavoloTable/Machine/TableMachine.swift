@@ -52,6 +52,24 @@ public struct TableMachine {
     /// Deadlines started for deals and bot moves, so waiting longer never restarts one.
     var awaited: Set<TableTimer> = []
     public internal(set) var log: GameLog
+
+    // A game that survives a lost member (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`.
+    /// Members lost during play that are not back yet (the table is paused while there is one).
+    var absent: Set<NodeID> = []
+    /// Absent members whose grace period ended here.
+    var graceOver: Set<NodeID> = []
+    /// Peers this node sent its `table.sync` to since they (re)connected.
+    var syncSent: Set<NodeID> = []
+    /// Takeover votes seen: member voted out → move number → voters.
+    var votes: [NodeID: [Int: Set<NodeID>]] = [:]
+    /// This node's own vote, per member.
+    var myVote: [NodeID: Int] = [:]
+    /// Takeovers agreed (or forfeits), waiting for their move: they apply before the member's seats' first move
+    /// numbered at least `number`, or at the end.
+    var agreed: [AgreedTakeover] = []
+    /// Members whose seats passed, or will pass, to a bot: nobody waits for them any more.
+    public internal(set) var replaced: Set<NodeID> = []
+
     /// Why the table stopped, once it has.
     public internal(set) var stopReason: (code: StopCode, reason: String)?
 
@@ -61,6 +79,8 @@ public struct TableMachine {
     public internal(set) var dealsChecked = 0
 
     var out: [TableEffect] = []
+    /// Simultaneous play (§10, `TableMachine+Race.swift`).
+    var race = RaceState()
 
     /// Moves that may wait for their turn; beyond this a sender is flooding the table.
     public static let maxPending = 256
@@ -70,6 +90,14 @@ public struct TableMachine {
         var seat: Int
         var move: JSONValue
         var stateHash: StateHash
+    }
+
+    struct AgreedTakeover {
+        var member: NodeID
+        var number: Int
+        var heir: NodeID
+        var bot: String
+        var forfeit: Bool
     }
 
     /// A table this node hosts, still open.
@@ -181,12 +209,19 @@ public struct TableMachine {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
+        case .raceMove(_, let seat, let number, let move, let hash):
+            handleRaceMove(from: from, seat: seat, number: number, move: move, seatHash: hash)
+        case .raceOrder(_, let order): handleRaceOrder(from: from, order: order)
+        case .sync(_, let moves, let hash): handleSync(from: from, moves: moves, hash: hash)
+        case .catchUp(_, let deals, let moves): handleCatchUp(from: from, deals: deals, moves: moves)
+        case .takeover(_, let member, let number): handleTakeoverVote(from: from, member: member, number: number)
+        case .forfeit(_, let number): handleForfeit(from: from, number: number)
         }
     }
 
-    /// A message this node may not act on (its sender has no say in it): counted in the log, never acted on.
+    /// A message this node may not act on (its sender has no say in it): counted, never acted on.
     mutating func dropped(_ m: TableMessage, from: NodeID) {
-        out.append(.log(.debug, "table \(id): ignored \(m.typeName) from \(ctx.name(from)), which has no say in it"))
+        out.append(.refused("\(m.typeName) for table \(id)", from: from))
     }
 
     // MARK: Helpers for the rule files

@@ -34,25 +34,47 @@ public struct GameLog: Codable, Sendable {
     public var deals: [LoggedDeal] = []
     public var moves: [LoggedMove] = []
     public var winners: [Int]?
+    /// Simultaneous games: the agreed ranking of the seats that completed (§10.3).
+    public var ranking: [Int]?
     public var scores: [Int]?
     public var finalHash: String?
     /// Every member's final hash, by node name.
     public var finalHashes: [String: String] = [:]
     public var stopped: String?
+    /// Seats that passed to a bot during the game, in the order they did (§9.12): replay applies them at the same
+    /// move numbers.
+    public var takeovers: [LoggedTakeover]?
+
+    public struct LoggedTakeover: Codable, Sendable, Equatable {
+        /// The member whose seats passed.
+        public var member: NodeID
+        public var memberName: String
+        /// The seats it owned.
+        public var seats: [Int]
+        /// The node whose bot plays them from now on, and the bot.
+        public var heir: NodeID
+        public var bot: String
+        /// The move number of the vote or the leave; the seats changed hands before move `appliedAt`.
+        public var number: Int
+        public var appliedAt: Int
+        /// True when the member left (a forfeit), false when it was lost and voted out.
+        public var forfeit: Bool
+    }
 
     public init(table: TableInfo) { self.table = table }
 
-    /// Writes `<dir>/games/<table>.json` atomically; returns an error line instead of throwing.
+    /// Writes `<dir>/games/<table>.json` durably (temporary file, fsync, rename: a `kill -9` at any moment leaves
+    /// the previous version or this one); returns an error line instead of throwing.
     func save(stateDirectory dir: String) -> String? {
         let games = (dir as NSString).appendingPathComponent("games")
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
-            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name.
-            try CanonicalJSON.encodePretty(self).write(
-                to: URL(fileURLWithPath: "\(games)/\(table.id).json"), options: .atomic)
+            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name; they never
+            // repeat across restarts (TableEpoch), so an earlier game's log is never overwritten.
+            try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)))
             return nil
         } catch {
-            return "cannot write the game log of table \(table.id): \(error.localizedDescription)"
+            return "cannot write the game log of table \(table.id): \(error)"
         }
     }
 }

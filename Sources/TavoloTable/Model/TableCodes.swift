@@ -29,6 +29,9 @@ public enum StopCode: String, Codable, Sendable, CaseIterable {
     case setup = "table/setup"
     /// A participant's commitment or nonce, or a member's result, did not come in time (PROTOCOL.md §9.8).
     case timeout = "table/timeout"
+    /// The grace period passed and no bot could be voted in (no majority could ever form): the remaining member
+    /// ended the game (§9.13).
+    case abandoned = "table/abandoned"
 }
 
 /// Why a local request on a table failed (control socket, PROTOCOL.md §9.7).
@@ -44,6 +47,7 @@ public enum TableErrorCode: String, Codable, Sendable, CaseIterable {
     case seatTaken = "table/seat-taken"
     case unknownNode = "table/unknown-node"
     case notPlaying = "table/not-playing"
+    case paused = "table/paused"
     case badRequest = "table/bad-request"
     case illegal = "move/illegal"
     case notYourTurn = "move/not-your-turn"

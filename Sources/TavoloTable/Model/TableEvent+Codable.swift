@@ -5,7 +5,7 @@ import TavoloProtocol
 extension TableEvent: Codable {
     private enum Key: String, CodingKey {
         case kind, table, game, message, seat, moveNumber, move, stateHash, jointSeed, winners, scores, finalHashes,
-            code, number
+            code, number, ranking, members, since, seats
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -37,7 +37,13 @@ extension TableEvent: Codable {
             try c.encode(r.finalHashes, forKey: .finalHashes)
             try c.encode(r.jointSeed, forKey: .jointSeed)
             try c.encode(r.moves, forKey: .moveNumber)
+            try c.encodeIfPresent(r.ranking, forKey: .ranking)
         case .stopped(let code, _): try c.encode(code, forKey: .code)
+        case .paused(let members, let since, _):
+            try c.encode(members, forKey: .members)
+            try c.encodeIfPresent(since, forKey: .since)
+        case .resumed: break
+        case .takenOver(let seats, _): try c.encode(seats, forKey: .seats)
         }
     }
 
@@ -68,16 +74,24 @@ extension TableEvent: Codable {
                 moveNumber: try c.decode(Int.self, forKey: .moveNumber),
                 code: try c.decode(MoveErrorCode.self, forKey: .code), message: message)
         case .finished:
-            detail = .finished(
+            var result =
                 TableResult(
                     winners: try c.decode([Int].self, forKey: .winners),
                     scores: try c.decode([Int].self, forKey: .scores),
                     finalHash: try c.decode(StateHash.self, forKey: .stateHash),
                     finalHashes: try c.decode([String: String].self, forKey: .finalHashes),
                     jointSeed: try c.decode(UInt64.self, forKey: .jointSeed),
-                    moves: try c.decode(Int.self, forKey: .moveNumber)))
+                    moves: try c.decode(Int.self, forKey: .moveNumber))
+            result.ranking = try c.decodeIfPresent([Int].self, forKey: .ranking)
+            detail = .finished(result)
         case .stopped:
             detail = .stopped(code: try c.decode(StopCode.self, forKey: .code), message: message)
+        case .paused:
+            detail = .paused(
+                members: try c.decode([String].self, forKey: .members),
+                since: try c.decodeIfPresent(String.self, forKey: .since), message: message)
+        case .resumed: detail = .resumed(message: message)
+        case .takenOver: detail = .takenOver(seats: try c.decode([Int].self, forKey: .seats), message: message)
         }
     }
 }

@@ -6,7 +6,7 @@ import TavoloProtocol
 public struct TableEvent: Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case offered, updated, invited, seatRefused = "seat-refused", started, seeded, dealt, yourTurn = "your-turn",
-            moved, rejected, finished, stopped
+            moved, rejected, finished, stopped, paused, resumed, takenOver = "taken-over"
     }
 
     /// What happened, with what each kind carries.
@@ -36,6 +36,13 @@ public struct TableEvent: Sendable, Equatable {
         case finished(TableResult)
         /// The table stopped before its end.
         case stopped(code: StopCode, message: String)
+        /// Members were lost during play: no new move until they are back (§9.10). `since` is the wall-clock time
+        /// (ISO 8601, UTC) the shell stamps when the pause began here; the machine reads no clock.
+        case paused(members: [String], since: String?, message: String)
+        /// Every member is back: play goes on.
+        case resumed(message: String)
+        /// A member's seats passed to a bot: voted in after the grace period, or the member left (§9.12).
+        case takenOver(seats: [Int], message: String)
     }
 
     public var table: TableID
@@ -62,6 +69,9 @@ public struct TableEvent: Sendable, Equatable {
         case .rejected: .rejected
         case .finished: .finished
         case .stopped: .stopped
+        case .paused: .paused
+        case .resumed: .resumed
+        case .takenOver: .takenOver
         }
     }
 
@@ -69,7 +79,7 @@ public struct TableEvent: Sendable, Equatable {
     public var message: String? {
         switch detail {
         case .offered(let m), .invited(_, let m), .seatRefused(let m), .started(let m), .dealt(_, let m),
-            .rejected(_, _, let m), .stopped(_, let m):
+            .rejected(_, _, let m), .stopped(_, let m), .paused(_, _, let m), .resumed(let m), .takenOver(_, let m):
             m
         case .moved(_, _, _, _, let text): text
         case .updated, .seeded, .yourTurn, .finished: nil
@@ -86,6 +96,8 @@ public struct TableResult: Codable, Sendable, Equatable {
     public var finalHashes: [String: String]
     public var jointSeed: UInt64
     public var moves: Int
+    /// Simultaneous games: the agreed ranking of the seats that completed, first the winner (§10.3).
+    public var ranking: [Int]?
 
     public init(
         winners: [Int], scores: [Int], finalHash: StateHash, finalHashes: [String: String], jointSeed: UInt64,

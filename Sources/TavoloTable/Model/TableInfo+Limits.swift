@@ -10,7 +10,8 @@ extension TableInfo {
     /// one seat per player numbered from 0, and names no longer than a handshake allows.
     public func isWithinLimits(_ catalog: GameCatalog) -> Bool {
         guard let entry = catalog[game], entry.playerCounts.contains(players), seats.count == players,
-            seats.enumerated().allSatisfy({ $0.offset == $0.element.seat }), revision >= 0
+            seats.enumerated().allSatisfy({ $0.offset == $0.element.seat }), revision >= 0,
+            grace.map(Self.graceRange.contains) ?? true
         else { return false }
         let names = [hostName] + seats.flatMap { [$0.ownerName, $0.invited, $0.bot].compactMap { $0 } }
         return names.allSatisfy { $0.utf8.count <= Self.maxNameBytes }

@@ -9,13 +9,15 @@ public enum TablePhase: String, Codable, Sendable {
     case seeding
     /// Moves being played.
     case playing
+    /// A member was lost during play: no new move is played until it is back or a bot has its seats (§9.10).
+    case paused
     /// Over, every node agreed on the result.
     case finished
     /// Stopped before the end (divergence, wrong deal, a member lost or left).
     case stopped
 
     /// Seeding or playing: the seats are fixed and the members are at work.
-    public var isActive: Bool { self == .seeding || self == .playing }
+    public var isActive: Bool { self == .seeding || self == .playing || self == .paused }
     /// Finished or stopped: nothing more happens.
     public var isOver: Bool { self == .finished || self == .stopped }
 }
@@ -51,6 +53,15 @@ public struct TableInfo: Codable, Sendable, Equatable {
     public var seats: [SeatInfo]
     /// Increases with every change, so an older offer never overwrites a newer one.
     public var revision: Int
+    /// Seconds a member lost during play has to come back before a bot takes its seats (§9.10); absent in an offer
+    /// means `defaultGrace`.
+    public var grace: Int? = nil
+
+    /// The grace period when the offer names none, and the range a host may choose.
+    public static let defaultGrace = 120
+    public static let graceRange = 1...86_400
+    /// The grace period in force.
+    public var graceSeconds: Int { grace ?? Self.defaultGrace }
 
     public var freeSeats: [Int] { seats.filter { $0.owner == nil }.map(\.seat) }
 

@@ -6,6 +6,13 @@ import TavoloProtocol
 /// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel).
 public protocol TableTransport: Sendable {
     func post(_ body: [UInt8], to nodes: [NodeID])
+    /// Sends on the unreliable channel (datagrams): live progress only (PROTOCOL.md §10.4).
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID])
+}
+
+extension TableTransport {
+    /// A transport without datagrams drops them: live progress is never needed for a table to finish.
+    public func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) {}
 }
 
 /// The thin shell around this node's `TableDirectory`: feeds it mesh input, local requests and timers, and
@@ -38,6 +45,13 @@ public actor TableManager {
     var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
     var timers: [TableTimer: Task<Void, Never>] = [:]
     var timings: [TableID: TableTimings] = [:]
+    /// Table messages dropped because their sender had no say in them, or they were too large or malformed.
+    public private(set) var refusedMessages = 0
+    /// Lines about one peer's refused or rejected messages: a few per 10 s, the rest counted (PROTOCOL.md §3.4).
+    var peerLog = LogRateLimiter(burst: 4)
+    /// Live progress of simultaneous games, from datagrams (`TableManager+Live.swift`).
+    var live: [TableID: LiveRace] = [:]
+    var liveTask: Task<Void, Never>?
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -54,6 +68,35 @@ public actor TableManager {
         context.overTableLifetime = options.overTableLifetime
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
+        if let dir = options.stateDirectory {
+            do { directory.tableEpoch = try TableEpoch.next(stateDirectory: dir) } catch {
+                logger.error("cannot keep the table id counter in \(dir): \(error); table ids use a random part")
+            }
+        }
+    }
+
+    /// Picks up every unfinished game of this node's logs (a restart after a crash, PROTOCOL.md §9.11); returns
+    /// the tables restored. Call before the mesh delivers events.
+    @discardableResult
+    public func restoreUnfinished() -> [TableID] {
+        guard let dir = options.stateDirectory else { return [] }
+        let games = (dir as NSString).appendingPathComponent("games")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
+        var restored: [TableID] = []
+        for file in files.sorted() where file.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: "\(games)/\(file)"),
+                let log = try? JSONDecoder().decode(GameLog.self, from: data)
+            else { continue }
+            guard log.stopped == nil, log.finalHashes.isEmpty, log.jointSeed != nil else { continue }
+            switch directory.restore(log) {
+            case .success(let id):
+                restored.append(id)
+                logger.notice("table \(id): restored from its log at move \(log.moves.count); waiting for its members")
+            case .failure(let error): logger.error("cannot restore \(file): \(error)")
+            }
+        }
+        perform(directory.takeRestoredEffects())
+        return restored
     }
 
     // MARK: Mesh input
@@ -64,31 +107,44 @@ public actor TableManager {
     /// A peer was lost.
     public func peerLost(_ id: NodeID) { perform(directory.peerLost(id)) }
 
-    /// A table message arrived from `from`: decoded once, here, at the edge.
+    /// A table message arrived from `from`: decoded once, here, at the edge, if it is within the size every table
+    /// message fits in (PROTOCOL.md §9.1).
     public func received(_ body: [UInt8], from: NodeID) {
+        guard body.count <= TableMessage.maxBodyBytes else {
+            return perform([.refused("a table message of \(body.count) bytes", from: from)])
+        }
         let message: TableMessage
         do { message = try CanonicalJSON.decode(TableMessage.self, body) } catch {
-            logger.warning("bad table message from \(from.short): \(WireJSON.describe(error))")
-            return
+            return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
-        perform(directory.received(message, from: from))
+        perform(directory.received(message, from: from), about: from)
     }
 
     // MARK: Effects
 
-    func perform(_ effects: [TableEffect]) {
+    /// Carries `effects` out; `peer` is the node whose message caused them, whose log lines are rate-limited.
+    func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
         for effect in effects {
             switch effect {
             case .send(let message, let nodes):
                 do { transport.post(try CanonicalJSON.encode(message), to: nodes) } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
-            case .emit(let event):
+            case .emit(var event):
+                // The machine reads no clock: the shell stamps when a pause began.
+                if case .paused(let members, nil, let message) = event.detail {
+                    let since = timings[event.table]?.pausedSince ?? Date().formatted(.iso8601)
+                    timings[event.table, default: .init()].pausedSince = since
+                    event.detail = .paused(members: members, since: since, message: message)
+                }
+                if case .resumed = event.detail { timings[event.table]?.pausedSince = nil }
                 note(event)
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
             case .persist(let log):
                 guard let dir = options.stateDirectory else { continue }
+                let started = ContinuousClock.now
                 if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -97,7 +153,16 @@ public actor TableManager {
                     await self?.fire(timer)
                 }
             case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
-            case .log(let level, let line):
+            case .refused(let what, let from):
+                refusedMessages += 1
+                if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
+                    logger.notice("\(line)")
+                }
+            case .log(let level, var line):
+                if let peer, level == .warning || level == .error {
+                    guard let admitted = limited(line, peer) else { continue }
+                    line = admitted
+                }
                 switch level {
                 case .debug: logger.debug("\(line)")
                 case .notice: logger.notice("\(line)")
@@ -112,6 +177,13 @@ public actor TableManager {
         }
     }
 
+    /// `line` if `peer` has not used its allowance of lines (with how many were left out), else nil.
+    func limited(_ line: String, _ peer: NodeID) -> String? {
+        let verdict = peerLog.admit(peer.hex, nowNanoseconds: DispatchTime.now().uptimeNanoseconds)
+        guard verdict.write else { return nil }
+        return verdict.leftOut == 0 ? line : "\(line) (and \(verdict.leftOut) similar lines about this peer left out)"
+    }
+
     func fire(_ timer: TableTimer) {
         timers[timer] = nil
         perform(directory.timerFired(timer))
@@ -122,6 +194,7 @@ public actor TableManager {
     func note(_ event: TableEvent) {
         switch event.detail {
         case .started: timings[event.table, default: .init()].startedAt = .now
+        case .seeded: startLiveProgressIfRacing(event.table)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
@@ -148,8 +221,8 @@ public actor TableManager {
     public func list() -> [TableInfo] { directory.list() }
 
     /// Hosts a new open table; `players` may be left out for a game with one player count.
-    public func host(game: String, players: Int?) throws(TableError) -> TableInfo {
-        let (result, effects) = directory.host(game: game, players: players)
+    public func host(game: String, players: Int?, grace: Int? = nil) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.host(game: game, players: players, grace: grace)
         perform(effects)
         return try result.get()
     }
@@ -202,8 +275,11 @@ public actor TableManager {
         var st = machine.view
         if let t = timings[table] {
             st.confirmLatencyMs = t.confirmLatencies
+            st.logWriteMs = t.logWriteMs
+            if st.info.phase == .paused { st.pausedSince = t.pausedSince }
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
+        addLiveProgress(to: &st)
         return st
     }
 }
@@ -214,6 +290,10 @@ struct TableTimings {
     var endedAt: ContinuousClock.Instant?
     var sent: [Int: ContinuousClock.Instant] = [:]
     var confirmLatencies: [Double] = []
+    /// How long each durable write of the game log took (§9.9): the cost of surviving a `kill -9`.
+    var logWriteMs: [Double] = []
+    /// When the table last paused here (ISO 8601), while it is paused.
+    var pausedSince: String?
 }
 
 extension Duration {

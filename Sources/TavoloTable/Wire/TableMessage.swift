@@ -5,6 +5,10 @@ import TavoloProtocol
 /// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
 /// whose `type` field names the message.
 public enum TableMessage: Codable, Sendable, Equatable {
+    /// Largest encoded table message a node decodes (PROTOCOL.md §9.1). The largest real one, a catch-up of 128
+    /// moves, is under 40 KiB; a receiver never spends decoding time on a megabyte.
+    public static let maxBodyBytes = 65_536
+
     /// Host → every node: a table exists or changed (seats, phase). Sent on every change and to new peers.
     case offer(TableInfo)
     /// Node → host: please seat me (a human or a bot of mine) at `seat`, or at any free seat when nil.
@@ -31,13 +35,30 @@ public enum TableMessage: Codable, Sendable, Equatable {
     case result(table: TableID, winners: [Int], scores: [Int], finalHash: StateHash)
     /// Any node at the table → table: the table is stopped (divergence, wrong deal, a member left or was lost).
     case stop(table: TableID, code: StopCode, reason: String)
+    /// Simultaneous games (§10): owner of `seat` → table: that seat's move `number` (0-based, counted per seat),
+    /// applied to the seat's part of the state with seat hash `seatHash`.
+    case raceMove(table: TableID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash)
+    /// Simultaneous games (§10.3): every member → table, once the game is over: the seats that completed, in the
+    /// order this node saw them complete.
+    case raceOrder(table: TableID, order: [Int])
+    /// Member → member, when they (re)connect during a game: I have applied `moves` moves; my state hash after them.
+    case sync(table: TableID, moves: Int, stateHash: StateHash)
+    /// Member → a member that is behind: moves (and deals) it misses, from this node's log; each is checked as a
+    /// live one is, and its `after` hash is this node's word on the state after it (§9.11).
+    case catchUp(table: TableID, deals: [RelayedDeal], moves: [RelayedMove])
+    /// Member → table: my vote that `member`'s seats pass to a bot from move `number` on (§9.12).
+    case takeover(table: TableID, member: NodeID, number: Int)
+    /// Seat owner → table, after the start: I leave; my seats pass to a bot from move `number` on (a forfeit).
+    case forfeit(table: TableID, number: Int)
 
     public var table: TableID {
         switch self {
         case .offer(let t): t.id
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
-            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _):
+            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
+            .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _),
+            .forfeit(let t, _):
             t
         }
     }
@@ -57,12 +78,18 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .reject: "table.reject"
         case .result: "table.result"
         case .stop: "table.stop"
+        case .raceMove: "table.race-move"
+        case .raceOrder: "table.race-order"
+        case .sync: "table.sync"
+        case .catchUp: "table.catch-up"
+        case .takeover: "table.takeover"
+        case .forfeit: "table.forfeit"
         }
     }
 
     private enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash
+            scores, finalHash, seatHash, order, moves, deals, member
     }
 
     public init(from decoder: Decoder) throws {
@@ -110,6 +137,25 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .stop(
                 table: t, code: try c.decode(StopCode.self, forKey: .code),
                 reason: try c.decode(String.self, forKey: .reason))
+        case "table.race-move":
+            self = .raceMove(
+                table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
+                move: try c.decode(JSONValue.self, forKey: .move),
+                seatHash: try c.decode(StateHash.self, forKey: .seatHash))
+        case "table.race-order": self = .raceOrder(table: t, order: try c.decode([Int].self, forKey: .order))
+        case "table.sync":
+            self = .sync(
+                table: t, moves: try c.decode(Int.self, forKey: .moves),
+                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
+        case "table.catch-up":
+            self = .catchUp(
+                table: t, deals: try c.decode([RelayedDeal].self, forKey: .deals),
+                moves: try c.decode([RelayedMove].self, forKey: .moves))
+        case "table.takeover":
+            self = .takeover(
+                table: t, member: try c.decode(NodeID.self, forKey: .member),
+                number: try c.decode(Int.self, forKey: .number))
+        case "table.forfeit": self = .forfeit(table: t, number: try c.decode(Int.self, forKey: .number))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
@@ -158,6 +204,51 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .stop(_, let code, let reason):
             try c.encode(code, forKey: .code)
             try c.encode(reason, forKey: .reason)
+        case .raceMove(_, let seat, let number, let move, let hash):
+            try c.encode(seat, forKey: .seat)
+            try c.encode(number, forKey: .number)
+            try c.encode(move, forKey: .move)
+            try c.encode(hash, forKey: .seatHash)
+        case .raceOrder(_, let order): try c.encode(order, forKey: .order)
+        case .sync(_, let moves, let hash):
+            try c.encode(moves, forKey: .moves)
+            try c.encode(hash, forKey: .stateHash)
+        case .catchUp(_, let deals, let moves):
+            try c.encode(deals, forKey: .deals)
+            try c.encode(moves, forKey: .moves)
+        case .takeover(_, let member, let number):
+            try c.encode(member, forKey: .member)
+            try c.encode(number, forKey: .number)
+        case .forfeit(_, let number): try c.encode(number, forKey: .number)
         }
+    }
+}
+
+/// A deal in a `table.catch-up`: checked against the joint seed like the host's (§9.11).
+public struct RelayedDeal: Codable, Sendable, Equatable {
+    public var number: Int
+    public var cards: [UInt8]
+
+    public init(number: Int, cards: [UInt8]) {
+        self.number = number
+        self.cards = cards
+    }
+}
+
+/// A move in a `table.catch-up`: as it was played (`stateHash` the state it applied to), and the relaying node's
+/// hash after it.
+public struct RelayedMove: Codable, Sendable, Equatable {
+    public var number: Int
+    public var seat: Int
+    public var move: JSONValue
+    public var stateHash: StateHash
+    public var after: StateHash
+
+    public init(number: Int, seat: Int, move: JSONValue, stateHash: StateHash, after: StateHash) {
+        self.number = number
+        self.seat = seat
+        self.move = move
+        self.stateHash = stateHash
+        self.after = after
     }
 }

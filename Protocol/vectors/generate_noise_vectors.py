@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Independent Noise implementation (the `noiseprotocol` package, pip install noiseprotocol) writing noise.json:
+a full Noise_XX_25519_ChaChaPoly_SHA256 handshake between fixed static and ephemeral keys with the Tavolo
+prologue and payloads, the handshake hash, transport messages with and without associated data (frame
+encryption, PROTOCOL.md 3.7), the node ids derived from the static keys (3.3) and the datagram keys (4.6).
+The Swift tests (NoiseVectorTests) replay every message byte for byte."""
+import hashlib, hmac, json, os, struct
+from noise.connection import NoiseConnection, Keypair
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives import serialization
+
+NAME = b"Noise_XX_25519_ChaChaPoly_SHA256"
+PROLOGUE = b"tavolo/v2"
+
+def key(seed):
+    return bytes((seed + i) % 256 for i in range(32))
+
+def public(priv):
+    raw = X25519PrivateKey.from_private_bytes(priv).public_key()
+    return raw.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+def node_id(pub):
+    return hashlib.sha256(b"tavolo/node-id/v2" + pub).digest()[:16]
+
+def hkdf2(ck, ikm):
+    """HKDF as Noise section 4.3 defines it, two outputs."""
+    temp = hmac.new(ck, ikm, hashlib.sha256).digest()
+    o1 = hmac.new(temp, b"\x01", hashlib.sha256).digest()
+    o2 = hmac.new(temp, o1 + b"\x02", hashlib.sha256).digest()
+    return o1, o2
+
+def js(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+def conn(initiator, s, e):
+    c = NoiseConnection.from_name(NAME)
+    c.set_as_initiator() if initiator else c.set_as_responder()
+    c.set_prologue(PROLOGUE)
+    c.set_keypair_from_private_bytes(Keypair.STATIC, s)
+    c.set_keypair_from_private_bytes(Keypair.EPHEMERAL, e)
+    c.start_handshake()
+    return c
+
+i_s, i_e, r_s, r_e = key(1), key(64), key(128), key(192)
+i_id, r_id = node_id(public(i_s)), node_id(public(r_s))
+init, resp = conn(True, i_s, i_e), conn(False, r_s, r_e)
+
+hs_r = {"capabilities": ["datagrams", "tables"], "name": "bravo", "nodeId": r_id.hex(), "udpPort": 40001, "version": 2}
+hs_i = {"capabilities": ["datagrams", "tables"], "name": "alpha", "nodeId": i_id.hex(), "udpPort": 40000, "version": 2}
+messages = []
+for sender, receiver, payload in [(init, resp, b""), (resp, init, js(hs_r)), (init, resp, js(hs_i))]:
+    m = bytes(sender.write_message(payload))
+    got = bytes(receiver.read_message(m))
+    assert got == payload
+    messages.append({"payload": payload.hex(), "message": m.hex()})
+assert init.handshake_finished and resp.handshake_finished
+h = bytes(init.get_handshake_hash())
+assert h == bytes(resp.get_handshake_hash())
+
+def header(mtype, length):
+    return b"TV" + bytes([2, mtype, 0, 0]) + struct.pack(">I", length)
+
+transport = []
+for i, (sender, receiver, direction, mtype, body) in enumerate([
+        (init, resp, "initiator", 2, js({"sentAt": 1, "seq": 1})),
+        (resp, init, "responder", 3, js({"sentAt": 1, "seq": 1})),
+        (init, resp, "initiator", 5, js({"kind": "hello", "n": 1})),
+        (init, resp, "initiator", 5, b""),
+        (resp, init, "responder", 4, js({"code": "shutdown", "reason": "bye"}))]):
+    ad = header(mtype, len(body) + 16)
+    ct = bytes(sender.noise_protocol.cipher_state_encrypt.encrypt_with_ad(ad, body))
+    assert bytes(receiver.noise_protocol.cipher_state_decrypt.decrypt_with_ad(ad, ct)) == body
+    transport.append({"from": direction, "ad": ad.hex(), "plaintext": body.hex(), "ciphertext": ct.hex()})
+
+# Datagram keys (PROTOCOL.md 4.6): HKDF(ck = handshake hash, ikm = label), first output initiator->responder.
+dg_i2r, dg_r2i = hkdf2(h, b"tavolo/datagram/v2")
+datagrams = []
+for direction, k, sender, seq, body in [("initiator", dg_i2r, i_id, 1, js({"x": 1})),
+                                        ("responder", dg_r2i, r_id, 7, js({"y": [1, 2]}))]:
+    prefix = sender + struct.pack(">Q", seq)
+    hdr = header(6, len(prefix) + len(body) + 16)
+    nonce = b"\x00" * 4 + struct.pack("<Q", seq)
+    ct = ChaCha20Poly1305(k).encrypt(nonce, body, hdr + prefix)
+    datagrams.append({"from": direction, "seq": seq, "body": body.hex(), "frame": (hdr + prefix + ct).hex()})
+
+out = {
+    "protocol": NAME.decode(), "prologue": PROLOGUE.hex(),
+    "initiator": {"static": i_s.hex(), "staticPublic": public(i_s).hex(), "ephemeral": i_e.hex(), "nodeId": i_id.hex()},
+    "responder": {"static": r_s.hex(), "staticPublic": public(r_s).hex(), "ephemeral": r_e.hex(), "nodeId": r_id.hex()},
+    "handshake": messages, "handshakeHash": h.hex(),
+    "transport": transport,
+    "datagramKeys": {"initiatorToResponder": dg_i2r.hex(), "responderToInitiator": dg_r2i.hex()},
+    "datagrams": datagrams,
+}
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "noise.json")
+with open(path, "w") as f:
+    json.dump(out, f, indent=1, sort_keys=True)
+    f.write("\n")
+print("wrote", path)

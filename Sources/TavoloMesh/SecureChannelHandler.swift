@@ -1,0 +1,264 @@
+import Crypto
+import NIOCore
+import TavoloNoise
+import TavoloProtocol
+
+/// Why the secure channel cut a connection (PROTOCOL.md §3.7). Nothing the peer sent after the failure is
+/// delivered.
+enum SecureChannelError: Error, CustomStringConvertible {
+    /// A Noise handshake message or a sealed frame did not authenticate, or was out of turn.
+    case noise(NoiseError, stage: String)
+    /// The static key the peer proved does not hash to the node id its handshake claims.
+    case identityMismatch(claimed: NodeID, proven: String)
+    /// Something other than a noise-handshake frame during the handshake, or one after it.
+    case unexpectedFrame(UInt8, stage: String)
+
+    var description: String {
+        switch self {
+        case .noise(let e, let stage): "authentication failed (\(stage)): \(e)"
+        case .identityMismatch(let c, let p): "identity mismatch: claims \(c.hex) but its static key gives \(p)"
+        case .unexpectedFrame(let t, let stage): "unexpected frame type \(t) during \(stage)"
+        }
+    }
+}
+
+/// The head of a peer pipeline on the v2 wire: runs the Noise XX handshake, then seals every outbound frame and
+/// opens every inbound one. Inbound it turns sealed wire frames back into the plaintext frames of §3 (what the
+/// rest of the pipeline, the counters and the packet log see); outbound it takes whole plaintext frames.
+///
+/// The Tavolo handshake frame the session writes first becomes the payload of Noise message 2 (responder) or 3
+/// (initiator); the peer's arrives as the payload of the other and is passed on as a plaintext handshake frame,
+/// after its `nodeId` was checked against the peer's static key.
+final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private enum State {
+        case handshaking(NoiseHandshakeState)
+        case transport(send: NoiseCipherState, receive: NoiseCipherState)
+        case failed
+    }
+
+    private var state: State
+    private var buffer = ByteBuffer()
+    /// Set at the first bad header or failed authentication: nothing more is read from the peer.
+    private var inboundClosed = false
+    /// The peer's handshake payload when it arrived before the session gave ours (delivered once ours is out).
+    private var pendingDelivery: [UInt8]?
+    /// The session's plaintext handshake payload, until it goes out in a Noise message.
+    private var localHandshake: [UInt8]?
+    /// Set once the handshake is complete: the datagram keys of this session (§4.6).
+    private(set) var sessionKeys: SessionKeys?
+
+    struct SessionKeys {
+        var remoteStatic: [UInt8]
+        var datagramSend: [UInt8]
+        var datagramReceive: [UInt8]
+    }
+
+    init(initiator: Bool, staticKey: Curve25519.KeyAgreement.PrivateKey) {
+        state = .handshaking(
+            NoiseHandshakeState(initiator: initiator, prologue: TavoloKeyDerivation.prologue, staticKey: staticKey))
+    }
+
+    // MARK: Inbound
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    /// The initiator speaks first: message 1, at once.
+    private func start(_ context: ChannelHandlerContext) {
+        if case .handshaking(var hs) = state, hs.isInitiator, hs.messageIndex == 0 {
+            do {
+                let m1 = try hs.writeMessage(payload: [])
+                state = .handshaking(hs)
+                writeWire(type: SecureWire.noiseHandshakeType, m1, context: context)
+                context.flush()
+            } catch {
+                fail(context, .noise(error as? NoiseError ?? .outOfTurn, stage: "message 1"))
+            }
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !inboundClosed else { return }
+        var incoming = unwrapInboundIn(data)
+        buffer.writeBuffer(&incoming)
+        drain(context)
+        if buffer.readerIndex > 65_536 { buffer.discardReadBytes() }
+    }
+
+    private func drain(_ context: ChannelHandlerContext) {
+        while !inboundClosed {
+            let limit = isHandshaking ? SecureWire.maxHandshakeMessage : FrameLimits.maxReliablePayload + 16
+            let header: SecureWire.Header
+            do {
+                guard let h = try SecureWire.parseHeader(buffer, maxPayload: limit) else { return }
+                header = h
+            } catch {
+                // A bad header is answered with a goodbye (§3.5): in clear during the handshake, sealed after.
+                inboundClosed = true
+                buffer.clear()
+                context.fireErrorCaught(error)
+                return
+            }
+            guard let whole = buffer.readSlice(length: FrameLimits.headerSize + header.length) else { return }
+            handle(header, frame: whole, context: context)
+        }
+    }
+
+    private var isHandshaking: Bool {
+        if case .handshaking = state { return true }
+        return false
+    }
+
+    private func handle(_ header: SecureWire.Header, frame: ByteBuffer, context: ChannelHandlerContext) {
+        let headerBytes = Array(frame.readableBytesView.prefix(FrameLimits.headerSize))
+        let body = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
+        switch state {
+        case .failed:
+            return
+        case .handshaking(var hs):
+            guard header.type == SecureWire.noiseHandshakeType else {
+                return fail(context, .unexpectedFrame(header.type, stage: "the handshake"))
+            }
+            let stage = "message \(hs.messageIndex + 1)"
+            do {
+                let payload = try hs.readMessage(body)
+                state = .handshaking(hs)
+                if hs.messageIndex == 1 {  // responder: answer with message 2 once the session gave its handshake
+                    return writeOwnHandshakeIfDue(context)
+                }
+                try checkIdentity(payload, hs)
+                if hs.isInitiator { writeOwnHandshakeIfDue(context) } else { try finish(hs) }
+                guard case .transport = state else {
+                    pendingDelivery = payload
+                    return
+                }
+                deliver(type: MessageType.handshake.rawValue, payload, context: context)
+            } catch let error as NoiseError {
+                fail(context, .noise(error, stage: stage))
+            } catch let error as SecureChannelError {
+                fail(context, error)
+            } catch {
+                fail(context, .noise(.outOfTurn, stage: stage))
+            }
+        case .transport(let send, var receive):
+            guard header.type != SecureWire.noiseHandshakeType else {
+                return fail(context, .unexpectedFrame(header.type, stage: "transport"))
+            }
+            do {
+                let plaintext = try receive.decrypt(associatedData: headerBytes, ciphertext: body)
+                state = .transport(send: send, receive: receive)
+                deliver(type: header.type, plaintext, context: context)
+            } catch {
+                fail(context, .noise(error as? NoiseError ?? .authenticationFailed, stage: "frame"))
+            }
+        }
+    }
+
+    private func checkIdentity(_ payload: [UInt8], _ hs: NoiseHandshakeState) throws {
+        guard let remote = hs.remoteStatic else { throw NoiseError.badKey }
+        let proven = TavoloKeyDerivation.nodeIDBytes(staticPublicKey: Array(remote.rawRepresentation))
+        // A payload that is not a valid handshake is refused downstream (bad-frame); only a claimed id is checked.
+        if case .handshake(let h)? = try? Frame.decode(type: .handshake, payload: payload), h.nodeId.bytes != proven {
+            throw SecureChannelError.identityMismatch(claimed: h.nodeId, proven: NodeID(bytes: proven)?.hex ?? "?")
+        }
+    }
+
+    private func finish(_ hs: NoiseHandshakeState) throws {
+        let (send, receive) = try hs.split()
+        let (i2r, r2i) = TavoloKeyDerivation.datagramKeys(handshakeHash: hs.handshakeHash)
+        sessionKeys = SessionKeys(
+            remoteStatic: hs.remoteStatic.map { Array($0.rawRepresentation) } ?? [],
+            datagramSend: hs.isInitiator ? i2r : r2i, datagramReceive: hs.isInitiator ? r2i : i2r)
+        state = .transport(send: send, receive: receive)
+    }
+
+    private func deliver(type: UInt8, _ payload: [UInt8], context: ChannelHandlerContext) {
+        var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + payload.count)
+        out.writeBytes(SecureWire.header(version: ProtocolVersion.current, type: type, length: payload.count))
+        out.writeBytes(payload)
+        context.fireChannelRead(wrapInboundOut(out))
+    }
+
+    private func fail(_ context: ChannelHandlerContext, _ error: SecureChannelError) {
+        state = .failed
+        inboundClosed = true
+        buffer.clear()
+        context.fireErrorCaught(error)
+    }
+
+    // MARK: Outbound
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let frame = unwrapOutboundIn(data)
+        guard frame.readableBytes >= FrameLimits.headerSize,
+            let type = frame.getInteger(at: frame.readerIndex + 3, as: UInt8.self)
+        else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        let payload = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
+        switch state {
+        case .handshaking:
+            // Before the keys exist only the session's handshake (into a Noise message) and a goodbye (in clear,
+            // unauthenticated: why the connection is refused, §3.7) go out; nothing else is sent.
+            if type == MessageType.handshake.rawValue, localHandshake == nil {
+                localHandshake = payload
+                writeOwnHandshakeIfDue(context)
+            } else if type == MessageType.goodbye.rawValue {
+                writeWire(type: type, payload, context: context)
+            }
+            promise?.succeed()
+        case .transport(var send, let receive):
+            let header = SecureWire.header(version: SecureWire.version, type: type, length: payload.count + 16)
+            do {
+                let sealed = try send.encrypt(associatedData: header, plaintext: payload)
+                state = .transport(send: send, receive: receive)
+                var out = context.channel.allocator.buffer(capacity: header.count + sealed.count)
+                out.writeBytes(header)
+                out.writeBytes(sealed)
+                context.write(wrapOutboundOut(out), promise: promise)
+            } catch {
+                promise?.fail(error)
+            }
+        case .failed:
+            promise?.fail(ChannelError.ioOnClosedChannel)
+        }
+    }
+
+    /// Writes Noise message 2 (responder, after message 1) or 3 (initiator, after message 2) once the session's
+    /// handshake payload is known.
+    private func writeOwnHandshakeIfDue(_ context: ChannelHandlerContext) {
+        guard case .handshaking(var hs) = state, hs.isMyTurn, hs.messageIndex > 0, let payload = localHandshake
+        else { return }
+        do {
+            let message = try hs.writeMessage(payload: payload)
+            writeWire(type: SecureWire.noiseHandshakeType, message, context: context)
+            context.flush()
+            if hs.isComplete { try finish(hs) } else { state = .handshaking(hs) }
+            if case .transport = state, let peer = pendingDelivery {
+                pendingDelivery = nil
+                deliver(type: MessageType.handshake.rawValue, peer, context: context)
+            }
+        } catch {
+            fail(context, .noise(error as? NoiseError ?? .outOfTurn, stage: "message \(hs.messageIndex + 1)"))
+        }
+    }
+
+    private func writeWire(type: UInt8, _ body: [UInt8], context: ChannelHandlerContext) {
+        var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + body.count)
+        out.writeBytes(SecureWire.header(version: SecureWire.version, type: type, length: body.count))
+        out.writeBytes(body)
+        context.write(wrapOutboundOut(out), promise: nil)
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloProtocol
+import TavoloTable
+
+/// `tavolo simulate --chaos`: real `tavolod` processes play games while, at seeded moments, a member is killed
+/// (`kill -9`) and restarted with its state directory, stopped (SIGSTOP) within or past the grace period and
+/// continued, or the host is killed. It reports games played, finished, agreed, resumed and taken over, and the
+/// moves lost (a node's log on disk missing a move it had applied, or differing from the others': must be 0).
+public final class ChaosSimulation: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var peers: Int
+        public var game: String
+        public var games: Int
+        public var seed: UInt64
+        public var bot: String
+        public var daemonPath: String
+        /// The tables' grace period (seconds): short, so a run takes minutes, not hours.
+        public var grace = 6
+        public var gameTimeout: Double = 240
+
+        public init(peers: Int, game: String, games: Int, seed: UInt64, bot: String, daemonPath: String) {
+            self.peers = peers
+            self.game = game
+            self.games = games
+            self.seed = seed
+            self.bot = bot
+            self.daemonPath = daemonPath
+        }
+    }
+
+    public enum Fault: String, Codable, Sendable, CaseIterable {
+        case none
+        case killRestart = "kill-restart"
+        case stopWithinGrace = "stop-within-grace"
+        case stopPastGrace = "stop-past-grace"
+        case hostKill = "host-kill"
+    }
+
+    public struct GameReport: Codable, Sendable {
+        public var table: String
+        public var fault: Fault
+        public var victim: String?
+        public var faultAtMove: Int?
+        public var moves: Int
+        public var finished: Bool
+        public var agreed: Bool
+        public var resumed: Bool
+        public var takenOver: Bool
+        public var movesLost: Int
+        public var problem: String?
+        public var wallMs: Double
+    }
+
+    public struct Report: Codable, Sendable {
+        public var peers: Int
+        public var game: String
+        public var bot: String
+        public var seed: UInt64
+        public var grace: Int
+        public var games: [GameReport]
+        public var played: Int
+        public var finished: Int
+        public var agreed: Int
+        public var resumed: Int
+        public var takenOver: Int
+        public var movesLost: Int
+        public var ok: Bool { finished == played && agreed == played && movesLost == 0 }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let options: Options
+    let log: (String) -> Void
+    let workDir: String
+    let names: [String]
+    private let lock = NSLock()
+    private var processes: [Process?]
+    private var stoppedNodes: Set<Int> = []
+    private var rng: UInt64
+
+    public init(options: Options, log: @escaping (String) -> Void) {
+        self.options = options
+        self.log = log
+        workDir = NSTemporaryDirectory() + "tavolo-chaos-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        names = (0..<options.peers).map { "chaos\($0 + 1)-\(suffix)" }
+        processes = Array(repeating: nil, count: options.peers)
+        rng = options.seed
+    }
+
+    /// SplitMix64 (PROTOCOL.md §1.1): the faults, victims and moments come from the seed alone.
+    private func next(_ bound: Int) -> Int {
+        rng &+= 0x9E37_79B9_7F4A_7C15
+        var z = rng
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+
+    func socket(_ i: Int) -> String { "\(workDir)/run/\(names[i]).sock" }
+    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: socket(i), timeout: 5) }
+    func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
+
+    public func run() throws -> Report {
+        defer { stopAll() }
+        try FileManager.default.createDirectory(atPath: "\(workDir)/run", withIntermediateDirectories: true)
+        log("starting \(options.peers) tavolod nodes (heartbeat 0.3 s, loss after 1.5 s, grace \(options.grace) s)")
+        for i in 0..<options.peers { try start(i) }
+        var games: [GameReport] = []
+        for g in 0..<options.games {
+            try healAll()
+            let report = try playGame()
+            log(
+                "game \(g + 1)/\(options.games): \(report.fault.rawValue)"
+                    + (report.victim.map { " of \($0) at move \(report.faultAtMove ?? 0)" } ?? "")
+                    + ": \(report.moves) moves, \(report.finished ? "finished" : "NOT FINISHED"), "
+                    + "\(report.agreed ? "agreed" : "DISAGREED"), \(report.movesLost) moves lost"
+                    + (report.problem.map { " — \($0)" } ?? ""))
+            games.append(report)
+        }
+        return Report(
+            peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, grace: options.grace,
+            games: games, played: games.count, finished: games.count(where: \.finished),
+            agreed: games.count(where: \.agreed), resumed: games.count(where: \.resumed),
+            takenOver: games.count(where: \.takenOver), movesLost: games.reduce(0) { $0 + $1.movesLost })
+    }
+
+    // MARK: Processes
+
+    private func start(_ i: Int) throws {
+        let node = NodeProcess(
+            daemonPath: options.daemonPath,
+            arguments: [
+                "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socket(i),
+                "--log-level", "warning", "--heartbeat-interval", "0.3", "--heartbeat-timeout", "1.5",
+            ], logPath: "\(workDir)/\(names[i]).log")
+        let p: Process
+        do { p = try node.start() } catch { throw Failure(description: "\(error)") }
+        lock.withLock { processes[i] = p }
+    }
+
+    private func signal(_ i: Int, _ sig: Int32) {
+        guard let p = lock.withLock({ processes[i] }), p.isRunning else { return }
+        kill(p.processIdentifier, sig)
+        if sig == SIGSTOP { stoppedNodes.insert(i) } else { stoppedNodes.remove(i) }
+        if sig == SIGKILL {
+            p.waitUntilExit()
+            lock.withLock { processes[i] = nil }
+        }
+    }
+
+    /// Every node running and continued, and a full mesh again.
+    private func healAll() throws {
+        for i in 0..<options.peers {
+            if stoppedNodes.contains(i) { signal(i, SIGCONT) }
+            if lock.withLock({ processes[i] == nil }) { try start(i) }
+        }
+        try waitUntil("a full mesh of \(options.peers)", timeout: 60) {
+            (0..<options.peers).allSatisfy { i in
+                guard let peers = try? client(i).call(.peers, as: [PeerSummary].self) else { return false }
+                return peers.filter { $0.state == .connected && names.contains($0.name) }.count == options.peers - 1
+            }
+        }
+    }
+
+    public func stopAll() {
+        for i in 0..<options.peers {
+            if let p = lock.withLock({ processes[i] }), p.isRunning {
+                kill(p.processIdentifier, SIGCONT)
+                kill(p.processIdentifier, SIGKILL)
+                p.waitUntilExit()
+            }
+        }
+        lock.withLock { processes = Array(repeating: nil, count: options.peers) }
+        try? FileManager.default.removeItem(atPath: workDir)
+    }
+
+    private func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? condition()) == true { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw Failure(description: "timed out waiting for \(what)")
+    }
+
+    // MARK: One game
+
+    private func gameLog(_ i: Int, _ id: TableID) -> GameLog? {
+        let path = "\(workDir)/state/\(names[i])/games/\(id).json"
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(GameLog.self, from: data)
+    }
+
+    /// Moves node `i` had applied (its `state`) that its log on disk lacks: read just after a `kill -9`.
+    private func lostOnKill(_ i: Int, _ id: TableID, applied: Int) -> Int {
+        max(0, applied - (gameLog(i, id)?.moves.count ?? 0))
+    }
+
+    private func playGame() throws -> GameReport {
+        let started = Date()
+        let host = 0
+        let table = try client(host).call(
+            .host(game: options.game, players: options.peers, grace: options.grace), as: TableInfo.self)
+        let id = table.id
+        try waitUntil("every node sees \(id)", timeout: 20) {
+            try (0..<options.peers).allSatisfy { i in
+                try client(i).call(.tables, as: [TableInfo].self).contains { $0.id == id }
+            }
+        }
+        for i in 0..<options.peers {
+            _ = try client(i).call(.join(table: id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
+        }
+        try waitUntil("the seats of \(id) taken", timeout: 20) {
+            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == id }?.freeSeats.isEmpty == true
+        }
+        _ = try client(host).call(.start(table: id), as: TableInfo.self)
+
+        let fault = Fault.allCases[next(Fault.allCases.count)]
+        let victim = fault == .hostKill ? host : 1 + next(options.peers - 1)
+        let at = 3 + next(25)
+        var report = GameReport(
+            table: id.rawValue, fault: fault, victim: fault == .none ? nil : names[victim],
+            faultAtMove: fault == .none ? nil : at, moves: 0, finished: false, agreed: false, resumed: false,
+            takenOver: false, movesLost: 0, problem: nil, wallMs: 0)
+        // Nodes expected to finish the game (a member voted out is no longer one).
+        var expected = Array(0..<options.peers)
+        var reached = false
+        try waitUntil("move \(at) of \(id)", timeout: 60) {
+            let st = try state(host, id)
+            reached = (st.moveNumber ?? 0) >= at
+            return reached || st.info.phase.isOver
+        }
+        if reached {
+            switch fault {
+            case .none: break
+            case .killRestart, .hostKill:
+                let applied = (try? state(victim, id))?.moveNumber ?? 0
+                signal(victim, SIGKILL)
+                report.movesLost += lostOnKill(victim, id, applied: applied)
+                if fault == .killRestart {
+                    Thread.sleep(forTimeInterval: 1)
+                    try start(victim)
+                } else {
+                    expected.removeAll { $0 == victim }
+                }
+            case .stopWithinGrace:
+                signal(victim, SIGSTOP)
+                Thread.sleep(forTimeInterval: Double(options.grace) / 2)
+                signal(victim, SIGCONT)
+            case .stopPastGrace:
+                signal(victim, SIGSTOP)
+                expected.removeAll { $0 == victim }
+            }
+        } else {
+            report.fault = .none
+            report.victim = nil
+            report.faultAtMove = nil
+        }
+        var states: [TableState] = []
+        do {
+            try waitUntil("the end of \(id)", timeout: options.gameTimeout) {
+                states = try expected.map { try state($0, id) }
+                return states.allSatisfy { $0.info.phase.isOver }
+            }
+        } catch {
+            report.problem = "\(error)"
+        }
+        report.wallMs = Date().timeIntervalSince(started) * 1000
+        report.finished = !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
+        report.agreed = report.finished && Set(states.compactMap(\.stateHash)).count == 1
+        report.moves = states.first?.moveNumber ?? 0
+        report.takenOver = states.contains { !$0.takeovers.isEmpty }
+        report.resumed = [.killRestart, .stopWithinGrace].contains(report.fault) && report.finished
+            && !report.takenOver
+        if report.problem == nil, !report.finished {
+            report.problem = states.compactMap(\.stopped).first ?? "not finished"
+        }
+        // Every finished node's log on disk holds every move, the same as every other node's.
+        let logs = expected.compactMap { gameLog($0, id) }
+        if let reference = logs.first {
+            for l in logs {
+                let mismatched = zip(l.moves, reference.moves).count { $0.after != $1.after || $0.number != $1.number }
+                report.movesLost += mismatched + max(0, report.moves - l.moves.count)
+            }
+        }
+        return report
+    }
+}

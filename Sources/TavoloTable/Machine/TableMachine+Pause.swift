@@ -1,0 +1,126 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Pause, don't stop; resume and catch up (PROTOCOL.md §9.10–9.11). A member lost during play pauses the table
+/// here: moves already played still apply, none is played, and the member's grace period starts. When it comes
+/// back — its connection returns, or its node restarts from its log — members exchange `table.sync`, and a member
+/// that is behind gets the moves it misses in a `table.catch-up` from any member, each checked exactly as a live
+/// move (same seat, legality and hash checks) and each relayed hash checked against every member's word.
+extension TableMachine {
+    /// Moves per `table.catch-up` message (a long game takes several).
+    static let catchUpChunk = 128
+
+    var absentNames: String { absent.sorted().map { ctx.name($0) }.joined(separator: ", ") }
+
+    // MARK: Pause and resume
+
+    mutating func memberLost(_ peer: NodeID) {
+        guard absent.insert(peer).inserted else { return }
+        // Deadlines of deals and bot moves start again on resume: a pause is no member's fault.
+        for timer in awaited { cancelTimer(timer) }
+        awaited = []
+        startTimer(.grace(id, member: peer), after: .seconds(info.graceSeconds))
+        if info.phase == .playing { announcePhase(.paused) }
+        out.append(.log(.warning, "table \(id) paused: \(ctx.name(peer)) was lost; grace \(info.graceSeconds) s"))
+        emit(
+            .paused(
+                members: absent.sorted().map { ctx.name($0) }, since: nil,
+                message: "paused: \(absentNames) lost; a bot takes over after \(info.graceSeconds) s"))
+        // The members still here agree on how far the game went before anyone votes (§9.12).
+        for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+    }
+
+    mutating func memberBack(_ peer: NodeID) {
+        sendSync(to: peer)
+        // A member voted out learns it from the votes (it counts them like everyone).
+        if let n = myVote[peer] { send(.takeover(table: id, member: peer, number: n), to: [peer]) }
+        guard absent.remove(peer) != nil else { return }
+        graceOver.remove(peer)
+        cancelTimer(.grace(id, member: peer))
+        out.append(.log(.notice, "table \(id): \(ctx.name(peer)) is back"))
+        maybeResume()
+    }
+
+    /// With every member back (or replaced): play goes on.
+    mutating func maybeResume() {
+        guard info.phase == .paused, absent.isEmpty, !info.phase.isOver else { return }
+        announcePhase(.playing)
+        emit(.resumed(message: "every member is back: play goes on"))
+        if resultSent { startTimer(.results(id), after: ctx.peerReplyTimeout) }
+        progress()
+    }
+
+    /// The members nobody has replaced.
+    var activeMembers: [NodeID] { info.members.filter { !replaced.contains($0) } }
+
+    // MARK: Sync and catch-up
+
+    mutating func sendSync(to peer: NodeID) {
+        guard isMember, let s = session, let hash = hashes.last else { return }
+        syncSent.insert(peer)
+        send(.sync(table: id, moves: s.moveNumber, stateHash: hash), to: [peer])
+    }
+
+    mutating func handleSync(from: NodeID, moves: Int, hash: StateHash) {
+        let message = TableMessage.sync(table: id, moves: moves, stateHash: hash)
+        guard info.members.contains(from) || replaced.contains(from), checks, let s = session, moves >= 0,
+            moves <= s.moveNumber + Self.maxPending
+        else { return dropped(message, from: from) }
+        // The sender's word on the state after `moves` moves: checked now, or when this node gets there.
+        if moves == 0 {
+            hashesChecked += 1
+            if hash != hashes[0] {
+                stop(.hashMismatch, "\(ctx.name(from)) starts from another state", broadcast: true)
+                return
+            }
+        } else {
+            recordConfirm(from: from, number: moves - 1, hash: hash)
+        }
+        guard !info.phase.isOver || info.phase == .finished else { return }
+        if moves < s.moveNumber {
+            sendCatchUp(to: from, from: moves)
+        } else if moves > s.moveNumber && !syncSent.contains(from) {
+            sendSync(to: from)
+        }
+        // A member that was away may have missed this node's result.
+        if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
+            send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
+        }
+    }
+
+    /// Sends `peer` every deal and the moves from `first` on, from this node's log.
+    mutating func sendCatchUp(to peer: NodeID, from first: Int) {
+        let deals = log.deals.map { RelayedDeal(number: $0.number, cards: $0.cards) }
+        let moves: [RelayedMove] = log.moves.filter { $0.number >= first }.compactMap {
+            guard let before = StateHash(hex: $0.before), let after = StateHash(hex: $0.after) else { return nil }
+            return RelayedMove(number: $0.number, seat: $0.seat, move: $0.move, stateHash: before, after: after)
+        }
+        var start = 0
+        repeat {
+            let chunk = Array(moves[start..<min(moves.count, start + Self.catchUpChunk)])
+            send(.catchUp(table: id, deals: start == 0 ? deals : [], moves: chunk), to: [peer])
+            start += Self.catchUpChunk
+        } while start < moves.count
+    }
+
+    mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
+        guard info.members.contains(from), checks, info.phase.isActive, let s = session else {
+            return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
+        }
+        // Deals are checked against the joint seed when their turn comes, whoever relays them.
+        for d in deals.prefix(Self.maxPending) where d.number > verifiedDeal && pendingDeals[d.number] == nil {
+            pendingDeals[d.number] = d.cards
+        }
+        for m in moves.prefix(Self.maxPending) {
+            if m.number >= s.moveNumber && pendingMoves[m.number] == nil && pendingMoves.count < Self.maxPending {
+                pendingMoves[m.number] = PendingMove(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
+            }
+            // The relayer's hash after the move: checked when this node applies it (a relayer that slips in a
+            // move never played ends at another hash than the members that played the real one).
+            recordConfirm(from: from, number: m.number, hash: m.after)
+            if info.phase.isOver { return }
+        }
+        progress()
+        revoteIfBehind()
+    }
+}

@@ -1,0 +1,159 @@
+import TavoloCore
+import TavoloProtocol
+
+/// A bot takes the seat (PROTOCOL.md §9.12–9.13): after a lost member's grace period, each remaining member votes
+/// that its seats pass to a bot from the move it has reached; a strict majority of the table's members voting for
+/// the same move agrees it. A member that leaves during play forfeits: its seats pass the same way, at the move it
+/// names. Either way the seats change hands before the member's seats' first move numbered at least the agreed
+/// one (or at the end), a point every member's log has in the same place, so every node and every replay applies
+/// it at the same move.
+extension TableMachine {
+    /// A strict majority of the table's members, the lost one counted.
+    var quorum: Int { info.members.count / 2 + 1 }
+
+    mutating func graceEnded(_ member: NodeID) {
+        guard absent.contains(member), info.phase == .paused, isMember, session != nil else { return }
+        graceOver.insert(member)
+        // Members that can still vote: every one but the absent ones.
+        let voters = info.members.count - absent.count
+        if voters < quorum {
+            emit(
+                .paused(
+                    members: absent.sorted().map { ctx.name($0) }, since: nil,
+                    message:
+                        "grace over: \(absentNames) did not come back and no majority can vote a bot in; "
+                        + "`tavolo leave` ends the table as abandoned"))
+        }
+        vote(member)
+    }
+
+    /// Votes that `member`'s seats pass to a bot from the move this node has reached.
+    mutating func vote(_ member: NodeID) {
+        guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member) else { return }
+        myVote[member] = s.moveNumber
+        sendToTable(.takeover(table: id, member: member, number: s.moveNumber))
+        countVote(member: member, number: s.moveNumber, from: me)
+    }
+
+    /// After a catch-up: a vote cast at a move this node has since passed is cast again where it is now, so the
+    /// voters converge on the furthest move any of them reached.
+    mutating func revoteIfBehind() {
+        guard let s = session else { return }
+        for (member, n) in myVote where n < s.moveNumber && graceOver.contains(member) { vote(member) }
+    }
+
+    mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int) {
+        guard checks, info.phase.isActive, session != nil, info.members.contains(voter), info.members.contains(member),
+            voter != member, !replaced.contains(voter), number >= 0
+        else { return dropped(.takeover(table: id, member: member, number: number), from: voter) }
+        guard !replaced.contains(member) else { return }
+        // Converge on one move: a voter ahead has moves this node misses; one behind misses this node's.
+        if role == .node, graceOver.contains(member), let s = session {
+            if number > s.moveNumber {
+                sendSync(to: voter)
+            } else if number < s.moveNumber {
+                sendCatchUp(to: voter, from: number)
+            }
+        }
+        countVote(member: member, number: number, from: voter)
+    }
+
+    mutating func countVote(member: NodeID, number: Int, from voter: NodeID) {
+        votes[member, default: [:]][number, default: []].insert(voter)
+        guard let count = votes[member]?[number]?.count, count >= quorum else { return }
+        agree(member: member, number: number, forfeit: false)
+    }
+
+    mutating func handleForfeit(from: NodeID, number: Int) {
+        guard checks, info.phase.isActive, session != nil, info.members.contains(from), number >= 0 else {
+            return dropped(.forfeit(table: id, number: number), from: from)
+        }
+        agree(member: from, number: number, forfeit: true)
+    }
+
+    /// The local user leaves during play: a forfeit, or, when the grace is over and no majority can ever form,
+    /// the end of the table as abandoned.
+    mutating func leaveDuringPlay() {
+        guard let s = session else { return }
+        if info.phase == .paused && !graceOver.isEmpty && info.members.count - absent.count < quorum {
+            stop(.abandoned, "\(ctx.myName) ended the table: \(absentNames) did not come back", broadcast: true)
+            return
+        }
+        sendToTable(.forfeit(table: id, number: s.moveNumber))
+        agree(member: me, number: s.moveNumber, forfeit: true)
+        stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
+    }
+
+    /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
+    mutating func agree(member: NodeID, number: Int, forfeit: Bool) {
+        guard !replaced.contains(member), info.members.contains(member) else { return }
+        let others = info.members.filter { $0 != member && !replaced.contains($0) }
+        // The heir is chosen from the table alone, so every member names the same one.
+        guard let heir = others.min() else { return }
+        replaced.insert(member)
+        absent.remove(member)
+        graceOver.remove(member)
+        cancelTimer(.grace(id, member: member))
+        let bot = ctx.catalog[info.game]?.defaultBot ?? "random"
+        agreed.append(AgreedTakeover(member: member, number: number, heir: heir, bot: bot, forfeit: forfeit))
+        // The host's jobs (deals, the confirmation fan-out, offers) pass at once: they change no state (§9.13).
+        if member == info.host {
+            info.host = heir
+            info.hostName = ctx.name(heir)
+            if heir == me { dealsSent = verifiedDeal }
+        }
+        out.append(
+            .log(
+                .notice,
+                "table \(id): \(ctx.name(member)) \(forfeit ? "forfeits" : "is voted out") from move \(number); "
+                    + "\(ctx.name(heir))'s \(bot) takes its seats"))
+        // Moves the heir's bot played before this node agreed were refused here: the others have them.
+        for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+        maybeResume()
+        progress()
+    }
+
+    /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).
+    func isHeir(_ node: NodeID, of seat: Int) -> Bool {
+        agreed.contains { $0.heir == node && info.seats[safe: seat]?.owner == $0.member }
+    }
+
+    /// Hands agreed seats to their bot when their move comes (or at the end). Called before each move.
+    mutating func applyDueTakeovers() {
+        guard let s = session, !agreed.isEmpty else { return }
+        var kept: [AgreedTakeover] = []
+        for t in agreed {
+            let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
+            let due =
+                seats.isEmpty || s.turn == .terminal
+                || (s.moveNumber >= t.number && s.turn.seat.map(seats.contains) == true)
+            guard due else {
+                kept.append(t)
+                continue
+            }
+            for seat in seats {
+                info.seats[seat].owner = t.heir
+                info.seats[seat].ownerName = ctx.name(t.heir)
+                info.seats[seat].bot = t.bot
+            }
+            // Moves the member sent that were waiting are no longer its to play.
+            pendingMoves = pendingMoves.filter { $0.value.from != t.member }
+            log.table = info
+            log.takeovers = (log.takeovers ?? []) + [
+                GameLog.LoggedTakeover(
+                    member: t.member, memberName: ctx.name(t.member), seats: seats, heir: t.heir, bot: t.bot,
+                    number: t.number, appliedAt: s.moveNumber, forfeit: t.forfeit)
+            ]
+            persist()
+            let list = seats.map(String.init).joined(separator: ", ")
+            emit(
+                .takenOver(
+                    seats: seats,
+                    message:
+                        "\(ctx.name(t.member)) \(t.forfeit ? "forfeited" : "did not come back"): "
+                        + "\(ctx.name(t.heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list) "
+                        + "from move \(s.moveNumber + 1)"))
+        }
+        agreed = kept
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TavoloSimulation
+
+/// `tavolo simulate --chaos` (PROTOCOL.md §9.9–9.13 under fire).
+extension Simulate {
+    func runChaos(daemon: String, bot: String) throws {
+        var options = ChaosSimulation.Options(
+            peers: peers, game: game, games: games, seed: seed ?? UInt64.random(in: 0...UInt64.max), bot: bot,
+            daemonPath: daemon)
+        options.grace = grace
+        let quiet = json
+        let chaos = ChaosSimulation(options: options) { line in if !quiet { FileHandleStderr.write(line) } }
+        ChaosSignals.install(chaos)
+        let report: ChaosSimulation.Report
+        do { report = try chaos.run() } catch { throw CleanExit.failure("chaos simulation failed: \(error)") }
+        if json {
+            try printJSON(report)
+        } else {
+            print(
+                "chaos: \(report.peers) nodes, \(report.game), \(report.bot) bots, seed \(report.seed), "
+                    + "grace \(report.grace) s")
+            for (i, g) in report.games.enumerated() {
+                print(
+                    "game \(i + 1): \(g.fault.rawValue)" + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
+                        + ", \(g.moves) moves, \(g.finished ? "finished" : "NOT FINISHED"), "
+                        + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
+                        + "\(g.takenOver ? ", taken over" : ""), \(g.movesLost) moves lost"
+                        + (g.problem.map { " (\($0))" } ?? ""))
+            }
+            print(
+                "games played \(report.played), finished \(report.finished), agreed \(report.agreed), "
+                    + "resumed \(report.resumed), taken over \(report.takenOver), moves lost \(report.movesLost)")
+        }
+        if !report.ok { throw ExitCode(1) }
+    }
+}
+
+/// On Ctrl-C or SIGTERM: kill the nodes, then exit 130.
+enum ChaosSignals {
+    nonisolated(unsafe) static var current: ChaosSimulation?
+    nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+
+    static func install(_ s: ChaosSimulation) {
+        current = s
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                FileHandleStderr.write("tavolo: interrupted; stopping the nodes")
+                current?.stopAll()
+                exit(130)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import TavoloProtocol
+import TavoloTestSupport
+import XCTest
+
+@testable import TavoloMesh
+
+/// v2 nodes (a static key each) over real TCP and UDP on 127.0.0.1: the Noise handshake, sealed frames and
+/// datagrams end to end, and the packet log still seeing plaintext.
+final class SecureMeshLoopbackTests: XCTestCase {
+    typealias Key = Curve25519.KeyAgreement.PrivateKey
+    var nodes: [MeshNode] = []
+
+    final class Recorder: FrameRecorder, @unchecked Sendable {
+        private let lock = NSLock()
+        private var captured: [CapturedFrame] = []
+        func record(_ frame: CapturedFrame) { lock.withLock { captured.append(frame) } }
+        var frames: [CapturedFrame] { lock.withLock { captured } }
+    }
+
+    override func tearDown() async throws {
+        for n in nodes { await n.shutdown() }
+        nodes = []
+    }
+
+    func makeNode(_ name: String, key: Key = Key(), recorder: Recorder? = nil) async throws -> MeshNode {
+        var config = MeshConfiguration(name: name)
+        config.host = "127.0.0.1"
+        config.heartbeatInterval = .milliseconds(200)
+        config.heartbeatTimeout = .seconds(1)
+        config.staticKey = key
+        config.recorder = recorder
+        var logger = Logger(label: "test.\(name)")
+        logger.logLevel = .warning
+        let id = try XCTUnwrap(NodeID.derived(from: key.publicKey))
+        let node = try await MeshNode.start(id: id, config: config, logger: logger)
+        nodes.append(node)
+        return node
+    }
+
+    func introduce(_ nodes: [MeshNode]) {
+        for a in nodes {
+            for b in nodes where a !== b {
+                a.discovered(
+                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+            }
+        }
+    }
+
+    /// A bound on waiting only, never a measurement.
+    func eventually(_ what: String, seconds: Double = 10, _ condition: () async -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTFail("timed out waiting for: \(what)")
+    }
+
+    func connected(_ n: MeshNode) async -> Int { await n.peerList().filter { $0.state == .connected }.count }
+
+    func testFourKeyedNodesMeshAndExchangeSealedMessagesThatThePacketLogSeesInClear() async throws {
+        let recorder = Recorder()
+        var made = [try await makeNode("s0", recorder: recorder)]
+        for i in 1..<4 { made.append(try await makeNode("s\(i)")) }
+        XCTAssertEqual(made[0].txtRecord[TXTKey.version], "2")
+        introduce(made)
+        for n in made { try await eventually("\(n.config.name) has 3 peers") { await connected(n) == 3 } }
+        let (a, b) = (made[0], made[1])
+        let inbox = Inbox(b)
+        for i in 0..<50 { try await a.send(["n": i], to: b.id) }
+        try await a.send(["d": 1], to: b.id, on: .unreliable)
+        try await eventually("50 messages and a datagram") { inbox.messages.count == 51 }
+        let reliable = inbox.messages.filter { $0.channel == .reliable }
+        XCTAssertEqual(try reliable.map { try $0.decode([String: Int].self)["n"] ?? -1 }, Array(0..<50))
+        XCTAssertEqual(inbox.messages.filter { $0.channel == .unreliable }.count, 1)
+        // The packet log records the plaintext frames (v1 layout): handshakes with their ids, the messages.
+        let tcp = recorder.frames.filter { $0.transport == .tcp }
+        let handshakes = tcp.compactMap { f -> Handshake? in
+            guard case .handshake(let h)? = try? Frame.parse(f.bytes, maxPayload: 1 << 20) else { return nil }
+            return h
+        }
+        XCTAssertEqual(Set(handshakes.filter { $0.nodeId != a.id }.map(\.nodeId)), Set(made.dropFirst().map(\.id)))
+        let sentApplications = tcp.filter { $0.direction == .sent && $0.bytes[3] == MessageType.application.rawValue }
+        XCTAssertEqual(sentApplications.count, 50)
+        XCTAssertTrue(sentApplications.allSatisfy { (try? Frame.parse($0.bytes, maxPayload: 1 << 20)) != nil })
+    }
+
+    func testForgedAndReplayedDatagramsAreDroppedAndCounted() async throws {
+        let recorder = Recorder()
+        let a = try await makeNode("a", recorder: recorder)
+        let b = try await makeNode("b")
+        introduce([a, b])
+        try await eventually("connected") { await connected(b) == 1 }
+        let inbox = Inbox(b)
+        try await a.send(["v": 1], to: b.id, on: .unreliable)
+        try await eventually("the first datagram") { inbox.messages.count == 1 }
+        // The packet log has it in clear; the bytes on the wire are what a's datagram key made of it.
+        let clear = try XCTUnwrap(recorder.frames.last { $0.transport == .udp && $0.direction == .sent }).bytes
+        guard case .datagram(let d) = try Frame.parse(clear, maxPayload: 1200) else { return XCTFail("\(clear)") }
+        XCTAssertEqual(d.seq, 1)
+        let key = try await a.eventLoop.submit { a.peers[b.id]?.datagramKeys?.send.withUnsafeBytes { Array($0) } }
+            .get()
+        let sealed = try DatagramSeal.seal(
+            body: d.body, sender: a.id, seq: 1, key: SymmetricKey(data: try XCTUnwrap(key)))
+        // Replayed as it was: authentic, but not newer than the last accepted.
+        sendUDP(sealed, port: b.udpPort)
+        try await eventually("the replay counted stale") { await b.statistics().datagramsStale == 1 }
+        // A flipped byte anywhere (header, id, seq, body, tag), with a fresh seq so only authentication can refuse.
+        var fresh = sealed
+        fresh[33] = 0x7f
+        for position in [4, 12, 33, 40, fresh.count - 1] {
+            var forged = fresh
+            forged[position] ^= 0x01
+            sendUDP(forged, port: b.udpPort)
+        }
+        // Sealed under a key that is not the session's; and a clear v1 datagram.
+        let stranger = SymmetricKey(size: .bits256)
+        sendUDP(
+            try DatagramSeal.seal(body: Array("{}".utf8), sender: a.id, seq: 1 << 40, key: stranger), port: b.udpPort)
+        sendUDP(
+            try Frame.datagram(Datagram(sender: a.id, seq: 1 << 41, body: Array("{}".utf8))).encoded(), port: b.udpPort)
+        try await eventually("seven rejected") { await b.statistics().datagramsRejected == 7 }
+        try await a.send(["v": 2], to: b.id, on: .unreliable)
+        try await eventually("the next real datagram") { inbox.messages.count == 2 }
+        XCTAssertEqual(try inbox.messages.map { try $0.decode([String: Int].self)["v"] }, [1, 2])
+        let stats = await b.statistics()
+        XCTAssertEqual(stats.datagramsReceived, 2)
+        XCTAssertEqual(stats.datagramsStale, 1)
+        XCTAssertEqual(stats.datagramsRejected, 7)
+    }
+
+    func testAnIdThatIsNotTheKeysIsRefusedAtStart() async throws {
+        var config = MeshConfiguration(name: "liar")
+        config.host = "127.0.0.1"
+        config.staticKey = Key()
+        do {
+            let node = try await MeshNode.start(id: .random(), config: config, logger: Logger(label: "test.liar"))
+            nodes.append(node)
+            XCTFail("started with an id its key does not give")
+        } catch let e as MeshError {
+            guard case .invalidConfiguration = e else { return XCTFail("\(e)") }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloTable
+import TavoloTestSupport
+import XCTest
+
+/// Pause, catch-up, takeover, forfeit and abandon (PROTOCOL.md §9.10–9.13) on pure directories: no clock, no
+/// sockets; links are cut and healed by hand and timers fired by hand.
+final class TableResilienceTests: XCTestCase {
+    struct Mesh {
+        var nodes: [NodeID: TableDirectory] = [:]
+        var order: [NodeID] = []
+        var queue: [(from: NodeID, to: NodeID, message: TableMessage)] = []
+        var events: [NodeID: [TableEvent]] = [:]
+        var timers: [NodeID: [TableTimer]] = [:]
+        var cut: Set<[NodeID]> = []
+
+        init(_ count: Int) {
+            for i in 0..<count {
+                let id = NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])!
+                let context = TableContext(me: id, myName: "n\(i)", catalog: .standard)
+                nodes[id] = TableDirectory(context: context, nonces: .reproducible(seed: 5, nodeIndex: UInt64(i)))
+                order.append(id)
+            }
+            for a in order { for b in order where a != b { connect(a, b) } }
+            run()
+        }
+
+        subscript(_ i: Int) -> NodeID { order[i] }
+
+        mutating func connect(_ a: NodeID, _ b: NodeID) {
+            apply(a, nodes[a]!.peerConnected(b, name: "n\(order.firstIndex(of: b)!)"))
+        }
+
+        mutating func apply(_ node: NodeID, _ effects: [TableEffect]) {
+            for e in effects {
+                switch e {
+                case .send(let m, let to): for t in to { queue.append((node, t, m)) }
+                case .emit(let event): events[node, default: []].append(event)
+                case .startTimer(let t, _): timers[node, default: []].append(t)
+                default: break
+                }
+            }
+        }
+
+        /// Delivers until nothing is in flight; messages on a cut link are lost.
+        mutating func run() {
+            while !queue.isEmpty {
+                let (from, to, m) = queue.removeFirst()
+                guard !cut.contains([from, to]), var d = nodes[to] else { continue }
+                let effects = d.received(m, from: from)
+                nodes[to] = d
+                apply(to, effects)
+            }
+        }
+
+        /// Node `i` loses every link (each side sees the other lost), with what was in flight.
+        mutating func isolate(_ i: Int) {
+            for j in order.indices where j != i {
+                cut.insert([order[i], order[j]])
+                cut.insert([order[j], order[i]])
+                lose(order[i], order[j])
+                lose(order[j], order[i])
+            }
+        }
+
+        mutating func lose(_ a: NodeID, _ b: NodeID) { apply(a, nodes[a]!.peerLost(b)) }
+
+        mutating func heal(_ i: Int) {
+            for j in order.indices where j != i {
+                cut.remove([order[i], order[j]])
+                cut.remove([order[j], order[i]])
+                connect(order[i], order[j])
+                connect(order[j], order[i])
+            }
+            run()
+        }
+
+        mutating func fire(_ i: Int, _ timer: TableTimer) {
+            apply(order[i], nodes[order[i]]!.timerFired(timer))
+            run()
+        }
+
+        mutating func request(
+            _ i: Int, deliver: Bool = true,
+            _ r: (inout TableDirectory) -> (Result<TableInfo, TableError>, [TableEffect])
+        ) -> Result<TableInfo, TableError> {
+            var d = nodes[order[i]]!
+            let (result, effects) = r(&d)
+            nodes[order[i]] = d
+            apply(order[i], effects)
+            if deliver { run() }
+            return result
+        }
+
+        func table(_ i: Int, _ id: TableID) -> TableMachine? { nodes[order[i]]?.tables[id] }
+        func kinds(_ i: Int) -> [TableEvent.Kind] { events[order[i], default: []].map(\.kind) }
+        func moves(_ i: Int, _ id: TableID) -> Int { table(i, id)?.session?.moveNumber ?? -1 }
+        func hash(_ i: Int, _ id: TableID) -> StateHash? { table(i, id)?.session?.stateHash }
+    }
+
+    /// Othello hosted by n0 (no seat), seat 0 played by n1 (`bot0`, nil for a human), seat 1 by n2's human.
+    func othello(_ mesh: inout Mesh, bot0: String?) throws -> TableID {
+        let info = try mesh.request(0) { $0.host(game: "othello", players: 2) }.get()
+        _ = try mesh.request(1) { $0.request(info.id, .join(seat: 0, bot: bot0)) }.get()
+        _ = try mesh.request(2) { $0.request(info.id, .join(seat: 1, bot: nil)) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        return info.id
+    }
+
+    func legal(_ mesh: Mesh, _ i: Int, _ id: TableID) throws -> JSONValue {
+        try XCTUnwrap(mesh.table(i, id)?.view.legalMoves.first)
+    }
+
+    func testALostMemberPausesTheTableAndItsReturnResumesIt() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: nil)
+        let first = try legal(mesh, 1, id)
+        _ = try mesh.request(1) { $0.request(id, .move(first)) }.get()
+        mesh.isolate(2)
+        for i in 0..<2 {
+            XCTAssertEqual(mesh.table(i, id)?.info.phase, .paused)
+            XCTAssertTrue(mesh.kinds(i).contains(.paused))
+            XCTAssertEqual(mesh.table(i, id)?.view.absent, ["n2"])
+        }
+        XCTAssertTrue(mesh.timers[mesh[0], default: []].contains(.grace(id, member: mesh[2])))
+        mesh.heal(2)
+        for i in 0..<3 { XCTAssertEqual(mesh.table(i, id)?.info.phase, .playing, "node \(i)") }
+        XCTAssertTrue(mesh.kinds(1).contains(.resumed))
+        let reply = try legal(mesh, 2, id)
+        _ = try mesh.request(2) { $0.request(id, .move(reply)) }.get()
+        XCTAssertEqual(Set((0..<3).map { mesh.moves($0, id) }), [2])
+        XCTAssertEqual(Set((0..<3).compactMap { mesh.hash($0, id) }).count, 1)
+    }
+
+    /// A move sent just before a member was lost never reached it: when it is back, it gets it from a catch-up.
+    func testAMemberThatMissedMovesCatchesUp() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: nil)
+        let first = try legal(mesh, 1, id)
+        _ = try mesh.request(1, deliver: false) { $0.request(id, .move(first)) }.get()
+        mesh.isolate(2)
+        mesh.run()
+        XCTAssertEqual(mesh.moves(0, id), 1)
+        XCTAssertEqual(mesh.moves(2, id), 0, "n2 got the move through a cut link")
+        XCTAssertEqual(mesh.table(2, id)?.info.phase, .paused)
+        mesh.heal(2)
+        XCTAssertEqual(mesh.moves(2, id), 1)
+        XCTAssertEqual(mesh.hash(2, id), mesh.hash(1, id))
+        XCTAssertFalse(mesh.kinds(2).contains(.stopped))
+    }
+
+    /// A member that relays a move never played (another legal move, with the hash after it) is caught by the
+    /// other members' word on the state.
+    func testARelayedMoveThatWasNeverPlayedIsCaught() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: nil)
+        let legal = try XCTUnwrap(mesh.table(1, id)?.view.legalMoves)
+        XCTAssertGreaterThan(legal.count, 1)
+        let start = try XCTUnwrap(mesh.hash(1, id))
+        _ = try mesh.request(1, deliver: false) { $0.request(id, .move(legal[0])) }.get()
+        mesh.isolate(2)
+        mesh.run()
+        // n0 forges the catch-up: the other legal move, with the true hash after *that* move.
+        let forgedGame = try XCTUnwrap(GameCatalog.standard["othello"]).session(
+            players: 2, seed: try XCTUnwrap(mesh.table(0, id)?.jointSeed))
+        try forgedGame.apply(try forgedGame.decodeMove(legal[1]))
+        let forged = TableMessage.catchUp(
+            table: id, deals: [],
+            moves: [RelayedMove(number: 0, seat: 0, move: legal[1], stateHash: start, after: forgedGame.stateHash)])
+        mesh.cut = []
+        var d2 = mesh.nodes[mesh[2]]!
+        mesh.apply(mesh[2], d2.received(forged, from: mesh[0]))
+        mesh.nodes[mesh[2]] = d2
+        XCTAssertEqual(mesh.moves(2, id), 1, "the forged move applies: it is legal")
+        // n1's sync is its word on the state after move 0: it differs.
+        mesh.apply(mesh[2], mesh.nodes[mesh[2]]!.peerConnected(mesh[1], name: "n1"))
+        mesh.apply(mesh[1], mesh.nodes[mesh[1]]!.peerConnected(mesh[2], name: "n2"))
+        mesh.run()
+        XCTAssertEqual(mesh.table(2, id)?.stopReason?.code, .hashMismatch)
+    }
+
+    /// Past the grace period, the two members still here are a majority of three: a bot takes the lost seat at
+    /// the move they agree on, and the game finishes.
+    func testABotTakesTheSeatOfAMemberLostPastTheGrace() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: "random")
+        XCTAssertEqual(mesh.moves(0, id), 1, "n1's bot opened")
+        mesh.isolate(2)
+        mesh.fire(0, .grace(id, member: mesh[2]))
+        XCTAssertEqual(mesh.table(0, id)?.info.phase, .paused, "one vote of three is no majority")
+        mesh.fire(1, .grace(id, member: mesh[2]))
+        for i in 0..<2 {
+            let t = try XCTUnwrap(mesh.table(i, id))
+            XCTAssertEqual(t.info.phase, .finished, "node \(i): \(t.stopReason.map { $0.reason } ?? "")")
+            XCTAssertEqual(t.log.takeovers?.map(\.seats), [[1]])
+            XCTAssertEqual(t.log.takeovers?.first?.appliedAt, 1)
+            XCTAssertEqual(t.info.seats[1].owner, mesh[0], "the heir is the lowest remaining member")
+        }
+        XCTAssertEqual(mesh.hash(0, id), mesh.hash(1, id))
+        XCTAssertTrue(mesh.kinds(1).contains(.takenOver))
+        // The game is the engine's with seat 1 played by the heir's bot from move 1: replaying the log agrees.
+        let log = try XCTUnwrap(mesh.table(1, id)?.log)
+        let replayed = try TableMachine(restoring: log, TableContext(me: mesh[1], myName: "n1", catalog: .standard))
+        XCTAssertEqual(replayed.session?.stateHash, mesh.hash(1, id))
+    }
+
+    /// One member of three is a minority: it waits, paused, and never plays on its own.
+    func testAMinorityWaitsAndNeverPlays() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: "random")
+        mesh.isolate(2)
+        mesh.fire(2, .grace(id, member: mesh[0]))
+        mesh.fire(2, .grace(id, member: mesh[1]))
+        let t = try XCTUnwrap(mesh.table(2, id))
+        XCTAssertEqual(t.info.phase, .paused)
+        XCTAssertEqual(t.session?.moveNumber, 1)
+        XCTAssertTrue(t.replaced.isEmpty)
+    }
+
+    func testLeavingDuringPlayIsAForfeit() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: "random")
+        _ = try mesh.request(2) { $0.request(id, .leave) }.get()
+        XCTAssertEqual(mesh.table(2, id)?.stopReason?.code, .memberLeft)
+        for i in 0..<2 {
+            let t = try XCTUnwrap(mesh.table(i, id))
+            XCTAssertEqual(t.info.phase, .finished, "node \(i)")
+            XCTAssertEqual(t.log.takeovers?.first?.forfeit, true)
+            XCTAssertEqual(t.log.takeovers?.first?.memberName, "n2")
+        }
+    }
+
+    /// Two members: the one left can never be a majority; after the grace it may end the table as abandoned.
+    func testATwoMemberTableIsAbandonedNotTakenOver() throws {
+        var mesh = Mesh(2)
+        let info = try mesh.request(0) { $0.host(game: "othello", players: 2) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .join(seat: 0, bot: nil)) }.get()
+        _ = try mesh.request(1) { $0.request(info.id, .join(seat: 1, bot: nil)) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        mesh.isolate(1)
+        XCTAssertThrowsError(try mesh.request(0) { $0.request(info.id, .move(.string("d3"))) }.get()) {
+            XCTAssertEqual(($0 as? TableError)?.code, .paused)
+        }
+        mesh.fire(0, .grace(info.id, member: mesh[1]))
+        XCTAssertEqual(mesh.table(0, info.id)?.info.phase, .paused)
+        _ = try mesh.request(0) { $0.request(info.id, .leave) }.get()
+        XCTAssertEqual(mesh.table(0, info.id)?.stopReason?.code, .abandoned)
+    }
+
+    /// A node restarted from its log rebuilds the table exactly and waits, paused, for the others.
+    func testATableIsRestoredFromItsLog() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: "random")
+        let move = try legal(mesh, 2, id)
+        _ = try mesh.request(2) { $0.request(id, .move(move)) }.get()
+        let log = try XCTUnwrap(mesh.table(2, id)?.log)
+        var fresh = TableDirectory(
+            context: TableContext(me: mesh[2], myName: "n2", catalog: .standard),
+            nonces: .reproducible(seed: 5, nodeIndex: 2))
+        XCTAssertEqual(try fresh.restore(log).get(), id)
+        let t = try XCTUnwrap(fresh.tables[id])
+        XCTAssertEqual(t.info.phase, .paused)
+        XCTAssertEqual(t.session?.stateHash, mesh.hash(2, id))
+        XCTAssertEqual(t.session?.moveNumber, 3)
+        var bad = log
+        bad.moves[1].after = String(repeating: "0", count: 64)
+        var other = TableDirectory(
+            context: TableContext(me: mesh[2], myName: "n2", catalog: .standard),
+            nonces: .reproducible(seed: 5, nodeIndex: 2))
+        XCTAssertThrowsError(try other.restore(bad).get())
+    }
+}
