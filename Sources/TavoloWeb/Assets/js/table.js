@@ -134,7 +134,7 @@ export class TableView {
     const quit = h("button", { type: "button", class: "danger", id: "quit-button", onclick: async () => {
       const started = phase !== "open";
       const ok = await confirmDialog(started
-        ? "Quit this game? The game is lost for you, and the table stops for everyone."
+        ? "Quit this game? The game is lost for you."
         : "Leave this table? Your seat is freed.", started ? "Quit the game" : "Leave");
       if (!ok) return;
       if (await this.app.act({ op: "leave", table: st.info.id }) !== undefined) this.app.go(null);
