@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The page a node serves its user (TavoloWeb): HTTP and WebSocket on loopback.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -79,6 +82,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The page a node serves its user: assets compiled into the binary, HTTP + WebSocket on 127.0.0.1,
+        // each WebSocket message a control request (the page is one more client of TavoloControl).
+        .target(
+            name: "TavoloWeb",
+            dependencies: [
+                "TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloDaemon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Assets")]
+        ),
         // Runs several tavolod processes and drives them through their control sockets (`tavolo simulate`).
         .target(name: "TavoloSimulation", dependencies: ["TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloTable"]),
         // A client: links no mesh, no NIO and no Avahi.
@@ -93,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "tavolod",
             dependencies: [
-                "TavoloDaemon", "TavoloControl",
+                "TavoloDaemon", "TavoloControl", "TavoloWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -151,6 +168,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
         .testTarget(
             name: "TavoloNoiseTests",
             dependencies: ["TavoloNoise", .product(name: "Crypto", package: "swift-crypto")]),

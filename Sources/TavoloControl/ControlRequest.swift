@@ -39,6 +39,14 @@ public enum ControlRequest: Sendable, Equatable {
     case scores(game: String?)
     /// The stored records of a table (or of a record id), with their bodies, for `tavolo show`.
     case record(table: String)
+    /// The games this node plays: players, bots, score (for a client's host form).
+    case games
+    /// The URL of this node's page (with its token), when `tavolod` serves one (PROTOCOL.md §12).
+    case web
+    /// Send a chat message to `room` (`lobby` or a table id) (PROTOCOL.md §12).
+    case chat(room: String, text: String)
+    /// The recent chat messages (of `room`, when given); with `follow`, then every new one as it comes.
+    case chatLog(room: String?, follow: Bool)
 
     /// The `op` string.
     public var op: String {
@@ -60,6 +68,10 @@ public enum ControlRequest: Sendable, Equatable {
         case .history: "history"
         case .scores: "scores"
         case .record: "record"
+        case .games: "games"
+        case .web: "web"
+        case .chat: "chat"
+        case .chatLog: "chat-log"
         }
     }
 
@@ -67,6 +79,7 @@ public enum ControlRequest: Sendable, Equatable {
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
         "inject", "datagram",
         "history", "scores", "record",
+        "games", "web", "chat", "chat-log",
     ]
 }
 
@@ -75,6 +88,7 @@ extension ControlRequest: Codable {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
         case grace
         case player
+        case room, follow
     }
 
     public init(from decoder: Decoder) throws {
@@ -119,6 +133,14 @@ extension ControlRequest: Codable {
                 player: try c.decodeIfPresent(String.self, forKey: .player))
         case "scores": self = .scores(game: try c.decodeIfPresent(String.self, forKey: .game))
         case "record": self = .record(table: try c.decode(String.self, forKey: .table))
+        case "games": self = .games
+        case "web": self = .web
+        case "chat":
+            self = .chat(room: try c.decode(String.self, forKey: .room), text: try c.decode(String.self, forKey: .text))
+        case "chat-log":
+            self = .chatLog(
+                room: try c.decodeIfPresent(String.self, forKey: .room),
+                follow: try c.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -127,7 +149,13 @@ extension ControlRequest: Codable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(op, forKey: .op)
         switch self {
-        case .peers, .status, .tables: break
+        case .peers, .status, .tables, .games, .web: break
+        case .chat(let room, let text):
+            try c.encode(room, forKey: .room)
+            try c.encode(text, forKey: .text)
+        case .chatLog(let room, let follow):
+            try c.encodeIfPresent(room, forKey: .room)
+            if follow { try c.encode(follow, forKey: .follow) }
         case .host(let game, let players, let grace):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)

@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloCore
+import TavoloGames
 import TavoloMesh
 import TavoloProtocol
 import TavoloTable
@@ -73,6 +74,25 @@ extension NodeService {
                 } catch {
                     return fail("mesh/send-failed", "\(error)")
                 }
+            case .games:
+                return ok(
+                    GameCatalog.standard.entries.map {
+                        GameSummary(
+                            name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts, bots: $0.bots.map(\.kind),
+                            defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
+                    })
+            case .web:
+                guard let link = web.link else {
+                    return fail("web/off", "this node serves no page (tavolod was started with --no-web)")
+                }
+                return ok(link)
+            case .chat(let room, let text):
+                switch await sendChat(room: room, text: text) {
+                case .success(let sent): return ok(sent)
+                case .failure(let f): return fail(f.code, f.message)
+                }
+            case .chatLog(let room, let follow):
+                return chatLog(id, room: room, follow: follow)
             case .inject(let message):
                 guard options.allowInjection else {
                     return fail("control/forbidden", "inject is for tests: start tavolod with --test-allow-injection")

@@ -50,6 +50,10 @@ public final class NodeService: Sendable {
     public let mesh: MeshNode
     public let tables: TableManager
     let records: NodeRecords
+    /// Chat messages of the lobby and the tables (PROTOCOL.md §12).
+    public let chat: ChatHub
+    /// The page's URL once `tavolod` serves it (the `web` op).
+    public let web = WebEndpoint()
     let logger: Logger
     private let advertiser: Advertisement
     private let control: ControlServer
@@ -57,7 +61,7 @@ public final class NodeService: Sendable {
     private let tasks: [Task<Void, Never>]
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, logger: Logger,
+        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub, logger: Logger,
         advertiser: Advertisement, control: ControlServer, controlGroup: MultiThreadedEventLoopGroup,
         tasks: [Task<Void, Never>]
     ) {
@@ -65,6 +69,7 @@ public final class NodeService: Sendable {
         self.mesh = mesh
         self.tables = tables
         self.records = records
+        self.chat = chat
         self.logger = logger
         self.advertiser = advertiser
         self.control = control
@@ -154,6 +159,7 @@ public final class NodeService: Sendable {
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
         // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
         await tables.restoreUnfinished()
+        let chat = ChatHub(me: id, name: options.name, logger: logger)
         // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
         // synchronously, in order.
         mesh.setEventHandler { event in
@@ -170,17 +176,25 @@ public final class NodeService: Sendable {
             }
             tables.assumeIsolated { tables in
                 switch event {
-                case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
-                case .peerLost(let p, _): tables.peerLost(p.id)
-                case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
+                case .peerConnected(let p):
+                    chat.peerConnected(p.id, name: p.name)
+                    tables.peerConnected(p.id, name: p.name)
+                case .peerLost(let p, _):
+                    chat.peerLost(p.id)
+                    tables.peerLost(p.id)
+                case .message(let m) where m.channel == .reliable:
+                    let isChat = chat.received(m.body, from: m.from) { room in
+                        tables.list().first { $0.id.rawValue == room }?.members
+                    }
+                    if !isChat { tables.received(m.body, from: m.from) }
                 case .message(let m): tables.receivedDatagram(m.body, from: m.from)
                 default: break
                 }
             }
         }
         let service = NodeService(
-            options: options, mesh: mesh, tables: tables, records: records, logger: logger, advertiser: advertiser,
-            control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask])
+            options: options, mesh: mesh, tables: tables, records: records, chat: chat, logger: logger,
+            advertiser: advertiser, control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask])
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import TavoloControl
 import TavoloDaemon
+import TavoloWeb
 
 @main
 enum TavolodMain {
@@ -86,6 +87,15 @@ struct Tavolod: AsyncParsableCommand {
     )
     var rebuildRecords = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Port of the page this node serves its user, on 127.0.0.1 only (0 = any free port; `tavolo open` prints the URL).",
+            valueName: "port"))
+    var webPort: Int = 0
+
+    @Flag(help: "Serve no page.")
+    var noWeb = false
+
     func validate() throws {
         // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
@@ -93,6 +103,7 @@ struct Tavolod: AsyncParsableCommand {
             throw ValidationError("--name must be 1 to 63 bytes without '/' or control characters")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+        guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be in 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -142,8 +153,26 @@ struct Tavolod: AsyncParsableCommand {
             FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
             throw ExitCode(1)
         }
+        var page: WebServer?
+        if !noWeb {
+            do {
+                let token = try WebToken.loadOrCreate(stateDirectory: options.stateDirectory)
+                let server = try await WebServer.start(port: webPort, token: token, logger: logger) { id, request in
+                    await service.answer(id, request)
+                }
+                service.web.link = WebLinkInfo(url: server.url, port: server.port)
+                logger.info("page on http://127.0.0.1:\(server.port)/ (tavolo open --node \(nodeName) prints its URL)")
+                page = server
+            } catch {
+                FileHandle.standardError.write(
+                    Data("tavolod: cannot serve the page on 127.0.0.1:\(webPort): \(error) (pick another --web-port, or --no-web)\n".utf8))
+                await service.shutdown()
+                throw ExitCode(1)
+            }
+        }
         await signalled.value
         logger.info("signal received; shutting down")
+        await page?.close()
         await service.shutdown()
     }
 }

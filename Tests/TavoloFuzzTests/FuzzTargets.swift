@@ -73,6 +73,8 @@ enum FuzzTargets {
         #"{"op":"leave","table":"a-1"}"#, #"{"op":"state","table":"a-1"}"#,
         #"{"kinds":["moved","stopped"],"op":"events"}"#,
         #"{"message":{"table":"a-1","type":"table.leave"},"op":"inject"}"#,
+        #"{"op":"chat","room":"lobby","text":"ciao"}"#, #"{"follow":true,"op":"chat-log","room":"a-1"}"#,
+        #"{"op":"web"}"#, #"{"op":"games"}"#,
         "{\"op\":\"peers\"}\r\n{\"op\":\"status\"}\n",
     ].map { Array($0.utf8) }
 }

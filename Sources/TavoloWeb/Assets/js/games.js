@@ -1,0 +1,14 @@
+// One module per game screen. Each exports `render(board, view)`, where `board` is the element to draw in and
+// `view` is { obs, state, seat, legal, myTurn, play(move), names } (see table.js). A new game adds its module
+// here and in Sources/TavoloWeb/WebAssets.swift.
+import * as spirits from "./games/spirits.js";
+import * as briscola from "./games/briscola.js";
+import * as othello from "./games/othello.js";
+
+export const screens = { spirits, briscola, othello };
+
+const titles = { spirits: "Spirits!", briscola: "Briscola", othello: "Othello", fifteen: "Fifteen race" };
+
+export function gameTitle(name) {
+  return titles[name] || name;
+}

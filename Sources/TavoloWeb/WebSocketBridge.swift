@@ -1,0 +1,99 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import TavoloControl
+import TavoloCore
+import TavoloDaemon
+import TavoloProtocol
+
+/// One page's WebSocket: each text message is a control request line (PROTOCOL.md §7), answered with the same
+/// response lines the control socket sends; `events` and `chat-log --follow` streams go on over the same socket.
+/// All writes go through one queue, so lines never interleave.
+struct WebSocketBridge {
+    let dispatch: ControlDispatcher
+    let logger: Logger
+
+    /// Streams one page may hold open at once (events, chat): more is a page gone wrong.
+    static let maxStreams = 8
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let (lines, sink) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let writer = Task {
+            for await line in lines {
+                do { try await outbound.write(.text(line)) } catch { break }
+            }
+        }
+        let streams = StreamCount()
+        let dispatch = self.dispatch
+        // One child task per request (a stream lives as long as the socket); a discarding group keeps nothing
+        // of those that are done, and cancels the streams when the page goes.
+        await withDiscardingTaskGroup { group in
+            do {
+                for try await message in inbound.messages(maxSize: ControlSocket.maxLineLength) {
+                    guard case .text(let text) = message else { continue }
+                    group.addTask {
+                        switch await Self.answer(Array(text.utf8), dispatch: dispatch) {
+                        case .line(let bytes): sink.yield(String(decoding: bytes, as: UTF8.self))
+                        case .stream(let first, let rest):
+                            guard streams.take() else {
+                                sink.yield(Self.failure(nil, "web/too-many-streams", "too many open streams"))
+                                return
+                            }
+                            defer { streams.give() }
+                            sink.yield(String(decoding: first, as: UTF8.self))
+                            for await bytes in rest {
+                                if Task.isCancelled { break }
+                                sink.yield(String(decoding: bytes, as: UTF8.self))
+                            }
+                        }
+                    }
+                }
+            } catch {
+                logger.debug("page WebSocket: \(error)")
+            }
+            group.cancelAll()
+        }
+        sink.finish()
+        await writer.value
+    }
+
+    /// The control socket's parsing, minus what a page must never do (`inject`, even on a test node).
+    static func answer(_ line: [UInt8], dispatch: ControlDispatcher) async -> ControlReply {
+        guard JSONSyntax.isWellFormed(line) else {
+            return .line(Array(failure(nil, "control/bad-request", "not a request object").utf8))
+        }
+        let id = (try? WireJSON.decode(RequestID.self, line))?.id
+        let request: ControlRequest
+        do { request = try WireJSON.decode(ControlRequest.self, line) } catch {
+            if let known = error as? ControlFailure { return .line(Array(failure(id, known.code, known.message).utf8)) }
+            return .line(
+                Array(failure(id, "control/bad-params", "bad parameters: \(WireJSON.describe(error))").utf8))
+        }
+        if case .inject = request {
+            return .line(Array(failure(id, "control/forbidden", "inject is not available to the page").utf8))
+        }
+        return await dispatch(id, request)
+    }
+
+    struct RequestID: Decodable { var id: Int? }
+
+    static func failure(_ id: Int?, _ code: String, _ message: String) -> String {
+        let response = ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message))
+        return String(decoding: (try? WireJSON.encode(response)) ?? [], as: UTF8.self)
+    }
+}
+
+final class StreamCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var open = 0
+
+    func take() -> Bool {
+        lock.withLock {
+            guard open < WebSocketBridge.maxStreams else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    func give() { lock.withLock { open -= 1 } }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloProtocol
+import TavoloTable
+import XCTest
+
+@testable import TavoloDaemon
+
+/// Chat (PROTOCOL.md §12) between real `tavolod` processes: the lobby reaches every node, a table room only its
+/// members, the writer is named by its connection, and a sender is held to the rate bound.
+final class ChatIntegrationTests: XCTestCase {
+    var harness: DaemonHarness!
+
+    override func setUpWithError() throws {
+        try requireAvahi()
+        harness = try DaemonHarness()
+    }
+
+    override func tearDown() {
+        harness?.stopAll()
+    }
+
+    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+
+    func log(_ i: Int, room: String? = nil) throws -> [ChatEntry] {
+        try client(i).call(.chatLog(room: room, follow: false), as: [ChatEntry].self)
+    }
+
+    func testLobbyReachesEveryNodeAndATableOnlyItsMembers() throws {
+        try harness.start(3)
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
+        let a = harness.name(0)
+
+        let sent = try client(0).call(.chat(room: "lobby", text: "ciao\u{7} a\ttutti"), as: ChatSent.self)
+        XCTAssertGreaterThanOrEqual(sent.sent, 2)
+        try harness.eventually("the lobby message reaches both other nodes", seconds: 15) {
+            [1, 2].allSatisfy { i in
+                ((try? log(i, room: "lobby")) ?? []).contains { $0.from == a && $0.text == "ciao a tutti" && !$0.mine }
+            }
+        }
+
+        // A table of nodes 0 and 1: node 2 is not a member, so it neither gets the table's chat nor may write there.
+        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        try harness.eventually("node 1 sees the table", seconds: 15) {
+            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == info.id }
+        }
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        try harness.eventually("node 1 is seated as node 0 sees it", seconds: 15) {
+            ((try? client(0).call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
+                == true
+        }
+        XCTAssertEqual(try client(0).call(.chat(room: info.id.rawValue, text: "good luck"), as: ChatSent.self).sent, 1)
+        try harness.eventually("the table message reaches node 1", seconds: 15) {
+            ((try? log(1, room: info.id.rawValue)) ?? []).contains { $0.text == "good luck" && $0.from == a }
+        }
+        XCTAssertThrowsError(try client(2).call(.chat(room: info.id.rawValue, text: "let me in"), as: ChatSent.self)) {
+            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/not-member")
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertFalse(try log(2).contains { $0.room == info.id.rawValue }, "a non-member got the table's chat")
+    }
+
+    func testASenderIsHeldToTheRateBoundAndBadTextIsRefused() throws {
+        try harness.start(1)
+        try harness.eventually("node up", seconds: 30) { harness.peers(0) != nil }
+        let results = (0..<7).map { n in
+            Result { try client(0).call(.chat(room: "lobby", text: "message \(n)"), as: ChatSent.self) }
+        }
+        XCTAssertEqual(results.filter { (try? $0.get()) != nil }.count, 5)
+        if case .failure(let e) = results.last { XCTAssertEqual((e as? ControlFailure)?.code, "chat/too-fast") }
+        XCTAssertThrowsError(try client(0).call(.chat(room: "lobby", text: "\u{1}\u{2} "), as: ChatSent.self)) {
+            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/bad-text")
+        }
+        XCTAssertThrowsError(try client(0).call(.chat(room: "no room", text: "hi"), as: ChatSent.self)) {
+            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/bad-room")
+        }
+    }
+}
+
+/// What `ChatHub` accepts from a peer, with no network: the sender is the connection, never a field.
+final class ChatHubTests: XCTestCase {
+    let me = NodeID(hex: String(repeating: "0", count: 31) + "1")!
+    let bob = NodeID(hex: String(repeating: "0", count: 31) + "2")!
+    let eve = NodeID(hex: String(repeating: "0", count: 31) + "3")!
+
+    func hub() -> ChatHub {
+        let hub = ChatHub(me: me, name: "me", logger: .init(label: "test"))
+        hub.peerConnected(bob, name: "bob")
+        hub.peerConnected(eve, name: "eve")
+        return hub
+    }
+
+    func body(_ json: String) -> [UInt8] { Array(json.utf8) }
+
+    func testAcceptsCleanedTextNamedByItsConnection() {
+        let h = hub()
+        XCTAssertTrue(h.received(body(#"{"from":"alice","room":"lobby","text":" hi\u0007 ","type":"chat"}"#), from: bob) { _ in nil })
+        XCTAssertEqual(h.recent(room: nil).map(\.from), ["bob"], "a `from` field is ignored")
+        XCTAssertEqual(h.recent(room: nil).map(\.text), ["hi"])
+    }
+
+    func testTableMessagesAreLeftToTheTables() {
+        XCTAssertFalse(hub().received(body(#"{"table":"a-1","type":"table.leave"}"#), from: bob) { _ in nil })
+    }
+
+    func testDropsWhatARoomsMembersDidNotWriteAndWhatIsTooFast() {
+        let h = hub()
+        let members: (String) -> [NodeID]? = { $0 == "a-1" ? [self.me, self.bob] : nil }
+        XCTAssertTrue(h.received(body(#"{"room":"a-1","text":"in","type":"chat"}"#), from: eve, members: members))
+        XCTAssertTrue(h.received(body(#"{"room":"b-2","text":"unknown","type":"chat"}"#), from: bob, members: members))
+        XCTAssertTrue(h.received(body(#"{"room":"a-1","text":"ok","type":"chat"}"#), from: bob, members: members))
+        XCTAssertEqual(h.recent(room: nil).map(\.text), ["ok"])
+        for n in 0..<10 {
+            _ = h.received(body(#"{"room":"lobby","text":"spam \#(n)","type":"chat"}"#), from: eve) { _ in nil }
+        }
+        // Every chat message counts against the bucket of 5, the dropped table message above included.
+        XCTAssertEqual(h.recent(room: "lobby").count, 4, "eve's bucket holds 5, one already spent")
+        let long = String(repeating: "x", count: ChatMessage.maxTextBytes + 1)
+        _ = h.received(body(#"{"room":"lobby","text":"\#(long)","type":"chat"}"#), from: bob) { _ in nil }
+        XCTAssertFalse(h.recent(room: "lobby").contains { $0.text == long })
+    }
+}

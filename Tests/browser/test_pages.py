@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Browser tests of the page each node serves (issue 18): real tavolod processes, real headless Chromium.
+
+  python3 Tests/browser/test_pages.py [--tavolod PATH] [--screenshots DIR] [--only NAME]
+
+Exits non-zero when a test fails. Needs chromium, chromium-driver and selenium + websocket-client (scripts/setup).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+import websocket
+from selenium import webdriver
+from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
+                                        NoSuchElementException, StaleElementReferenceException, TimeoutException)
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nodes import Cluster  # noqa: E402
+
+WAIT = 60  # seconds: the machine may be loaded; waits end as soon as their condition holds
+FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                "--disable-gpu", "--no-first-run", "--password-store=basic"]:
+        options.add_argument(arg)
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def wait(driver, condition, timeout=WAIT, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=FLAKY).until(condition, message)
+
+
+def css(driver, selector, timeout=WAIT):
+    return wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, selector)), timeout, f"no {selector}")
+
+
+def click(driver, selector, timeout=WAIT):
+    """Clicks the element once it is clickable; the page redraws often, so a stale element is looked up again."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            wait(driver, EC.element_to_be_clickable((By.CSS_SELECTOR, selector)), max(0.1, deadline - time.time()),
+                 f"{selector} never clickable").click()
+            return
+        except FLAKY:
+            if time.time() > deadline:
+                raise
+
+
+def open_page(driver, node):
+    driver.get(node.url)
+    wait(driver, lambda d: "ok" in d.find_element(By.ID, "link").get_attribute("class"), message="page not connected")
+    css(driver, "#node-name")
+
+
+def table_id(driver):
+    wait(driver, lambda d: "#/table/" in d.current_url, message="not on a table")
+    return driver.current_url.split("#/table/")[1]
+
+
+def shot(driver, args, name):
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+        driver.save_screenshot(os.path.join(args.screenshots, f"{name}.png"))
+
+
+def try_click_first(driver, selector):
+    """Clicks the first enabled match, if any; true when it did."""
+    for el in driver.find_elements(By.CSS_SELECTOR, selector):
+        try:
+            if el.is_enabled() and el.is_displayed():
+                el.click()
+                return True
+        except FLAKY:
+            return False
+    return False
+
+
+def finished(driver):
+    return bool(driver.find_elements(By.CSS_SELECTOR, "#result"))
+
+
+# --- tests ---------------------------------------------------------------------------------------------------
+
+
+def test_forbidden_without_token(ctx):
+    a = ctx.cluster.nodes[0]
+    base = f"http://127.0.0.1:{a.port}"
+
+    def status(url, headers=None):
+        try:
+            return urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10).status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    assert status(base + "/") == 403, "no token must be 403"
+    assert status(base + "/js/app.js") == 403, "an asset without the token must be 403"
+    assert status(base + "/?token=" + "0" * 64) == 403, "a wrong token must be 403"
+    assert status(base + "/?token=" + a.token, {"Host": f"evil.example:{a.port}"}) == 403, "a foreign Host must be 403"
+    assert status(a.url) == 200, "the URL with its token opens the page"
+    assert status(base + "/js/app.js", {"Cookie": f"tavolo-{a.port}={a.token}"}) == 200, "the cookie opens assets"
+
+
+def ws_status(url, **kw):
+    """The HTTP status of a WebSocket handshake: 101 when it opened."""
+    try:
+        ws = websocket.create_connection(url, timeout=10, **kw)
+        ws.send(json.dumps({"id": 1, "op": "status"}))
+        answer = json.loads(ws.recv())
+        ws.close()
+        return 101 if answer.get("ok") else -1
+    except websocket.WebSocketBadStatusException as e:
+        return e.status_code
+
+
+def test_websocket_origin_and_token(ctx):
+    a = ctx.cluster.nodes[0]
+    url = f"ws://127.0.0.1:{a.port}/ws"
+    own = f"http://127.0.0.1:{a.port}"
+    assert ws_status(f"{url}?token={a.token}", origin=own) == 101, "the page's own origin with the token opens"
+    assert ws_status(f"{url}?token={a.token}", origin="http://evil.example") == 403, "a foreign Origin is refused"
+    assert ws_status(f"{url}?token={a.token}", suppress_origin=True) == 403, "no Origin is refused"
+    assert ws_status(url, origin=own) == 403, "no token is refused"
+    # A page of another origin in the same browser cannot open it either (cross-site WebSocket hijacking).
+    d = ctx.a
+    d.get("data:text/html,<title>evil</title>")
+    verdict = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"const ws = new WebSocket('{url}?token={a.token}');"
+        "ws.onopen = () => done('open'); ws.onerror = () => done('refused');")
+    assert verdict == "refused", f"a foreign page's WebSocket was {verdict}"
+
+
+def test_lobby_chat_crosses(ctx):
+    a, b = ctx.cluster.nodes
+    open_page(ctx.a, a)
+    open_page(ctx.b, b)
+    # Each lobby lists the other node as a connected peer.
+    wait(ctx.a, lambda d: b.name in d.find_element(By.CSS_SELECTOR, ".peers").text, message="peer b not listed")
+    text = "ciao from a <b>not bold</b> \u0007!"
+    box = css(ctx.a, "#chat-input")
+    box.send_keys(text)
+    click(ctx.a, "#chat-send")
+    wait(ctx.b, lambda d: "ciao from a <b>not bold</b> !" in d.find_element(By.ID, "chat-messages").text,
+         message="lobby chat did not reach b")
+    assert not ctx.b.find_elements(By.CSS_SELECTOR, "#chat-messages b"), "chat text must never become markup"
+
+
+def test_othello_against_bot(ctx):
+    a = ctx.cluster.nodes[0]
+    d = ctx.a
+    open_page(d, a)
+    Select(css(d, "#host-game")).select_by_value("othello")
+    wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "othello")
+    if not d.find_element(By.ID, "host-bots").is_selected():
+        click(d, "#host-bots")
+    click(d, "#host-button")
+    tid = table_id(d)
+    css(d, "#othello-board")
+    # Only legal squares are clickable: exactly the node's legal moves.
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .sq.legal"), message="no legal square marked")
+    state = a.call({"op": "state", "table": tid})
+    enabled = sorted(e.get_attribute("data-square") for e in d.find_elements(By.CSS_SELECTOR, "#board .sq:enabled"))
+    assert enabled == sorted(m for m in state["legalMoves"] if m != "pass"), f"clickable {enabled} vs {state['legalMoves']}"
+    assert "Your turn" in d.title, "the title says whose turn it is"
+    clicks = 0
+    deadline = time.time() + 600
+    while not finished(d):
+        assert time.time() < deadline, "the Othello game did not end"
+        if try_click_first(d, "#board .sq.legal") or try_click_first(d, "#pass-button"):
+            clicks += 1
+            if clicks == 8:
+                shot(d, ctx.args, "othello")
+        time.sleep(0.05)
+    assert clicks >= 4, f"only {clicks} moves were clicked"
+    result = a.call({"op": "state", "table": tid})
+    assert result["info"]["phase"] == "finished" and sum(result["scores"]) <= 64, result
+    assert css(d, "#rematch-button").is_displayed()
+    shot(d, ctx.args, "othello-end")
+    ctx.log(f"othello: {clicks} moves clicked, scores {result['scores']}")
+
+
+def test_briscola_two_pages(ctx):
+    a, b = ctx.cluster.nodes
+    da, db = ctx.a, ctx.b
+    open_page(da, a)
+    open_page(db, b)
+    Select(css(da, "#host-game")).select_by_value("briscola")
+    wait(da, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "briscola")
+    Select(css(da, "#host-players")).select_by_value("2")
+    if da.find_element(By.ID, "host-bots").is_selected():
+        click(da, "#host-bots")
+    click(da, "#host-button")
+    tid = table_id(da)
+    shot_lobby = f'.table-item[data-table="{tid}"] button.join'
+    click(db, shot_lobby)
+    assert table_id(db) == tid
+    click(da, "#start-button")
+    # The table chat crosses too, in the middle of the game.
+    css(db, '.table-view[data-phase="playing"]')
+    css(db, "#chat-input").send_keys("good luck")
+    click(db, "#chat-send")
+    wait(da, lambda d: "good luck" in d.find_element(By.ID, "chat-messages").text, message="table chat did not reach a")
+    moves = 0
+    deadline = time.time() + 600
+    while not (finished(da) and finished(db)):
+        assert time.time() < deadline, "the Briscola game did not end"
+        for d in (da, db):
+            if try_click_first(d, "#hand .card-button.legal"):
+                moves += 1
+                if moves == 5:
+                    shot(da, ctx.args, "briscola")
+        time.sleep(0.05)
+    assert moves == 40, f"{moves} cards played by clicks, not 40"
+    for node in (a, b):
+        st = node.call({"op": "state", "table": tid})
+        assert st["info"]["phase"] == "finished" and sum(st["scores"]) == 120, st
+    shot(da, ctx.args, "briscola-end")
+    ctx.log(f"briscola: 40 cards clicked on two pages, scores {st['scores']}")
+    # Rematch with the same seats: a hosts it and invites b to its seat; b accepts; the table starts by itself.
+    click(da, "#rematch-button")
+    wait(da, lambda d: table_id(d) != tid, message="no rematch table")
+    rid = table_id(da)
+    db.get(b.url)
+    click(db, f'.invitation[data-table="{rid}"] button.primary')
+    assert table_id(db) == rid
+    for d in (da, db):
+        css(d, '.table-view[data-phase="playing"]')
+    info = a.call({"op": "state", "table": rid})["info"]
+    assert [s["ownerName"] for s in info["seats"]] == [a.name, b.name], info
+
+
+def test_spirits_and_quit_asks(ctx):
+    a = ctx.cluster.nodes[0]
+    d = ctx.a
+    open_page(d, a)
+    Select(css(d, "#host-game")).select_by_value("spirits")
+    wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "spirits")
+    Select(css(d, "#host-players")).select_by_value("4")
+    if not d.find_element(By.ID, "host-bots").is_selected():
+        click(d, "#host-bots")
+    click(d, "#host-button")
+    tid = table_id(d)
+    css(d, "#fear")
+    played = 0
+    deadline = time.time() + 120
+    while played < 3 and time.time() < deadline:
+        if try_click_first(d, "#hand .card-button.legal"):
+            played += 1
+        time.sleep(0.1)
+    assert played == 3, "could not play 3 Spirits! cards"
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"), message="never my turn again")
+    shot(d, ctx.args, "spirits")
+    # Quitting asks first; staying keeps the game.
+    click(d, "#quit-button")
+    dialog = css(d, "#confirm[open]")
+    assert "lost for you" in dialog.text, dialog.text
+    click(d, '#confirm button[value="cancel"]')
+    assert a.call({"op": "state", "table": tid})["info"]["phase"] == "playing"
+    click(d, "#quit-button")
+    click(d, "#confirm-ok")
+    wait(d, lambda d: "#/table/" not in d.current_url, message="quitting did not go back to the lobby")
+    assert a.call({"op": "state", "table": tid})["info"]["phase"] == "stopped"
+
+
+def test_lobby_screenshot(ctx):
+    a, b = ctx.cluster.nodes
+    ctx.b.set_window_size(1280, 1500)
+    open_page(ctx.b, b)
+    a.call({"op": "host", "game": "spirits", "players": 3})
+    wait(ctx.b, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-item.open"), message="no open table listed")
+    shot(ctx.b, ctx.args, "lobby")
+
+
+TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
+         test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_lobby_screenshot]
+
+
+class Context:
+    def __init__(self, args, cluster):
+        self.args = args
+        self.cluster = cluster
+        self.a = browser()
+        self.b = browser()
+
+    def log(self, line):
+        print(f"  {line}", flush=True)
+
+    def close(self):
+        for d in (self.a, self.b):
+            try:
+                d.quit()
+            except Exception:
+                pass
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tavolod", default=os.path.join(root, ".build/debug/tavolod"))
+    p.add_argument("--screenshots", help="write PNG screenshots of the lobby and each game here")
+    p.add_argument("--only", help="run only the tests whose name contains this")
+    args = p.parse_args()
+    cluster = Cluster(args.tavolod, 2)
+    failures = 0
+    ctx = None
+    try:
+        cluster.wait_connected()
+        ctx = Context(args, cluster)
+        for test in TESTS:
+            if args.only and args.only not in test.__name__:
+                continue
+            start = time.time()
+            try:
+                test(ctx)
+                print(f"ok   {test.__name__} ({time.time() - start:.1f} s)", flush=True)
+            except Exception:
+                failures += 1
+                print(f"FAIL {test.__name__} ({time.time() - start:.1f} s)", flush=True)
+                traceback.print_exc()
+                if ctx and args.screenshots:
+                    shot(ctx.a, args, f"failure-{test.__name__}-a")
+                    shot(ctx.b, args, f"failure-{test.__name__}-b")
+    finally:
+        if ctx:
+            ctx.close()
+        cluster.stop()
+        if failures:
+            print(f"node logs kept in {cluster.root}", file=sys.stderr)
+        else:
+            cluster.cleanup()
+    print(f"browser tests: {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
