@@ -33,6 +33,8 @@ public enum ControlRequest: Sendable, Equatable {
     /// Send `{"text": text}` to the connected peer `peer` (a name or an id) on the unreliable channel, so scripts
     /// and tests can check that datagrams flow between two machines (the receiver counts it in `status`).
     case datagram(peer: String, text: String)
+    /// Trust the new identity of the peer called `name`, whose identity changed (PROTOCOL.md §7, known peers).
+    case acceptPeer(name: String)
 
     /// The `op` string.
     public var op: String {
@@ -51,18 +53,19 @@ public enum ControlRequest: Sendable, Equatable {
         case .events: "events"
         case .inject: "inject"
         case .datagram: "datagram"
+        case .acceptPeer: "accept-peer"
         }
     }
 
     public static let ops = [
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
-        "inject", "datagram",
+        "inject", "datagram", "accept-peer",
     ]
 }
 
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
-        case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
+        case op, game, players, table, seat, bot, node, move, kinds, message, peer, text, name
     }
 
     public init(from decoder: Decoder) throws {
@@ -100,6 +103,7 @@ extension ControlRequest: Codable {
         case "datagram":
             self = .datagram(
                 peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
+        case "accept-peer": self = .acceptPeer(name: try c.decode(String.self, forKey: .name))
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -133,6 +137,7 @@ extension ControlRequest: Codable {
         case .datagram(let peer, let text):
             try c.encode(peer, forKey: .peer)
             try c.encode(text, forKey: .text)
+        case .acceptPeer(let name): try c.encode(name, forKey: .name)
         }
     }
 }

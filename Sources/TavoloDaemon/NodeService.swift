@@ -49,11 +49,15 @@ public final class NodeService: Sendable {
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
+    /// The identity of every peer name this node has connected to (`<state>/known-peers.json`).
+    let knownPeers: KnownPeerBook
 
     private init(
         options: Options, mesh: MeshNode, tables: TableManager, logger: Logger, advertiser: Advertisement,
-        control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>]
+        control: ControlServer, controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>],
+        knownPeers: KnownPeerBook
     ) {
+        self.knownPeers = knownPeers
         self.options = options
         self.mesh = mesh
         self.tables = tables
@@ -88,6 +92,7 @@ public final class NodeService: Sendable {
         } else if identity.created {
             logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
+        let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key
         config.port = options.port
@@ -139,7 +144,9 @@ public final class NodeService: Sendable {
             discovery.meshEvent(event)
             tables.assumeIsolated { tables in
                 switch event {
-                case .peerConnected(let p): tables.peerConnected(p.id, name: p.name)
+                case .peerConnected(let p):
+                    Self.remember(p, in: knownPeers, logger: logger)
+                    tables.peerConnected(p.id, name: p.name)
                 case .peerLost(let p, _): tables.peerLost(p.id)
                 case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
                 default: break
@@ -148,10 +155,22 @@ public final class NodeService: Sendable {
         }
         let service = NodeService(
             options: options, mesh: mesh, tables: tables, logger: logger, advertiser: advertiser, control: control,
-            controlGroup: controlGroup, tasks: [browseTask])
+            controlGroup: controlGroup, tasks: [browseTask], knownPeers: knownPeers)
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service
+    }
+
+    /// A peer connected: its name's identity is remembered the first time, and a changed one is said loudly.
+    private static func remember(_ p: PeerInfo, in book: KnownPeerBook, logger: Logger) {
+        switch book.update({ $0.observe(name: p.name, id: p.id) }) {
+        case .new: logger.info("new peer \(p.name): identity \(p.id.hex) remembered")
+        case .trusted: break
+        case .changed(let trusted):
+            logger.warning(
+                "IDENTITY CHANGED: peer \(p.name) connected as \(p.id.hex), but \(p.name) is known as \(trusted.hex); it gets no invitation or seat by that name until `tavolo peers --accept \(p.name)`"
+            )
+        }
     }
 
     private static func log(_ event: MeshEvent, logger: Logger) {

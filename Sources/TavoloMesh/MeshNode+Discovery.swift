@@ -24,6 +24,15 @@ extension MeshNode {
             return
         }
         guard peerID != id else { return }
+        // A record is not authenticated (anyone can publish any id): it never renames or redirects a peer whose
+        // connection has proved its key. Dialing a record that lies is harmless — the handshake proves who
+        // answers (§3.7, §4.7) — but a connected peer's name is the one its handshake gave.
+        if let known = peers[peerID], known.session != nil, known.name != service.name {
+            if peerLog.admit(peerID.hex, now: loop.now).write {
+                logger.notice("ignoring service \(service.name): it advertises the id of connected peer \(known.name)")
+            }
+            return
+        }
         namesSeen[service.name] = peerID
         let isNew = peers[peerID] == nil
         let peer = peers[peerID] ?? PeerRecord(id: peerID, name: service.name)
