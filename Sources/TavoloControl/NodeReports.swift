@@ -4,6 +4,7 @@ import TavoloProtocol
 public struct PeerSummary: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable {
         case discovered, connecting, connected, lost, incompatible
+        case otherCircle = "other-circle"
     }
 
     public var id: NodeID

@@ -27,6 +27,8 @@ public final class NodeService: Sendable {
         public var allowInjection = false
         /// pcapng file recording every frame sent and received (PROTOCOL.md §8); nil records nothing.
         public var packetLog: String?
+        /// The private circle to play in, and its passphrase (PROTOCOL.md §3.8); nil plays with anyone nearby.
+        public var circle: (name: String, passphrase: String)?
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -95,6 +97,12 @@ public final class NodeService: Sendable {
         let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key
+        if let circle = options.circle {
+            do { config.circle = try MeshCircle(name: circle.name, passphrase: circle.passphrase) } catch {
+                throw StartError("cannot derive the key of circle \(circle.name): \(error)")
+            }
+            logger.info("in private circle \(circle.name) (tag \(config.circle?.tag ?? "?"))")
+        }
         config.port = options.port
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout

@@ -49,7 +49,16 @@ extension MeshNode {
             }
             return
         }
-        if peer.state == .incompatible { peer.state = .discovered }
+        let theirCircle = service.txt[TXTKey.circle]
+        if theirCircle != config.circle?.tag {
+            if peer.state != .otherCircle && peer.session == nil {
+                peer.state = .otherCircle
+                peer.reason = "other circle (\(theirCircle.map { "tag \($0)" } ?? "none")); this node: \(config.circle.map { "\($0.name), tag \($0.tag)" } ?? "none")"
+                emit(.peerIncompatible(peer.info, reason: peer.reason ?? ""))
+            }
+            return
+        }
+        if peer.state == .incompatible || peer.state == .otherCircle { peer.state = .discovered }
         if isNew { emit(.peerDiscovered(peer.info)) }
         if peer.session == nil {
             peer.dial.rediscovered(now: loop.now)
@@ -69,7 +78,7 @@ extension MeshNode {
         guard !isShutDown, let service = peer.advertised,
             dialPolicy.shouldDial(
                 peer.id, state: peer.dial, connected: peer.session != nil, advertised: true,
-                compatible: peer.state != .incompatible, now: loop.now)
+                compatible: peer.state != .incompatible && peer.state != .otherCircle, now: loop.now)
         else { return }
         peer.dial.dialStarted()
         peer.state = .connecting

@@ -12,12 +12,15 @@ enum SecureChannelError: Error, CustomStringConvertible {
     case identityMismatch(claimed: NodeID, proven: String)
     /// Something other than a noise-handshake frame during the handshake, or one after it.
     case unexpectedFrame(UInt8, stage: String)
+    /// The peer refused the connection with a goodbye in clear during the handshake.
+    case refused(Goodbye)
 
     var description: String {
         switch self {
         case .noise(let e, let stage): "authentication failed (\(stage)): \(e)"
         case .identityMismatch(let c, let p): "identity mismatch: claims \(c.hex) but its static key gives \(p)"
         case .unexpectedFrame(let t, let stage): "unexpected frame type \(t) during \(stage)"
+        case .refused(let g): "refused by the peer in clear: \(g.code.rawValue): \(g.reason)"
         }
     }
 }
@@ -49,6 +52,9 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var pendingDelivery: [UInt8]?
     /// The session's plaintext handshake payload, until it goes out in a Noise message.
     private var localHandshake: [UInt8]?
+    /// Whether a sealed frame has been opened: until then a clear goodbye `circle-mismatch` is the responder's
+    /// refusal of message 3 (§3.8).
+    private var openedAny = false
     /// Set once the handshake is complete: the datagram keys of this session (§4.6).
     private(set) var sessionKeys: SessionKeys?
 
@@ -58,9 +64,11 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         var datagramReceive: [UInt8]
     }
 
-    init(initiator: Bool, staticKey: Curve25519.KeyAgreement.PrivateKey) {
+    /// `psk`: the circle's key (§3.8), for Noise_XXpsk3; nil for plain XX.
+    init(initiator: Bool, staticKey: Curve25519.KeyAgreement.PrivateKey, psk: [UInt8]? = nil) {
         state = .handshaking(
-            NoiseHandshakeState(initiator: initiator, prologue: TavoloKeyDerivation.prologue, staticKey: staticKey))
+            NoiseHandshakeState(
+                initiator: initiator, prologue: TavoloKeyDerivation.prologue, staticKey: staticKey, psk: psk))
     }
 
     // MARK: Inbound
@@ -127,6 +135,12 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .failed:
             return
         case .handshaking(var hs):
+            if header.type == MessageType.goodbye.rawValue,
+                case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body)
+            {
+                // A refusal in clear (§3.7, §3.8): unauthenticated, so only logged and the connection closed.
+                return fail(context, .refused(g))
+            }
             guard header.type == SecureWire.noiseHandshakeType else {
                 return fail(context, .unexpectedFrame(header.type, stage: "the handshake"))
             }
@@ -145,6 +159,7 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 deliver(type: MessageType.handshake.rawValue, payload, context: context)
             } catch let error as NoiseError {
+                if error == .authenticationFailed { sayCircleMismatch(context) }
                 fail(context, .noise(error, stage: stage))
             } catch let error as SecureChannelError {
                 fail(context, error)
@@ -158,11 +173,32 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             do {
                 let plaintext = try receive.decrypt(associatedData: headerBytes, ciphertext: body)
                 state = .transport(send: send, receive: receive)
+                openedAny = true
                 deliver(type: header.type, plaintext, context: context)
             } catch {
+                // The initiator of Noise_XXpsk3 finishes on sending message 3, before the responder has checked the
+                // PSK in it: a responder of another circle answers with goodbye circle-mismatch in clear (§3.8), as
+                // the first frame after the handshake.
+                if !openedAny, header.type == MessageType.goodbye.rawValue,
+                    case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body), g.code == .circleMismatch
+                {
+                    return fail(context, .refused(g))
+                }
                 fail(context, .noise(error as? NoiseError ?? .authenticationFailed, stage: "frame"))
             }
         }
+    }
+
+    /// A handshake message that does not authenticate is, between honest nodes, a circle key that differs (§3.8):
+    /// said once, in clear, before the close. (A damaged message gets the same answer: they cannot be told apart.)
+    private func sayCircleMismatch(_ context: ChannelHandlerContext) {
+        let g = Goodbye(
+            code: .circleMismatch,
+            reason: "the handshake did not authenticate: not the same private circle (another circle, another passphrase, or none), or a damaged message"
+        )
+        guard let bytes = try? Frame.goodbye(g).encoded() else { return }
+        writeWire(type: MessageType.goodbye.rawValue, Array(bytes.dropFirst(FrameLimits.headerSize)), context: context)
+        context.flush()
     }
 
     private func checkIdentity(_ payload: [UInt8], _ hs: NoiseHandshakeState) throws {

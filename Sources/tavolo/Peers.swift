@@ -79,7 +79,7 @@ struct Peers: ParsableCommand {
             let rtt = p.rttMs.map { format($0, 2) + " ms" } ?? "-"
             var line =
                 pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22)
-                + pad(p.trust.map(Self.shown) ?? p.state.rawValue, 17) + rtt
+                + pad(p.trust.map(Self.shown) ?? (p.state == .otherCircle ? "other circle" : p.state.rawValue), 17) + rtt
             if p.state != .connected, let r = p.reason { line += "  (\(Terminal.printable(r)))" }
             if p.trust == .identityChanged { line += "  (tavolo peers --accept \(Terminal.printable(p.name)))" }
             print(line)
