@@ -1,5 +1,6 @@
 import Crypto
 import NIOCore
+import NIOFoundationCompat
 import TavoloNoise
 import TavoloProtocol
 
@@ -129,6 +130,20 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func handle(_ header: SecureWire.Header, frame: ByteBuffer, context: ChannelHandlerContext) {
+        if case .transport(let send, var receive) = state, header.type != SecureWire.noiseHandshakeType,
+            header.length >= 16
+        {
+            // The hot path: opened straight from the frame's bytes (header as associated data), no array copies.
+            let view = frame.readableBytesView
+            let body = view.dropFirst(FrameLimits.headerSize)
+            if let plaintext = try? receive.open(
+                ciphertext: body.dropLast(16), tag: body.suffix(16), associatedData: view.prefix(FrameLimits.headerSize))
+            {
+                state = .transport(send: send, receive: receive)
+                openedAny = true
+                return deliver(type: header.type, plaintext, context: context)
+            }
+        }
         let headerBytes = Array(frame.readableBytesView.prefix(FrameLimits.headerSize))
         let body = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
         switch state {
@@ -219,7 +234,7 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         state = .transport(send: send, receive: receive)
     }
 
-    private func deliver(type: UInt8, _ payload: [UInt8], context: ChannelHandlerContext) {
+    private func deliver(type: UInt8, _ payload: some Collection<UInt8>, context: ChannelHandlerContext) {
         var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + payload.count)
         out.writeBytes(SecureWire.header(version: ProtocolVersion.current, type: type, length: payload.count))
         out.writeBytes(payload)
@@ -243,9 +258,9 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        let payload = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
         switch state {
         case .handshaking:
+            let payload = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
             // Before the keys exist only the session's handshake (into a Noise message) and a goodbye (in clear,
             // unauthenticated: why the connection is refused, §3.7) go out; nothing else is sent.
             if type == MessageType.handshake.rawValue, localHandshake == nil {
@@ -256,13 +271,16 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             promise?.succeed()
         case .transport(var send, let receive):
-            let header = SecureWire.header(version: SecureWire.version, type: type, length: payload.count + 16)
+            // The hot path: sealed straight from the frame's bytes into the outgoing buffer, no array copies.
+            let length = frame.readableBytes - FrameLimits.headerSize
+            var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length + 16)
+            out.writeBytes(SecureWire.header(version: SecureWire.version, type: type, length: length + 16))
             do {
-                let sealed = try send.encrypt(associatedData: header, plaintext: payload)
+                let box = try send.seal(
+                    frame.readableBytesView.dropFirst(FrameLimits.headerSize), associatedData: out.readableBytesView)
                 state = .transport(send: send, receive: receive)
-                var out = context.channel.allocator.buffer(capacity: header.count + sealed.count)
-                out.writeBytes(header)
-                out.writeBytes(sealed)
+                out.writeBytes(box.ciphertext)
+                out.writeBytes(box.tag)
                 context.write(wrapOutboundOut(out), promise: promise)
             } catch {
                 promise?.fail(error)
