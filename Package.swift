@@ -103,7 +103,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers every test target shares: waits that fail when they time out, typed event reads.
+        // Helpers every test target shares: waits that fail when they time out, typed event reads, running a command.
         .target(
             name: "TavoloTestSupport",
             dependencies: [
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
-                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon",
+                "TavoloPacketLog", "TavoloProtocol", "TavoloMesh", "TavoloDaemon", "TavoloTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -74,8 +74,14 @@ public final class ControlClient: @unchecked Sendable {
 
     /// Sends one request (its `id` is set here) and returns the raw response line.
     public func requestLine(_ request: ControlRequest) throws -> [UInt8] {
-        var line = try WireJSON.encode(ControlRequestLine(id: nextID, request: request))
+        let line = try WireJSON.encode(ControlRequestLine(id: nextID, request: request))
         nextID += 1
+        return try exchange(line: line)
+    }
+
+    /// Sends `line` as it is (a newline is added) and returns the next line the node sends.
+    public func exchange(line bytes: [UInt8]) throws -> [UInt8] {
+        var line = bytes
         line.append(10)
         try line.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }

@@ -7,11 +7,14 @@ public enum ControlSocket {
     /// Longest request line accepted; a longer one closes the client.
     public static let maxLineLength = 1 << 20
 
-    /// The default socket path of node `name`: `${XDG_RUNTIME_DIR:-/tmp}/tavolo/NAME.sock`.
+    /// The default socket path of node `name`: `$XDG_RUNTIME_DIR/tavolo/NAME.sock`, or without XDG_RUNTIME_DIR
+    /// `/tmp/tavolo-UID/NAME.sock`. The directory is per user: in a shared `/tmp/tavolo` another local user could
+    /// create the directory first and then block or swap this user's socket (the daemon makes it 0700 and refuses
+    /// one it does not own).
     public static func defaultPath(node name: String) -> String {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return "\(base)/tavolo/\(name).sock"
+        if let base = env["XDG_RUNTIME_DIR"], !base.isEmpty { return "\(base)/tavolo/\(name).sock" }
+        return "/tmp/tavolo-\(getuid())/\(name).sock"
     }
 }
 

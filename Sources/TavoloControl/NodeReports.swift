@@ -46,10 +46,12 @@ public struct NodeStatus: Codable, Sendable {
     public var protocolVersion: Int
     public var connectedPeers: Int
     public var stats: MeshStats
+    /// Table messages dropped unread or unacted on (PROTOCOL.md §9.1).
+    public var tableMessagesRefused: Int
 
     public init(
         name: String, id: String, tcpPort: Int, udpPort: Int, protocolVersion: Int, connectedPeers: Int,
-        stats: MeshStats
+        stats: MeshStats, tableMessagesRefused: Int
     ) {
         self.name = name
         self.id = id
@@ -58,5 +60,6 @@ public struct NodeStatus: Codable, Sendable {
         self.protocolVersion = protocolVersion
         self.connectedPeers = connectedPeers
         self.stats = stats
+        self.tableMessagesRefused = tableMessagesRefused
     }
 }

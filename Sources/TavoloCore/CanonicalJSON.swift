@@ -14,7 +14,6 @@ public enum CanonicalJSON {
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
         return e
     }()
-    private static let decoder = JSONDecoder()
 
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         Array(try encoder.encode(value))
@@ -25,7 +24,16 @@ public enum CanonicalJSON {
         try prettyEncoder.encode(value)
     }
 
+    /// Parses `bytes` once (JSONParser) and decodes `T` from the parsed value (JSONValueDecoder): the wire's hot
+    /// path, where Foundation's JSONDecoder cost a thrown error per guess of a JSONValue's type.
     public static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
-        try decoder.decode(type, from: Data(bytes))
+        try JSONValueDecoder.decode(type, from: parse(bytes))
+    }
+
+    /// Bytes to a JSON value; a syntax error is a `DecodingError.dataCorrupted` at the top level, as JSONDecoder's.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        do { return try JSONParser.parse(bytes) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
+        }
     }
 }

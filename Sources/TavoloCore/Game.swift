@@ -109,6 +109,26 @@ public protocol GameState: Codable, Sendable {
     /// The current deal's card order as the game's card codes (`Protocol/games/<game>.md`); nil for no cards.
     /// Tables check the host-dealt deck against it.
     var currentDeal: [UInt8]? { get }
+
+    // Simultaneous play (PROTOCOL.md §10); the defaults in `SimultaneousPlay.swift` make a game turn-based.
+
+    /// Whether several seats may move at once (each in its own sequence); false for turn-based games.
+    static var isSimultaneous: Bool { get }
+    /// The seats that may move now: the seat to play in a turn-based game, empty when the game is over.
+    var activeSeats: [Int] { get }
+    /// The legal moves of `seat`, sorted; empty when it may not move now.
+    func legalMoves(seat: Int) -> [Move]
+    /// Validates and applies a move of `seat`; `move/not-your-turn` when that seat may not move now.
+    mutating func apply(_ move: Move, seat: Int) throws(MoveError)
+    /// The canonical encoding of what `seat`'s own moves change, hashed for a seat's own sequence of moves in a
+    /// simultaneous game (§10); the whole state by default.
+    func writeSeatCanonical(_ seat: Int, into writer: inout CanonicalWriter)
+    /// Whether `seat` completed the game's task (solved the puzzle): a table ranks such seats by when they were
+    /// seen to complete it (§10.3). False by default.
+    func seatCompleted(_ seat: Int) -> Bool
+    /// What a node sends of its seat several times a second on the unreliable channel while a simultaneous game
+    /// runs (§10.4): small (a datagram is at most 1,200 bytes) and public. Nil by default: nothing is sent.
+    func liveProgress(seat: Int) -> JSONValue?
 }
 
 extension GameState {

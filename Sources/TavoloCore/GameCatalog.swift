@@ -5,6 +5,8 @@ public struct GameEntry: Sendable {
     public let playerCounts: [Int]
     public let scoreName: String
     public let lowerScoreIsBetter: Bool
+    /// Whether seats move at the same time (PROTOCOL.md §10).
+    public let isSimultaneous: Bool
     /// Bot kinds with a one-line summary each, in the order they were registered.
     public let bots: [(kind: String, summary: String)]
     /// The bot kind used when none is named (the strongest).
@@ -27,6 +29,7 @@ public struct GameEntry: Sendable {
         playerCounts = State.playerCounts
         scoreName = State.scoreName
         lowerScoreIsBetter = State.lowerScoreIsBetter
+        isSimultaneous = State.isSimultaneous
         bots = factories.map { ($0.kind, $0.summary) }
         self.defaultBot = defaultBot
         let runner = PlayoutRunner<State>(factories: factories)

@@ -29,6 +29,44 @@ public protocol GameSession: AnyObject {
     func describe(_ move: AnyGameMove) -> String
     /// What `seat` may see.
     func observation(for seat: Int) -> JSONValue
+
+    // Simultaneous play (PROTOCOL.md §10): every seat in `activeSeats` may move, each in its own sequence.
+
+    /// Whether several seats may move at once.
+    var isSimultaneous: Bool { get }
+    /// The seats that may move now.
+    var activeSeats: [Int] { get }
+    /// The legal moves of `seat`, sorted.
+    func legalMoves(seat: Int) -> [AnyGameMove]
+    /// Applies a move of `seat`.
+    func apply(_ move: AnyGameMove, seat: Int) throws(MoveError)
+    /// The hash of `seat`'s own part of the state (what its moves carry).
+    func seatHash(_ seat: Int) -> StateHash
+    /// Whether `seat` completed the game's task (ranked by when it was seen to).
+    func seatCompleted(_ seat: Int) -> Bool
+    /// The seat's live progress for datagrams, if the game has any.
+    func liveProgress(seat: Int) -> JSONValue?
+    /// The move the bot of `kind` (a pace suffix `@n` is ignored) at `seat` chooses.
+    func botMove(kind: String, seat: Int) throws(MoveError) -> AnyGameMove
+}
+
+/// A bot kind as a seat names it: `solver` or `solver@8`, the second playing 8 moves per second in a
+/// simultaneous game (PROTOCOL.md §10.5).
+public struct BotKindName: Sendable, Equatable {
+    public let kind: String
+    /// Moves per second, when the name gives one.
+    public let pace: Double?
+
+    public init(_ name: String) {
+        let parts = name.split(separator: "@", maxSplits: 1)
+        if parts.count == 2, let pace = Double(parts[1]), pace > 0, pace <= 1000 {
+            kind = String(parts[0])
+            self.pace = pace
+        } else {
+            kind = name
+            pace = nil
+        }
+    }
 }
 
 final class GameSessionBox<State: GameState>: GameSession {
@@ -69,6 +107,20 @@ final class GameSessionBox<State: GameState>: GameSession {
 
     func botMove(kind: String) throws(MoveError) -> AnyGameMove {
         guard let seat = state.turn.seat else { throw MoveError(.gameOver, "the game is over") }
+        return try botMove(kind: kind, seat: seat)
+    }
+
+    var isSimultaneous: Bool { State.isSimultaneous }
+    var activeSeats: [Int] { state.activeSeats }
+    func legalMoves(seat: Int) -> [AnyGameMove] { state.legalMoves(seat: seat).map(AnyGameMove.init) }
+    func apply(_ move: AnyGameMove, seat: Int) throws(MoveError) { try state.apply(try typed(move), seat: seat) }
+    func seatHash(_ seat: Int) -> StateHash { state.seatHash(seat) }
+    func seatCompleted(_ seat: Int) -> Bool { state.seatCompleted(seat) }
+    func liveProgress(seat: Int) -> JSONValue? { state.liveProgress(seat: seat) }
+
+    func botMove(kind name: String, seat: Int) throws(MoveError) -> AnyGameMove {
+        guard state.activeSeats.contains(seat) else { throw MoveError(.notYourTurn, "seat \(seat) may not move now") }
+        let kind = BotKindName(name).kind
         if bots[seat] == nil {
             guard let f = factories.first(where: { $0.kind == kind }) else {
                 throw MoveError(.illegal, "unknown bot '\(kind)' for \(State.gameName)")

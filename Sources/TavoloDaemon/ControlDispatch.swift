@@ -9,6 +9,7 @@ import TavoloTable
 struct MeshTableTransport: TableTransport {
     let mesh: MeshNode
     func post(_ body: [UInt8], to nodes: [NodeID]) { mesh.post(body, to: nodes) }
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, to: nodes) }
 }
 
 extension NodeService {
@@ -45,7 +46,7 @@ extension NodeService {
                         name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
                         protocolVersion: Int(options.wireVersion),
                         connectedPeers: peers.filter { $0.state == .connected }.count,
-                        stats: await mesh.statistics()))
+                        stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages))
             case .tables: return ok(await tables.list())
             case .host(let game, let players): return ok(try await tables.host(game: game, players: players))
             case .join(let table, let game, let seat, let bot):

@@ -27,6 +27,8 @@ public final class NodeService: Sendable {
         public var allowInjection = false
         /// pcapng file recording every frame sent and received (PROTOCOL.md §8); nil records nothing.
         public var packetLog: String?
+        /// Test hook: share of received datagrams dropped on purpose (`MeshConfiguration.datagramDropShare`).
+        public var datagramDropShare: Double = 0
         /// The private circle to play in, and its passphrase (PROTOCOL.md §3.8); nil plays with anyone nearby.
         public var circle: (name: String, passphrase: String)?
 
@@ -107,6 +109,7 @@ public final class NodeService: Sendable {
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
         config.wireVersion = options.wireVersion
+        config.datagramDropShare = options.datagramDropShare
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
@@ -135,7 +138,7 @@ public final class NodeService: Sendable {
             await mesh.shutdown()
             try? await controlGroup.shutdownGracefully()
             throw StartError(
-                error is ControlServer.InUse
+                error is ControlServer.InUse || error is ControlAccess.Unsafe
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let discovery = Discovery(mesh: mesh, logger: logger)
@@ -157,6 +160,7 @@ public final class NodeService: Sendable {
                     tables.peerConnected(p.id, name: p.name)
                 case .peerLost(let p, _): tables.peerLost(p.id)
                 case .message(let m) where m.channel == .reliable: tables.received(m.body, from: m.from)
+                case .message(let m): tables.receivedDatagram(m.body, from: m.from)
                 default: break
                 }
             }

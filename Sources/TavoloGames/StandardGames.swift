@@ -8,6 +8,9 @@ extension GameCatalog {
         GameEntry(
             OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta",
             fastPerft: { OthelloPerft.count(depth: $0) }),
+        GameEntry(FifteenState4.self, bots: BotFactory.fifteenBots(Fifteen4.self), defaultBot: "solver"),
+        GameEntry(FifteenState5.self, bots: BotFactory.fifteenBots(Fifteen5.self), defaultBot: "solver"),
+        GameEntry(FifteenState6.self, bots: BotFactory.fifteenBots(Fifteen6.self), defaultBot: "solver"),
     ])
 }
 

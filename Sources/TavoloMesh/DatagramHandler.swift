@@ -27,17 +27,24 @@ final class DatagramHandler: ChannelInboundHandler {
     weak var delegate: DatagramHandlerDelegate?
     private let tap: TrafficTap
     private let logger: Logger
+    /// The test hook's share of datagrams lost on purpose (`MeshConfiguration.datagramDropShare`).
+    private let dropShare: Double
 
     /// v2: datagrams are sealed (`DatagramSeal`); a clear one is rejected.
     private let sealed: Bool
 
-    init(tap: TrafficTap, logger: Logger, sealed: Bool = false) {
+    init(tap: TrafficTap, logger: Logger, sealed: Bool = false, dropShare: Double = 0) {
         self.sealed = sealed
         self.tap = tap
         self.logger = logger
+        self.dropShare = dropShare
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if dropShare > 0, Double.random(in: 0..<1) < dropShare {
+            tap.stats.datagramsDropped += 1
+            return
+        }
         var envelope = unwrapInboundIn(data)
         let bytes = envelope.data.readBytes(length: envelope.data.readableBytes) ?? []
         let verdict: DatagramVerdict

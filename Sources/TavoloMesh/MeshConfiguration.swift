@@ -27,6 +27,9 @@ public struct MeshConfiguration: Sendable {
     /// Header version sent in every frame; only tests of version mismatch change it.
     public var wireVersion: UInt8 = ProtocolVersion.current
     public var capabilities: [String] = ["datagrams", "tables"]
+    /// Test hook: this share (0…1) of received datagrams is dropped on purpose before any check, as a lossy
+    /// network would, and counted in `MeshStats.datagramsDropped`.
+    public var datagramDropShare: Double = 0
     /// Sees every frame sent and received (the packet log); nil records nothing.
     public var recorder: (any FrameRecorder)?
     /// The node's long-term X25519 key: with one, every connection runs the Noise XX handshake and is sealed

@@ -40,6 +40,19 @@ extension MeshNode {
         if loop.inEventLoop { write() } else { loop.execute(write) }
     }
 
+    /// Sends pre-encoded JSON to some connected peers as datagrams without waiting (the table layer's live
+    /// progress, PROTOCOL.md §10.4); peers not connected are skipped, and a datagram lost is lost.
+    public func postDatagram(_ body: [UInt8], to targets: [NodeID]) {
+        let send: @Sendable () -> Void = {
+            let connected = targets.filter { self.peers[$0]?.session != nil }
+            guard !connected.isEmpty else { return }
+            do { _ = try self.sendDatagrams(body, to: connected) } catch {
+                self.logger.debug("datagram not sent: \(error)")
+            }
+        }
+        if loop.inEventLoop { send() } else { loop.execute(send) }
+    }
+
     /// Sends pre-encoded JSON to some peers (nil = all connected). Throws if a named peer is not connected.
     @discardableResult
     func sendEncoded(_ body: [UInt8], to targets: [NodeID]?, on channel: MeshChannel) async throws -> Int {

@@ -128,7 +128,8 @@ public final class MeshNode: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     guard let self else { throw MeshError.shutDown }
                     let receiver = DatagramHandler(
-                        tap: self.tap, logger: self.logger, sealed: self.config.staticKey != nil)
+                        tap: self.tap, logger: self.logger, sealed: self.config.staticKey != nil,
+                        dropShare: self.config.datagramDropShare)
                     receiver.delegate = self
                     try channel.pipeline.syncOperations.addHandler(
                         DatagramTrafficHandler(tap: self.tap, sealed: self.config.staticKey != nil))

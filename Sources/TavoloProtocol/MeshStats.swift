@@ -16,6 +16,8 @@ public struct MeshStats: Sendable, Codable, Equatable {
     /// Datagrams dropped for failing checks 1–3: oversized, malformed (a body that is not JSON included), or from
     /// a sender that is not a connected peer or not at that peer's address.
     public var datagramsRejected = 0
+    /// Datagrams dropped on purpose by the test hook `datagramDropShare` (simulated loss), before any check.
+    public var datagramsDropped = 0
 
     public init() {}
 }

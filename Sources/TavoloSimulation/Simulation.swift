@@ -17,6 +17,11 @@ public final class Simulation: @unchecked Sendable {
         /// Each node in its own test host (`scripts/lan up N` makes tvh1…tvhN) instead of all on this one.
         public var onTestHosts = false
         public var gameTimeout: Double = 300
+        /// Simultaneous games: the slowest bot's moves per second; seat i plays at pace × (1 + i/4), so the race
+        /// has a clear order (bots at one pace with one solution would tie, and the ranking would be luck).
+        public var racePace: Double?
+        /// Test hook passed to every node: the share of received datagrams each drops on purpose.
+        public var dropDatagrams: Double = 0
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
             self.peers = peers
@@ -36,6 +41,10 @@ public final class Simulation: @unchecked Sendable {
         public var stopped: String?
         public var winners: [Int]?
         public var scores: [Int]?
+        /// Simultaneous games: the agreed ranking (every node's must be equal for `agree`).
+        public var ranking: [Int]?
+        /// Simultaneous games: each node's live-progress datagram counts (PROTOCOL.md §10.4).
+        public var live: [LiveStats]?
         /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
         public var latencyMs: [Double]
     }
@@ -48,6 +57,8 @@ public final class Simulation: @unchecked Sendable {
         public var address: String?
         public var bytesSent: Int
         public var framesSent: Int
+        /// Datagrams the test hook dropped on purpose at this node.
+        public var datagramsDropped: Int?
     }
 
     public struct Report: Codable, Sendable {
@@ -132,7 +143,8 @@ public final class Simulation: @unchecked Sendable {
             nodes.append(
                 NodeReport(
                     name: names[i], host: options.onTestHosts ? "tvh\(i + 1)" : nil, address: seen,
-                    bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent))
+                    bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent,
+                    datagramsDropped: s.stats.datagramsDropped))
         }
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
@@ -156,43 +168,30 @@ public final class Simulation: @unchecked Sendable {
     private var holders: [pid_t] = []
 
     private func startNode(_ i: Int) throws {
-        let p = Process()
-        var args: [String] = []
-        if options.onTestHosts {
-            // Enter the test host's network and mount namespaces; nsenter then becomes tavolod (same pid).
-            p.executableURL = URL(fileURLWithPath: LanTestbed.nsenter)
-            args = ["-t", String(holders[i]), "-n", "-m", "--", options.daemonPath]
-        } else {
-            p.executableURL = URL(fileURLWithPath: options.daemonPath)
-        }
-        args += [
+        var args = [
             "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socketPath(i),
             "--log-level", "warning",
         ]
         if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
+        if options.dropDatagrams > 0 { args += ["--test-drop-datagrams", String(options.dropDatagrams)] }
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
-        p.arguments = args
-        var environment = ProcessInfo.processInfo.environment
-        environment["AVAHI_COMPAT_NOWARN"] = "1"
-        p.environment = environment
-        let errPath = "\(workDir)/\(names[i]).log"
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        p.standardError = FileHandle(forWritingAtPath: errPath)
-        p.standardOutput = FileHandle.nullDevice
+        let logPath = "\(workDir)/\(names[i]).log"
+        let node = NodeProcess(
+            daemonPath: options.daemonPath, arguments: args, logPath: logPath,
+            testHost: options.onTestHosts ? holders[i] : nil)
         let name = names[i]
-        p.terminationHandler = { [weak self] proc in
+        let p = try node.start { [weak self] proc in
             guard let self else { return }
             self.lock.withLock {
                 if !self.stopping && self.died == nil {
                     let tail =
-                        (try? String(contentsOfFile: errPath, encoding: .utf8))?.split(separator: "\n").last.map(
+                        (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").last.map(
                             String.init) ?? ""
                     self.died =
                         "node \(name) exited with status \(proc.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)")
                 }
             }
         }
-        do { try p.run() } catch { throw Failure("cannot start \(options.daemonPath): \(error.localizedDescription)") }
         lock.withLock { processes.append(p) }
     }
 
@@ -277,7 +276,8 @@ public final class Simulation: @unchecked Sendable {
         }
         for (i, c) in clients.enumerated() {
             do {
-                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
+                let bot = options.racePace.map { "\(options.bot)@\($0 * (1 + Double(i) / 4))" } ?? options.bot
+                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot), as: JoinResult.self)
             } catch {
                 throw Failure("\(names[i]) could not take seat \(i): \(error)")
             }
@@ -303,18 +303,22 @@ public final class Simulation: @unchecked Sendable {
         var hashes: [String: String] = [:]
         for (i, r) in finished { hashes[names[i]] = r.finalHash.hex }
         let first = finished.values.first
-        let agree = stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1
+        let rankings = Set(finished.values.map { $0.ranking ?? [] })
+        let agree =
+            stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1 && rankings.count == 1
         let stopReason = stopped.values.first.map { "\($0.message ?? "") [\($0.kind.rawValue)]" }
         var latencies: [Double] = []
+        var live: [LiveStats] = []
         for c in clients {
             if let st = try? c.call(.state(table: table.id), as: TableState.self) {
                 latencies += st.confirmLatencyMs
+                if let l = st.liveStats { live.append(l) }
             }
         }
         return GameReport(
             table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
-            latencyMs: latencies)
+            ranking: first?.ranking, live: live.isEmpty ? nil : live, latencyMs: latencies)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

@@ -41,6 +41,10 @@ public enum GameBoards {
             return (try? JSONDecoder().decode(BriscolaObservation.self, from: data)).map(BriscolaBoard.init)
         case OthelloState.gameName:
             return (try? JSONDecoder().decode(OthelloObservation.self, from: data)).map(OthelloBoard.init)
+        case FifteenState4.gameName, FifteenState5.gameName, FifteenState6.gameName:
+            return (try? JSONDecoder().decode(FifteenObservation.self, from: data)).map {
+                FifteenRaceBoard(obs: $0, live: snapshot.live, mySeat: snapshot.mySeat, elapsedMs: snapshot.elapsedMs)
+            }
         default: return nil
         }
     }
@@ -62,6 +66,10 @@ public enum GameBoards {
                 }
             case OthelloState.gameName:
                 if let m = try? JSONDecoder().decode(OthelloMove.self, from: data) {
+                    return MoveOption(json: json, key: m.description, label: m.description)
+                }
+            case FifteenState4.gameName, FifteenState5.gameName, FifteenState6.gameName:
+                if let m = try? JSONDecoder().decode(FifteenMove.self, from: data) {
                     return MoveOption(json: json, key: m.description, label: m.description)
                 }
             default: break
@@ -86,6 +94,7 @@ public enum GameBoards {
         case SpiritsState.gameName: "Spirits!"
         case BriscolaState.gameName: "Briscola"
         case OthelloState.gameName: "Othello"
+        case FifteenState4.gameName, FifteenState5.gameName, FifteenState6.gameName: "Fifteen-puzzle race"
         default: game
         }
     }

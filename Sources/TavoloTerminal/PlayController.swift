@@ -73,9 +73,27 @@ public struct PlayController: Sendable {
         }
     }
 
+    static func fifteenMove(_ key: Key) -> String? {
+        switch key {
+        case .up: "up"
+        case .down: "down"
+        case .left: "left"
+        case .right: "right"
+        case .character("g"), .character("G"): "give-up"
+        default: nil
+        }
+    }
+
     private mutating func handleTable(_ key: Key, _ s: TableSnapshot) -> PlayAction {
         let options = GameBoards.options(game: s.game, legal: s.isMyTurn ? s.legalMoves : [])
         let over = s.phase == .finished || s.phase == .stopped
+        // The race: an arrow slides the tile that moves that way (PROTOCOL `games/fifteen.md`), `g` gives up.
+        if s.game.hasPrefix("fifteen"), s.isMyTurn, typed.isEmpty, let name = Self.fifteenMove(key),
+            let option = options.first(where: { $0.key == name })
+        {
+            notice = nil
+            return .play(option.json)
+        }
         switch key {
         case .left, .up:
             if !options.isEmpty { selected = (selected + options.count - 1) % options.count }

@@ -49,6 +49,20 @@ public struct TableSnapshot: Sendable, Equatable {
     public var scores: [Int]?
     /// Problems to show on the status line: lost peers, a stopped table.
     public var status: [String]
+    /// Simultaneous games: each seat's board as last heard live (PROTOCOL.md §10.4).
+    public var live: [Int: LiveBoard] = [:]
+    /// Milliseconds since the game started at this node (the race's clock).
+    public var elapsedMs: Double?
+
+    /// One seat's live board: moves made and cells.
+    public struct LiveBoard: Sendable, Equatable {
+        public var moves: Int
+        public var cells: [Int]
+        public init(moves: Int, cells: [Int]) {
+            self.moves = moves
+            self.cells = cells
+        }
+    }
 
     public init(
         tableID: String, game: String, phase: Phase, seats: [Seat], turn: Int?, moveNumber: Int, mySeat: Int?,

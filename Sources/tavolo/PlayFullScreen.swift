@@ -44,7 +44,9 @@ struct PlayFullScreen {
                 ScreenRenderer(width: width, height: height, colour: colour).frame(screen.lines(snapshot, ui)))
             if ui.ringsBell(for: snapshot) { RawTerminal.write("\u{07}") }
             // Wake on a key or an event; else refresh every second for the peers' status.
-            _ = wake.wait(timeout: .now() + 1)
+            // A race shows the opponents' live boards: refresh five times a second while it runs.
+            let racing = snapshot.game.hasPrefix("fifteen") && snapshot.phase == .playing
+            _ = wake.wait(timeout: .now() + (racing ? 0.2 : 1))
             _ = session.drainEvents()
             let rules = RulesView.lines(game: snapshot.game, width: width).count
             for key in keys.drain() {

@@ -50,7 +50,7 @@ final class PlaySession {
         var observation: [UInt8]?
         if let me = mySeat, let i = s.mySeats.firstIndex(of: me), i < s.observations.count {
             observation = s.observations[i].jsonBytes
-        } else if info.game == "othello", let any = s.observations.first {
+        } else if info.game == "othello" || info.game.hasPrefix("fifteen"), let any = s.observations.first {
             observation = any.jsonBytes  // nothing is hidden in Othello
         }
         var status: [String] = []
@@ -67,12 +67,20 @@ final class PlaySession {
         }
         if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
         let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
-        return TableSnapshot(
+        var snapshot = TableSnapshot(
             tableID: info.id.rawValue, game: info.game, phase: phase, seats: seats, turn: s.turn,
             moveNumber: s.moveNumber ?? 0,
             mySeat: mySeat, observation: observation,
             legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
             recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
+        snapshot.elapsedMs = s.wallMs
+        for l in s.live ?? [] {
+            // A race's live board (§10.4): `{"board": [cells], …}`.
+            guard case .object(let o) = l.progress, case .array(let cells)? = o["board"] else { continue }
+            let ints = cells.compactMap { v -> Int? in if case .integer(let i) = v { return Int(i) } else { return nil } }
+            snapshot.live[l.seat] = TableSnapshot.LiveBoard(moves: l.number, cells: ints)
+        }
+        return snapshot
     }
 }
 

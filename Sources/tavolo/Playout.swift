@@ -104,6 +104,12 @@ struct Playout: ParsableCommand {
         if r.draws > 0 { print("draws: \(r.draws)") }
         print("moves per game: \(format(r.movesPerGame, 1))")
         print("games/s: \(format(r.gamesPerSecond, 0))  moves/s: \(format(r.movesPerSecond, 0))")
+        if r.game.hasPrefix("fifteen") {
+            // Every seat solves its own copy: a game of the race is `players` solves; mean moves is the length.
+            let solves = Double(r.games * r.players)
+            let lengths = r.seats.map { "\($0.bot) \(format($0.meanScore, 1))" }.joined(separator: ", ")
+            print("solution length (mean moves): \(lengths); time per solve: \(format(1000 * r.elapsedSeconds / solves, 2)) ms")
+        }
         if let h = r.finalHash { print("final hash: \(h)") }
         print("transcript: \(r.transcript)")
     }

@@ -23,6 +23,10 @@ struct Simulate: ParsableCommand {
     @Option(help: "Number of games, one after another.") var games: Int = 1
     @Option(help: "Seed for reproducible nonces.") var seed: UInt64?
     @Option(help: "Bot kind for every seat (default: the game's strongest).") var bot: String?
+    @Option(help: "Simultaneous games (fifteen): the slowest bot's moves per second; seat i plays at pace × (1 + i/4).")
+    var pace: Double = 8
+    @Option(help: "Tests: every node drops this share (0 to 1) of the datagrams it receives, on purpose.")
+    var dropDatagrams: Double = 0
     @Option(help: "Directory for one pcapng packet log per node.") var packetLogs: String?
     @Flag(help: "Run node K in test host tvhK (scripts/lan up N) instead of all on this host.") var hosts = false
     @Flag(help: "Print one JSON object.") var json = false
@@ -38,6 +42,8 @@ struct Simulate: ParsableCommand {
             )
         }
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
+        guard (0...1).contains(dropDatagrams) else { throw ValidationError("--drop-datagrams must be in 0...1") }
+        guard pace > 0, pace <= 200 else { throw ValidationError("--pace must be between 0 and 200 moves per second") }
         if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
             throw ValidationError(
                 "unknown bot '\(bot)'; \(game) bots: \(entry.bots.map(\.kind).joined(separator: ", "))")
@@ -60,6 +66,8 @@ struct Simulate: ParsableCommand {
         var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
         options.games = games
         options.seed = seed
+        if entry.isSimultaneous { options.racePace = pace }
+        options.dropDatagrams = dropDatagrams
         options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let quiet = json
@@ -88,6 +96,21 @@ struct Simulate: ParsableCommand {
                 "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
                     + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")"
                     + (g.stopped.map { " (stopped: \($0))" } ?? ""))
+            if let ranking = g.ranking {
+                let moves = g.scores ?? []
+                let places = ranking.enumerated().map { place, seat in
+                    "\(place + 1). seat \(seat) (\(moves.indices.contains(seat) ? moves[seat] : 0) moves)"
+                }
+                print("  agreed ranking: " + places.joined(separator: ", "))
+            }
+            if let live = g.live, !live.isEmpty {
+                let perNode = live.map { $0.racingMs > 0 ? Double($0.sent) / ($0.racingMs / 1000) : 0 }
+                let heard = live.reduce(0) { $0 + $1.accepted + $1.stale }
+                let stale = live.reduce(0) { $0 + $1.stale }
+                print(
+                    "  live progress: \(format(perNode.reduce(0, +) / Double(perNode.count), 1)) datagrams/s sent per node "
+                        + "while racing; \(heard) heard, \(stale) (\(format(heard > 0 ? 100 * Double(stale) / Double(heard) : 0, 1))%) dropped as stale")
+            }
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
         print(
@@ -97,9 +120,10 @@ struct Simulate: ParsableCommand {
             print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }
         for n in r.nodes {
+            let dropped = (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
             let place = [n.host, n.address.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
             print(
-                "  \(pad(n.name, 18)) \(place.isEmpty ? "" : pad(place, 20) + " ")sent \(n.bytesSent) bytes in \(n.framesSent) frames"
+                "  \(pad(n.name, 18)) \(place.isEmpty ? "" : pad(place, 20) + " ")sent \(n.bytesSent) bytes in \(n.framesSent) frames\(dropped)"
             )
         }
         print(r.allAgree ? "every node agreed on every game" : "NODES DISAGREED")

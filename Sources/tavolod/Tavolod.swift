@@ -48,7 +48,7 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "State directory (node id, game logs). Default: ${XDG_STATE_HOME:-~/.local/state}/tavolo/NAME.")
     var stateDir: String?
 
-    @Option(help: "Control socket path. Default: ${XDG_RUNTIME_DIR:-/tmp}/tavolo/NAME.sock.")
+    @Option(help: "Control socket path. Default: $XDG_RUNTIME_DIR/tavolo/NAME.sock, else /tmp/tavolo-UID/NAME.sock.")
     var control: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -78,6 +78,9 @@ struct Tavolod: AsyncParsableCommand {
     @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
+    @Option(help: "Tests only: drop this share (0 to 1) of received datagrams on purpose, as a lossy network would.")
+    var testDropDatagrams: Double = 0
+
     @Option(
         help: ArgumentHelp(
             "Play only within the private circle NAME: only nodes that know its passphrase can connect. The passphrase comes from --circle-passphrase-file, else TAVOLO_CIRCLE_PASSPHRASE, else is asked on the terminal (never on the command line).",
@@ -97,6 +100,7 @@ struct Tavolod: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+        guard (0...1).contains(testDropDatagrams) else { throw ValidationError("--test-drop-datagrams must be in 0...1") }
         guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
             throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
         }
@@ -135,6 +139,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.nodeIndex = nonceIndex
         options.tableOptions.cheatDeal = testCheatDeal
         options.allowInjection = testAllowInjection
+        options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
         if let circle {
             do {

@@ -58,7 +58,7 @@ final class CircleIntegrationTests: XCTestCase {
             let p = harness.view(dialer)?[harness.name(dialed)]
             return p?.state == .otherCircle && p?.reason?.contains("circle-mismatch") == true
         }
-        let text = runCommandSplit(
+        let text = try? runProcess(
             harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path,
             ["peers", "--control", harness.nodes[member0].controlPath])
         XCTAssertTrue(text?.stdout.contains("other circle") == true, text?.stdout ?? "")

@@ -1,26 +1,16 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 /// The commands' contract with users and scripts: bad arguments give one line on stderr and exit code 2;
 /// a node that cannot be reached gives one line and exit code 1; good arguments work.
 final class CommandLineTests: XCTestCase {
-    func run(_ binary: String, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = try locateTavolod().deletingLastPathComponent().appendingPathComponent(binary)
-        p.arguments = args
+    func run(_ binary: String, _ args: [String]) throws -> ProcessOutput {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] =
             FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-cli-\(getpid())").path
-        p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let path = try locateTavolod().deletingLastPathComponent().appendingPathComponent(binary).path
+        return try runProcess(path, args, environment: env)
     }
 
     func testBadArgumentsAreOneLineAndExitCode2() throws {

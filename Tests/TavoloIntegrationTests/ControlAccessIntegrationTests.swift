@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloDaemon
+import TavoloTestSupport
 import XCTest
 
 /// The control socket belongs to the user the node runs as (issue 15, item 6; PROTOCOL.md §7 "Access").
@@ -19,11 +20,9 @@ final class ControlAccessIntegrationTests: XCTestCase {
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 
     /// Runs `tavolo ARGS` as the user `nobody` (uid 65534), with no supplementary groups.
-    func tavoloAsNobody(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func tavoloAsNobody(_ args: [String]) throws -> ProcessOutput {
         guard geteuid() == 0 else { throw XCTSkip("only root can run a client as another uid") }
-        return try XCTUnwrap(
-            runCommandSplit(
-                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tavolo] + args))
+        return try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tavolo] + args)
     }
 
     func mode(_ path: String) throws -> (mode: Int, owner: uid_t) {
@@ -58,7 +57,7 @@ final class ControlAccessIntegrationTests: XCTestCase {
         XCTAssertTrue(harness.logTail(0, lines: 40).contains("refused a connection"), harness.logTail(0))
 
         // The node's own user is still served.
-        let mine = runCommandSplit(tavolo, ["peers", "--control", path])
+        let mine = try? runProcess(tavolo, ["peers", "--control", path])
         XCTAssertEqual(mine?.status, 0, mine?.stderr ?? "")
     }
 

@@ -76,33 +76,17 @@ final class DaemonHarness: @unchecked Sendable {
 
     private func launch(_ index: Int) throws {
         let node = nodes[index]
-        let p = Process()
-        p.executableURL = binary
-        var prefix: [String] = []
-        if let holder = node.testHost {
-            // Into the test host's network and mount namespaces; nsenter execs tavolod (the pid stays the same).
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
-            prefix = ["-t", String(holder), "-n", "-m", "--", binary.path]
-        }
-        p.arguments =
-            prefix + [
+        let arguments =
+            [
                 "--name", node.name, "--state-dir", node.stateDir, "--control", node.controlPath,
                 "--heartbeat-interval", String(heartbeatInterval), "--heartbeat-timeout",
                 String(heartbeatTimeout),
                 "--log-level", "info",
             ] + node.extraArguments
-        var env = ProcessInfo.processInfo.environment
-        env["AVAHI_COMPAT_NOWARN"] = "1"
-        env["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
-        p.environment = env
-        FileManager.default.createFile(atPath: node.logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: node.logPath))
-        log.seekToEndOfFile()
-        p.standardOutput = log
-        p.standardError = log
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try? log.close()
+        let p = try NodeProcess(
+            daemonPath: binary.path, arguments: arguments, logPath: node.logPath, testHost: node.testHost,
+            environment: ["XDG_RUNTIME_DIR": root.appendingPathComponent("run").path]
+        ).start()
         nodes[index].process = p
         RunningProcesses.shared.add(p.processIdentifier)
     }
@@ -301,22 +285,4 @@ func requireAvahi() throws {
         throw HarnessError(message)
     }
     throw XCTSkip("Skipping integration test: " + message + " Under CI=true this is a failure.")
-}
-
-/// Runs a command and returns its standard output (standard error discarded), or nil if it could not start.
-func runCommand(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (
-    status: Int32, output: String
-)? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    if let environment { p.environment = environment }
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    p.standardInput = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -44,7 +44,7 @@ final class DaemonIntegrationTests: XCTestCase {
         // A client we did not write: avahi-browse sees all six with their TXT keys.
         var missing: [String] = []
         try harness.eventually("avahi-browse to list all six with id, v, u", seconds: 10) {
-            guard let out = runCommand("/usr/bin/avahi-browse", ["-rtp", "_tavolo._tcp"])?.output else { return false }
+            guard let out = (try? runProcess("/usr/bin/avahi-browse", ["-rtp", "_tavolo._tcp"]))?.combined else { return false }
             let resolved = out.split(separator: "\n").filter { $0.hasPrefix("=") }.map { String($0) }
             missing = []
             for i in all {
@@ -205,12 +205,12 @@ final class DaemonIntegrationTests: XCTestCase {
         env["XDG_RUNTIME_DIR"] = harness.root.appendingPathComponent("run").path
         let state = harness.root.appendingPathComponent("state-noavahi").path
         let start = Date()
-        let result = try XCTUnwrap(
-            runCommand(harness.binary.path, ["--name", harness.name(99), "--state-dir", state], environment: env))
+        let result = try runProcess(
+            harness.binary.path, ["--name", harness.name(99), "--state-dir", state], environment: env)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         XCTAssertNotEqual(result.status, 0)
-        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: true)
-        XCTAssertEqual(lines.count, 1, "one line, got:\n\(result.output)")
+        let lines = result.combined.split(separator: "\n", omittingEmptySubsequences: true)
+        XCTAssertEqual(lines.count, 1, "one line, got:\n\(result.combined)")
         let line = String(lines.first ?? "")
         XCTAssertTrue(line.contains("avahi-daemon"), line)
         XCTAssertTrue(line.contains("start it") || line.contains("scripts/"), "says what to do: \(line)")

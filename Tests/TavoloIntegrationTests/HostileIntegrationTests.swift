@@ -111,6 +111,23 @@ final class HostileIntegrationTests: XCTestCase {
             XCTAssertEqual(seen.info.host, info.host, "node \(node)")
             XCTAssertEqual(seen.info.phase, .playing, "node \(node)")
         }
+        // A table message too large to read, one that is no table message, then a flood of forged moves: all
+        // counted, none acted on, and the log says so in a few lines, not one per message (§9.1).
+        let oversized = #"{"type":"table.stop","table":"\#(info.id.rawValue)","code":"x","reason":""#
+            + String(repeating: "a", count: TableMessage.maxBodyBytes) + #""}"#
+        try attackers[0].send(Frame.application(Array(oversized.utf8)))
+        try attackers[0].send(Frame.application(Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
+        let flood = 500
+        for n in 0..<flood {
+            try sendTable(attackers[0], .move(table: info.id, number: n, seat: 0, move: legal, stateHash: hash))
+        }
+        try waitFor("node 0 counted every refused message") {
+            try client(0).call(.status, as: NodeStatus.self).tableMessagesRefused >= attacks.count + 2 + flood
+        }
+        let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
+        let lines = log.split(separator: "\n").filter { $0.contains("from evil") }
+        XCTAssertLessThanOrEqual(lines.count, 12, "rate-limited:\n\(lines.suffix(5).joined(separator: "\n"))")
+        XCTAssertGreaterThan(lines.count, 0, "the refusals are logged")
         // Node 0's human plays every move to the end.
         var finished = false
         for _ in 0..<200 where !finished {

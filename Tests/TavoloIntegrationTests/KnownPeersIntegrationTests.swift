@@ -48,9 +48,9 @@ final class KnownPeersIntegrationTests: XCTestCase {
         }
         let shown = harness.peers(0)?.first { $0.name == friend && $0.state == .connected }
         XCTAssertEqual(shown?.trust, .identityChanged)
-        let text = runCommandSplit(tavolo, ["peers", "--control", harness.nodes[0].controlPath])
+        let text = try? runProcess(tavolo, ["peers", "--control", harness.nodes[0].controlPath])
         XCTAssertTrue(text?.stdout.contains("identity changed") == true, text?.stdout ?? "")
-        let json = runCommandSplit(tavolo, ["peers", "--json", "--control", harness.nodes[0].controlPath])
+        let json = try? runProcess(tavolo, ["peers", "--json", "--control", harness.nodes[0].controlPath])
         XCTAssertTrue(json?.stdout.contains(#""trust":"identity-changed""#) == true, json?.stdout ?? "")
         XCTAssertTrue(harness.logTail(0, lines: 60).contains("IDENTITY CHANGED"), harness.logTail(0))
 
@@ -71,13 +71,13 @@ final class KnownPeersIntegrationTests: XCTestCase {
         XCTAssertThrowsError(try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, "peer/identity-changed", "\($0)")
         }
-        let cli = runCommandSplit(
+        let cli = try? runProcess(
             tavolo, ["table", "invite", info.id.rawValue, "--seat", "1", "--to", friend, "--control", harness.nodes[0].controlPath])
         XCTAssertNotEqual(cli?.status, 0)
         XCTAssertTrue(cli?.stderr.contains("tavolo peers --accept") == true, (cli?.stderr ?? "") + (cli?.stdout ?? ""))
 
         // ...until the user accepts the new identity: then the name means it.
-        let accepted = runCommandSplit(tavolo, ["peers", "--accept", friend, "--control", harness.nodes[0].controlPath])
+        let accepted = try? runProcess(tavolo, ["peers", "--accept", friend, "--control", harness.nodes[0].controlPath])
         XCTAssertEqual(accepted?.status, 0, accepted?.stderr ?? "")
         XCTAssertNil(harness.peers(0)?.first { $0.name == friend && $0.state == .connected }?.trust)
         let invited = try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)

@@ -5,6 +5,7 @@ import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
 import TavoloSimulation
+import TavoloTestSupport
 import XCTest
 
 /// Tavolo across machines: each node in its own scripts/lan test host (a network namespace with its own address
@@ -50,11 +51,8 @@ final class LanIntegrationTests: XCTestCase {
         let lan = try LanTestbedHarness(hosts: 6)
         self.lan = lan
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
-        let sim = try XCTUnwrap(
-            runCommandSplit(
-                tavolo,
-                ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"]
-            ))
+        let sim = try runProcess(
+            tavolo, ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"])
         XCTAssertEqual(sim.status, 0, sim.stderr)
         let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
         XCTAssertEqual(report.network, "test-hosts")
@@ -65,14 +63,9 @@ final class LanIntegrationTests: XCTestCase {
         XCTAssertEqual(game.finalHashes.count, 6)
         XCTAssertEqual(Set(game.finalHashes.values).count, 1)
         let seed = try XCTUnwrap(game.jointSeed)
-        let playout = try XCTUnwrap(
-            runCommandSplit(
-                tavolo,
-                [
-                    "playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots",
-                    report.bot, "--json",
-                ]
-            ))
+        let playout = try runProcess(
+            tavolo,
+            ["playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot, "--json"])
         let engine = try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(engine?["finalHash"] as? String, game.finalHashes.values.first, "seed \(seed)")
     }
@@ -167,33 +160,4 @@ final class LanIntegrationTests: XCTestCase {
         let box = try ChaChaPoly.seal(body, using: SymmetricKey(size: .bits256), nonce: nonce, authenticating: header + prefix)
         return header + prefix + Array(box.ciphertext) + Array(box.tag)
     }
-}
-
-/// Runs a program; returns its status, standard output and standard error separately.
-func runCommandSplit(_ path: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    // Read stderr on another thread so neither pipe can fill up and block the child.
-    let errData = LockedData()
-    let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    while !errData.isSet { usleep(1_000) }
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: errData.value, as: UTF8.self))
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ d: Data) { lock.withLock { data = d } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TavoloSimulation
 import TavoloDaemon
+import TavoloTestSupport
 import XCTest
 
 /// The scripts/lan testbed for one test: takes a machine-wide lock (tests run in parallel processes, and the
@@ -89,12 +90,12 @@ final class LanTestbedHarness {
 
     /// Network namespaces need root and a kernel that allows them; containers may forbid them.
     static func requireNamespaces() throws {
-        let probe = runCommand("/usr/bin/unshare", ["-n", "-m", "true"])
+        let probe = try? runProcess("/usr/bin/unshare", ["-n", "-m", "true"])
         if geteuid() == 0, probe?.status == 0 { return }
         let why =
             geteuid() != 0
             ? "the LAN testbed needs root (network namespaces, a bridge)"
-            : "network namespaces cannot be created here (unshare -n: \(probe?.output ?? "missing"))"
+            : "network namespaces cannot be created here (unshare -n: \(probe?.combined ?? "missing"))"
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             XCTFail("CI=true: the LAN tests must run. " + why)
             throw HarnessError(why)

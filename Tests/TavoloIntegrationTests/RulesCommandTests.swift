@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 /// `tavolo rules GAME` prints the rules embedded in the binary, identical to docs/rules/GAME.md.
@@ -8,20 +9,20 @@ final class RulesCommandTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("docs/rules")
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
         for game in ["spirits", "briscola", "othello"] {
-            let r = try XCTUnwrap(runCommand(tavolo, ["rules", game], environment: [:]))
-            XCTAssertEqual(r.status, 0, r.output)
+            let r = try runProcess(tavolo, ["rules", game], environment: [:])
+            XCTAssertEqual(r.status, 0, r.combined)
             let doc = try String(contentsOf: docs.appendingPathComponent("\(game).md"), encoding: .utf8)
-            XCTAssertEqual(r.output, doc, game)
+            XCTAssertEqual(r.combined, doc, game)
         }
     }
 
     func testAnUnknownGameIsOneLineAndExitCode2() throws {
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
-        let r = try XCTUnwrap(runCommand(tavolo, ["rules", "chess"], environment: [:]))
-        XCTAssertEqual(r.status, 2, r.output)
-        let lines = r.output.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, r.output)
+        let r = try runProcess(tavolo, ["rules", "chess"], environment: [:])
+        XCTAssertEqual(r.status, 2, r.combined)
+        let lines = r.combined.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, r.combined)
         XCTAssertTrue(
-            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, othello, spirits") == true, r.output)
+            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, othello, spirits") == true, r.combined)
     }
 }

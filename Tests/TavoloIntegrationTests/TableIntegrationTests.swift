@@ -282,26 +282,10 @@ final class TableIntegrationTests: XCTestCase {
         }
     }
 
-    struct Output { var status: Int32; var stdout: String; var stderr: String }
-
-    func run(_ path: String, _ args: [String]) throws -> Output {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
+    func run(_ path: String, _ args: [String]) throws -> ProcessOutput {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = harness.root.path
-        p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Output(
-            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+        return try runProcess(path, args, environment: env)
     }
 
     func which(_ name: String) -> String? {

@@ -2,6 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// A person plays each game in the terminal (`tavolo play`, full screen, driven through tmux) against bots on two
@@ -150,10 +151,10 @@ final class TerminalPlayTests: XCTestCase {
     func testOthelloInTheTerminalSurvivesCtrlCAndReattaches() throws {
         let id = try startTable("othello", [(0, nil), (1, "greedy")])
         try checkLineMode(id)
-        let unknown = try XCTUnwrap(
-            runCommand(tavolo, ["play", "nope-1", "--control", harness.nodes[0].controlPath], environment: [:]))
-        XCTAssertEqual(unknown.status, 1, unknown.output)
-        XCTAssertEqual(unknown.output, "tavolo: no table 'nope-1' is known [table/unknown]\n")
+        let unknown = try runProcess(
+            tavolo, ["play", "nope-1", "--control", harness.nodes[0].controlPath], environment: [:])
+        XCTAssertEqual(unknown.status, 1, unknown.combined)
+        XCTAssertEqual(unknown.combined, "tavolo: no table 'nope-1' is known [table/unknown]\n")
         var term = try terminal(id, "ot1")
         let first = try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
         XCTAssertTrue(first.contains(" 5  . . . X O + . .  5"), first)
@@ -204,20 +205,10 @@ final class TerminalPlayTests: XCTestCase {
 
     /// Without a terminal on stdin: the table as text, one clear line for a bad move, end of input detaches.
     func checkLineMode(_ id: TableID) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tavolo)
-        p.arguments = ["play", id.rawValue, "--control", harness.nodes[0].controlPath]
-        let input = Pipe()
-        let output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = output
-        try p.run()
-        input.fileHandleForWriting.write(Data("zz\n".utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, text)
+        let run = try runProcess(
+            tavolo, ["play", id.rawValue, "--control", harness.nodes[0].controlPath], input: Data("zz\n".utf8))
+        let text = run.combined
+        XCTAssertEqual(run.status, 0, text)
         XCTAssertTrue(text.contains("legal moves:\n   1) d3\n   2) c4\n   3) f5\n   4) e6"), text)
         XCTAssertTrue(text.contains("not one of your moves: zz (type a number 1-4 or a move as listed)"), text)
         XCTAssertTrue(text.contains("stopped watching"), text)

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 /// A terminal for a test: a detached tmux session on its own server socket, typed into with send-keys and read
@@ -33,17 +34,17 @@ final class TmuxTerminal {
 
     /// What the terminal shows now.
     func screen() -> String {
-        runCommand(tmux, ["-L", socket, "capture-pane", "-p", "-t", "t"])?.output ?? ""
+        (try? runProcess(tmux, ["-L", socket, "capture-pane", "-p", "-t", "t"]))?.stdout ?? ""
     }
 
     /// Keys as tmux names them (`Enter`, `Right`, `C-c`) or literal text.
     func send(_ keys: String...) {
-        _ = runCommand(tmux, ["-L", socket, "send-keys", "-t", "t"] + keys)
+        _ = try? runProcess(tmux, ["-L", socket, "send-keys", "-t", "t"] + keys)
     }
 
     /// Sends `signal` to the program the terminal's shell runs (the shell's child, from /proc).
     func signalProgram(_ signal: Int32) throws {
-        let pane = runCommand(tmux, ["-L", socket, "list-panes", "-t", "t", "-F", "#{pane_pid}"])?.output ?? ""
+        let pane = (try? runProcess(tmux, ["-L", socket, "list-panes", "-t", "t", "-F", "#{pane_pid}"]))?.stdout ?? ""
         guard let shell = Int32(pane.trimmingCharacters(in: .whitespacesAndNewlines)),
             let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
             let child = children.split(separator: " ").first.flatMap({ Int32($0) })

@@ -98,7 +98,7 @@ final class WireCaptureIntegrationTests: XCTestCase {
         // The dissector reads the capture as what it is: Noise handshakes and sealed frames.
         let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
-        let decoded = runCommandSplit(tshark, ["-r", pcap, "-X", "lua_script:\(dissector)", "-Y", "tavolo"])
+        let decoded = try? runProcess(tshark, ["-r", pcap, "-X", "lua_script:\(dissector)", "-Y", "tavolo"])
         let summary = decoded?.stdout ?? ""
         XCTAssertTrue(summary.contains("noise-handshake"), "dissector: \(summary.prefix(2_000))")
         XCTAssertTrue(summary.contains("sealed application"), "dissector: \(summary.prefix(2_000))")
@@ -108,10 +108,10 @@ final class WireCaptureIntegrationTests: XCTestCase {
         let hostLog = try [UInt8](Data(contentsOf: URL(fileURLWithPath: logs[0])))
         XCTAssertTrue(hostLog.contains(subsequence: Array("table.deal".utf8)), "the packet log lost the deal")
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
-        let shown = runCommandSplit(tavolo, ["log", "show", logs[0], "--type", "handshake"])
+        let shown = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "handshake"])
         XCTAssertEqual(shown?.status, 0, shown?.stderr ?? "")
         XCTAssertTrue(shown?.stdout.contains(harness.name(1)) == true, "handshake not shown: \(shown?.stdout ?? "")")
-        let replay = runCommandSplit(tavolo, ["log", "replay", logs[0]])
+        let replay = try? runProcess(tavolo, ["log", "replay", logs[0]])
         XCTAssertEqual(replay?.status, 0, (replay?.stdout ?? "") + (replay?.stderr ?? ""))
         XCTAssertTrue(replay?.stdout.contains("confirmed") == true, replay?.stdout ?? "")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 /// Runs tshark with the repository's Lua dissector.
@@ -41,30 +42,19 @@ enum Tshark {
             try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
             argv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = FileManager.default.temporaryDirectory.path  // no personal profile or plugins
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = String(decoding: errData, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let result = try runProcess(argv[0], Array(argv.dropFirst()), environment: env)
+        let stderr = result.stderr
+        guard result.status == 0 else {
             throw NSError(
-                domain: "tshark", code: Int(process.terminationStatus),
-                userInfo: [NSLocalizedDescriptionKey: "tshark exited \(process.terminationStatus): \(stderr)"])
+                domain: "tshark", code: Int(result.status),
+                userInfo: [NSLocalizedDescriptionKey: "tshark exited \(result.status): \(stderr)"])
         }
         if stderr.contains("Lua: Error") || stderr.contains("lua_script") && stderr.contains("rror") {
             XCTFail("tshark could not load the dissector: \(stderr)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.stdout
     }
 
     /// Whether the global init.lua lets root run -X lua_script.

@@ -5,5 +5,10 @@ public enum GameRules {
     public static var games: [String] { texts.keys.sorted() }
 
     /// The rules of `game` (Markdown), or nil for a game without rules.
-    public static func text(for game: String) -> String? { texts[game.lowercased()] }
+    public static func text(for game: String) -> String? {
+        let name = game.lowercased()
+        // The race's three board sizes are three games with one set of rules.
+        if ["fifteen5", "fifteen6"].contains(name) { return texts["fifteen"] }
+        return texts[name]
+    }
 }

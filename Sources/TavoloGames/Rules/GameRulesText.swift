@@ -38,6 +38,37 @@ extension GameRules {
           each hand and the pile hold. What only you see: your own hand.
         - 3 and 5 players are not offered yet.
         """#,
+        "fifteen": #"""
+        # Fifteen-puzzle race
+
+        The sliding puzzle, raced: every player gets the **same scramble** and works on a copy of it **at the same
+        time**; the first to solve it wins. Three sizes, each its own game: `fifteen` (4 × 4, tiles 1–15), `fifteen5`
+        (5 × 5, tiles 1–24) and `fifteen6` (6 × 6, tiles 1–35). From 1 player (solo, against the clock) to 8.
+
+        ## Play
+
+        1. **Solved** means the tiles in reading order, 1 at the top left, with the blank in the bottom right corner.
+        2. The scramble is 130 random slides from the solved board, never undoing the slide before; it comes from the
+           table's joint seed, so every player's board is the same.
+        3. A move slides a tile next to the blank into it. You name it by the **way the tile moves**: press ← and the
+           tile to the right of the blank slides left. Moves are counted; your timer starts at your first move.
+        4. You may **give up**: you leave the race, unranked.
+        5. The race is over when every player has solved or given up.
+
+        ## Who wins
+
+        - Finishers are ranked by **when the table saw them solve**: every node notes the order in which solutions
+          reached it, and the ranking adds up every node's order (a node cannot gain by lying about its clock: no clock
+          is ever sent). Ties go to **fewer moves**, then to the lower seat.
+        - Time and moves are shown for every finisher; each node measures time on its own clock from the start.
+
+        ## Decisions taken where the original is silent
+
+        - One game per board size, since a table has no options.
+        - Nothing is hidden: every player sees every board (live, as the others play).
+        - Bots: `solver` (an optimal solver on 4 × 4 when it answers quickly, otherwise row by row) and `reduce`
+          (row by row, fast and not optimal); at a table they play a set number of moves per second.
+        """#,
         "othello": #"""
         # Othello
 

@@ -28,14 +28,10 @@ public struct TableDirectory {
                 return [.log(.debug, "\(message.typeName) for unknown table \(id) from \(context.name(from))")]
             }
             guard info.host == from, from != context.me, info.isWithinLimits(context.catalog) else {
-                return [
-                    .log(
-                        .debug, "ignored an offer of table \(id) from \(context.name(from)): not its host, or malformed"
-                    )
-                ]
+                return [.refused("table.offer for table \(id) (not its host, or malformed)", from: from)]
             }
             guard tables.values.count(where: { $0.info.host == from }) < Self.maxTablesPerPeer else {
-                return [.log(.warning, "ignored an offer from \(context.name(from)): it lists too many tables")]
+                return [.refused("table.offer for table \(id) (more than \(Self.maxTablesPerPeer) tables)", from: from)]
             }
             tables[id] = TableMachine(offered: info, role: .node, context)
         }
@@ -63,7 +59,7 @@ public struct TableDirectory {
         case .expire(let id):
             if tables[id]?.info.phase.isOver == true { tables[id] = nil }
             return []
-        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove:
+        case .seeding, .seatRequest, .confirmations, .results, .deal, .botMove, .raceBot:
             return route(timer.table, .timer(timer))
         }
     }

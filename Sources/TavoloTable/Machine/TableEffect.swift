@@ -15,6 +15,9 @@ public enum TableEffect: Sendable {
     case cancelTimer(TableTimer)
     /// A log line for the node's operator.
     case log(TableLogLevel, String)
+    /// A table message `from` had no right to send was dropped, never acted on (PROTOCOL.md §9.1): the shell
+    /// counts it and logs it at a bounded rate per peer.
+    case refused(String, from: NodeID)
     /// This node sent move `number` (the shell times it).
     case moveSent(TableID, number: Int)
     /// Every member confirmed move `number` that this node sent.
@@ -44,6 +47,8 @@ public struct TableContext: Sendable {
     public var peerReplyTimeout: Duration = .seconds(30)
     /// How long the host may take to answer a seat request (§9.8).
     public var seatRequestTimeout: Duration = .seconds(10)
+    /// Moves per second of a bot in a simultaneous game whose kind names no pace (§10.5).
+    public var raceBotPace: Double = 5
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

@@ -47,12 +47,14 @@ public enum TableTimer: Hashable, Sendable {
     case deal(TableID, number: Int)
     /// Move `number` is for another node's bot seat: it must be in by then.
     case botMove(TableID, number: Int)
+    /// Simultaneous games: this node's bot at `seat` plays its next move now (the bot's pace, §10.5).
+    case raceBot(TableID, seat: Int)
 
     /// The table the timer belongs to.
     public var table: TableID {
         switch self {
         case .expire(let id), .seeding(let id), .seatRequest(let id), .confirmations(let id, _), .results(let id),
-            .deal(let id, _), .botMove(let id, _):
+            .deal(let id, _), .botMove(let id, _), .raceBot(let id, _):
             id
         }
     }

@@ -73,6 +73,7 @@ extension TableMachine {
 
     /// Advances the table as far as it can: check the deal, apply pending moves, play this node's bots.
     mutating func progress() {
+        if session?.isSimultaneous == true { return raceProgress() }
         while info.phase == .playing, let s = session {
             if s.currentDeal != nil && verifiedDeal < s.dealNumber {
                 dealIfHost()
@@ -130,6 +131,7 @@ extension TableMachine {
 
     /// The local user's move for the human seat to play.
     mutating func playLocalMove(_ json: JSONValue) throws(TableError) {
+        if session?.isSimultaneous == true { return try playLocalRaceMove(json) }
         guard info.phase == .playing, let s = session else {
             throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
         }
@@ -268,16 +270,17 @@ extension TableMachine {
     /// With every member's result in and equal to this node's: the table is finished.
     mutating func concludeIfAllResultsIn() {
         guard info.members.allSatisfy({ results[$0] != nil }), let s = session, let seed = jointSeed else { return }
+        let ranking = raceRanking()
         var byName: [String: String] = [:]
         for (node, h) in results { byName[ctx.name(node)] = h.hex }
         log.finalHashes = byName
         announcePhase(.finished)
         persist()
-        emit(
-            .finished(
-                TableResult(
-                    winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
-                    jointSeed: seed, moves: s.moveNumber)))
+        var result = TableResult(
+            winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
+            jointSeed: seed, moves: s.moveNumber)
+        result.ranking = ranking
+        emit(.finished(result))
         out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
     }
 

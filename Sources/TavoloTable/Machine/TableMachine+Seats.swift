@@ -73,7 +73,7 @@ extension TableMachine {
     /// Seats `node`; returns a refusal sentence instead.
     mutating func assignSeat(to node: NodeID, seat: Int?, bot: String?, ignoringInvitations: Bool) -> String? {
         guard info.phase == .open else { return "table \(id) has started" }
-        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == bot }) {
+        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == BotKindName(bot).kind }) {
             return "unknown bot '\(bot)' for \(info.game)"
         }
         let name = ctx.name(node)

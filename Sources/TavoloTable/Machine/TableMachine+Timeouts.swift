@@ -70,6 +70,7 @@ extension TableMachine {
             stop(
                 .timeout, "no move \(number) from \(owner)'s bot within \(seconds(ctx.peerReplyTimeout))",
                 broadcast: true)
+        case .raceBot(_, let seat): raceBotFired(seat: seat)
         case .results:
             guard info.phase.isActive, isMember, resultSent else { return }
             let late = info.members.filter { results[$0] == nil }

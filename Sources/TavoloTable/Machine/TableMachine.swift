@@ -64,6 +64,8 @@ public struct TableMachine {
     public internal(set) var dealsChecked = 0
 
     var out: [TableEffect] = []
+    /// Simultaneous play (§10, `TableMachine+Race.swift`).
+    var race = RaceState()
 
     /// Moves that may wait for their turn; beyond this a sender is flooding the table.
     public static let maxPending = 256
@@ -184,12 +186,15 @@ public struct TableMachine {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
+        case .raceMove(_, let seat, let number, let move, let hash):
+            handleRaceMove(from: from, seat: seat, number: number, move: move, seatHash: hash)
+        case .raceOrder(_, let order): handleRaceOrder(from: from, order: order)
         }
     }
 
-    /// A message this node may not act on (its sender has no say in it): counted in the log, never acted on.
+    /// A message this node may not act on (its sender has no say in it): counted, never acted on.
     mutating func dropped(_ m: TableMessage, from: NodeID) {
-        out.append(.log(.debug, "table \(id): ignored \(m.typeName) from \(ctx.name(from)), which has no say in it"))
+        out.append(.refused("\(m.typeName) for table \(id)", from: from))
     }
 
     // MARK: Helpers for the rule files

@@ -34,6 +34,8 @@ public struct GameLog: Codable, Sendable {
     public var deals: [LoggedDeal] = []
     public var moves: [LoggedMove] = []
     public var winners: [Int]?
+    /// Simultaneous games: the agreed ranking of the seats that completed (§10.3).
+    public var ranking: [Int]?
     public var scores: [Int]?
     public var finalHash: String?
     /// Every member's final hash, by node name.

@@ -5,7 +5,7 @@ import TavoloProtocol
 extension TableEvent: Codable {
     private enum Key: String, CodingKey {
         case kind, table, game, message, seat, moveNumber, move, stateHash, jointSeed, winners, scores, finalHashes,
-            code, number
+            code, number, ranking
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -37,6 +37,7 @@ extension TableEvent: Codable {
             try c.encode(r.finalHashes, forKey: .finalHashes)
             try c.encode(r.jointSeed, forKey: .jointSeed)
             try c.encode(r.moves, forKey: .moveNumber)
+            try c.encodeIfPresent(r.ranking, forKey: .ranking)
         case .stopped(let code, _): try c.encode(code, forKey: .code)
         }
     }
@@ -68,14 +69,16 @@ extension TableEvent: Codable {
                 moveNumber: try c.decode(Int.self, forKey: .moveNumber),
                 code: try c.decode(MoveErrorCode.self, forKey: .code), message: message)
         case .finished:
-            detail = .finished(
+            var result =
                 TableResult(
                     winners: try c.decode([Int].self, forKey: .winners),
                     scores: try c.decode([Int].self, forKey: .scores),
                     finalHash: try c.decode(StateHash.self, forKey: .stateHash),
                     finalHashes: try c.decode([String: String].self, forKey: .finalHashes),
                     jointSeed: try c.decode(UInt64.self, forKey: .jointSeed),
-                    moves: try c.decode(Int.self, forKey: .moveNumber)))
+                    moves: try c.decode(Int.self, forKey: .moveNumber))
+            result.ranking = try c.decodeIfPresent([Int].self, forKey: .ranking)
+            detail = .finished(result)
         case .stopped:
             detail = .stopped(code: try c.decode(StopCode.self, forKey: .code), message: message)
         }

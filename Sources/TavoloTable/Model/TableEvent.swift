@@ -86,6 +86,8 @@ public struct TableResult: Codable, Sendable, Equatable {
     public var finalHashes: [String: String]
     public var jointSeed: UInt64
     public var moves: Int
+    /// Simultaneous games: the agreed ranking of the seats that completed, first the winner (§10.3).
+    public var ranking: [Int]?
 
     public init(
         winners: [Int], scores: [Int], finalHash: StateHash, finalHashes: [String: String], jointSeed: UInt64,

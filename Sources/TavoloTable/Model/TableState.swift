@@ -24,6 +24,10 @@ public struct TableState: Codable, Sendable {
     public var wallMs: Double?
     /// Per move this node sent: milliseconds from sending to the last member's confirmation.
     public var confirmLatencyMs: [Double] = []
+    /// Simultaneous games: the newest live progress heard by datagram from each other node's seat (§10.4).
+    public var live: [LiveProgress]?
+    /// Simultaneous games: this node's datagram counts for the table (§10.4).
+    public var liveStats: LiveStats?
 
     public init(info: TableInfo) { self.info = info }
 }
@@ -43,6 +47,11 @@ extension TableMachine {
         if let seat = s.turn.seat, let owned = info.seats[safe: seat], owned.owner == me, owned.bot == nil {
             st.legalMoves = s.legalMoves().map(\.json)
         }
+        // A race: the user's seat may move whenever it is still racing, whoever `turn` names (§10).
+        if s.isSimultaneous, let seat = st.mySeats.first(where: { s.activeSeats.contains($0) }) {
+            st.turn = seat
+            st.legalMoves = s.legalMoves(seat: seat).map(\.json)
+        }
         st.lastMoves = log.moves.suffix(8).map { "\($0.number + 1). seat \($0.seat): \($0.text)" }
         st.winners = log.winners
         st.scores = log.scores
@@ -52,4 +61,38 @@ extension TableMachine {
 
 extension Array {
     subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
+/// One seat's live progress as last heard on the unreliable channel (PROTOCOL.md §10.4).
+public struct LiveProgress: Codable, Sendable, Equatable {
+    public var seat: Int
+    /// The seat's move count when its owner sent it.
+    public var number: Int
+    /// The game's progress object (`liveProgress(seat:)`).
+    public var progress: JSONValue
+    /// Milliseconds since it arrived.
+    public var ageMs: Double
+
+    public init(seat: Int, number: Int, progress: JSONValue, ageMs: Double) {
+        self.seat = seat
+        self.number = number
+        self.progress = progress
+        self.ageMs = ageMs
+    }
+}
+
+/// A node's live-progress datagrams for one table.
+public struct LiveStats: Codable, Sendable, Equatable {
+    /// Progress datagrams this node sent (one per peer it was sent to).
+    public var sent = 0
+    /// Received and newer than what this node had: kept.
+    public var accepted = 0
+    /// Received but not newer than the progress already heard, or than the seat's moves already applied: dropped.
+    public var stale = 0
+    /// Received but not acceptable (unknown table, a seat its sender does not own, not a race): dropped.
+    public var refused = 0
+    /// Milliseconds the race ran here (from the first progress sent to the end).
+    public var racingMs: Double = 0
+
+    public init() {}
 }

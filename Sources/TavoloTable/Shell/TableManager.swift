@@ -6,6 +6,13 @@ import TavoloProtocol
 /// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel).
 public protocol TableTransport: Sendable {
     func post(_ body: [UInt8], to nodes: [NodeID])
+    /// Sends on the unreliable channel (datagrams): live progress only (PROTOCOL.md §10.4).
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID])
+}
+
+extension TableTransport {
+    /// A transport without datagrams drops them: live progress is never needed for a table to finish.
+    public func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) {}
 }
 
 /// The thin shell around this node's `TableDirectory`: feeds it mesh input, local requests and timers, and
@@ -38,6 +45,13 @@ public actor TableManager {
     var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
     var timers: [TableTimer: Task<Void, Never>] = [:]
     var timings: [TableID: TableTimings] = [:]
+    /// Table messages dropped because their sender had no say in them, or they were too large or malformed.
+    public private(set) var refusedMessages = 0
+    /// Lines about one peer's refused or rejected messages: a few per 10 s, the rest counted (PROTOCOL.md §3.4).
+    var peerLog = LogRateLimiter(burst: 4)
+    /// Live progress of simultaneous games, from datagrams (`TableManager+Live.swift`).
+    var live: [TableID: LiveRace] = [:]
+    var liveTask: Task<Void, Never>?
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -64,19 +78,23 @@ public actor TableManager {
     /// A peer was lost.
     public func peerLost(_ id: NodeID) { perform(directory.peerLost(id)) }
 
-    /// A table message arrived from `from`: decoded once, here, at the edge.
+    /// A table message arrived from `from`: decoded once, here, at the edge, if it is within the size every table
+    /// message fits in (PROTOCOL.md §9.1).
     public func received(_ body: [UInt8], from: NodeID) {
+        guard body.count <= TableMessage.maxBodyBytes else {
+            return perform([.refused("a table message of \(body.count) bytes", from: from)])
+        }
         let message: TableMessage
         do { message = try CanonicalJSON.decode(TableMessage.self, body) } catch {
-            logger.warning("bad table message from \(from.short): \(WireJSON.describe(error))")
-            return
+            return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
-        perform(directory.received(message, from: from))
+        perform(directory.received(message, from: from), about: from)
     }
 
     // MARK: Effects
 
-    func perform(_ effects: [TableEffect]) {
+    /// Carries `effects` out; `peer` is the node whose message caused them, whose log lines are rate-limited.
+    func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
         for effect in effects {
             switch effect {
             case .send(let message, let nodes):
@@ -97,7 +115,16 @@ public actor TableManager {
                     await self?.fire(timer)
                 }
             case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
-            case .log(let level, let line):
+            case .refused(let what, let from):
+                refusedMessages += 1
+                if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
+                    logger.notice("\(line)")
+                }
+            case .log(let level, var line):
+                if let peer, level == .warning || level == .error {
+                    guard let admitted = limited(line, peer) else { continue }
+                    line = admitted
+                }
                 switch level {
                 case .debug: logger.debug("\(line)")
                 case .notice: logger.notice("\(line)")
@@ -112,6 +139,13 @@ public actor TableManager {
         }
     }
 
+    /// `line` if `peer` has not used its allowance of lines (with how many were left out), else nil.
+    func limited(_ line: String, _ peer: NodeID) -> String? {
+        let verdict = peerLog.admit(peer.hex, nowNanoseconds: DispatchTime.now().uptimeNanoseconds)
+        guard verdict.write else { return nil }
+        return verdict.leftOut == 0 ? line : "\(line) (and \(verdict.leftOut) similar lines about this peer left out)"
+    }
+
     func fire(_ timer: TableTimer) {
         timers[timer] = nil
         perform(directory.timerFired(timer))
@@ -122,6 +156,7 @@ public actor TableManager {
     func note(_ event: TableEvent) {
         switch event.detail {
         case .started: timings[event.table, default: .init()].startedAt = .now
+        case .seeded: startLiveProgressIfRacing(event.table)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
@@ -210,6 +245,7 @@ public actor TableManager {
             st.confirmLatencyMs = t.confirmLatencies
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
+        addLiveProgress(to: &st)
         return st
     }
 }

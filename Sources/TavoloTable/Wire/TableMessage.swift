@@ -5,6 +5,10 @@ import TavoloProtocol
 /// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
 /// whose `type` field names the message.
 public enum TableMessage: Codable, Sendable, Equatable {
+    /// Largest encoded table message a node decodes (PROTOCOL.md §9.1). The largest real one, an offer of six
+    /// seats with names of 63 bytes, is under 2 KiB; a receiver never spends decoding time on a megabyte.
+    public static let maxBodyBytes = 16_384
+
     /// Host → every node: a table exists or changed (seats, phase). Sent on every change and to new peers.
     case offer(TableInfo)
     /// Node → host: please seat me (a human or a bot of mine) at `seat`, or at any free seat when nil.
@@ -31,13 +35,20 @@ public enum TableMessage: Codable, Sendable, Equatable {
     case result(table: TableID, winners: [Int], scores: [Int], finalHash: StateHash)
     /// Any node at the table → table: the table is stopped (divergence, wrong deal, a member left or was lost).
     case stop(table: TableID, code: StopCode, reason: String)
+    /// Simultaneous games (§10): owner of `seat` → table: that seat's move `number` (0-based, counted per seat),
+    /// applied to the seat's part of the state with seat hash `seatHash`.
+    case raceMove(table: TableID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash)
+    /// Simultaneous games (§10.3): every member → table, once the game is over: the seats that completed, in the
+    /// order this node saw them complete.
+    case raceOrder(table: TableID, order: [Int])
 
     public var table: TableID {
         switch self {
         case .offer(let t): t.id
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
-            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _):
+            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
+            .raceOrder(let t, _):
             t
         }
     }
@@ -57,12 +68,14 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .reject: "table.reject"
         case .result: "table.result"
         case .stop: "table.stop"
+        case .raceMove: "table.race-move"
+        case .raceOrder: "table.race-order"
         }
     }
 
     private enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash
+            scores, finalHash, seatHash, order
     }
 
     public init(from decoder: Decoder) throws {
@@ -110,6 +123,12 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .stop(
                 table: t, code: try c.decode(StopCode.self, forKey: .code),
                 reason: try c.decode(String.self, forKey: .reason))
+        case "table.race-move":
+            self = .raceMove(
+                table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
+                move: try c.decode(JSONValue.self, forKey: .move),
+                seatHash: try c.decode(StateHash.self, forKey: .seatHash))
+        case "table.race-order": self = .raceOrder(table: t, order: try c.decode([Int].self, forKey: .order))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
@@ -158,6 +177,12 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .stop(_, let code, let reason):
             try c.encode(code, forKey: .code)
             try c.encode(reason, forKey: .reason)
+        case .raceMove(_, let seat, let number, let move, let hash):
+            try c.encode(seat, forKey: .seat)
+            try c.encode(number, forKey: .number)
+            try c.encode(move, forKey: .move)
+            try c.encode(hash, forKey: .seatHash)
+        case .raceOrder(_, let order): try c.encode(order, forKey: .order)
         }
     }
 }

@@ -1,0 +1,70 @@
+import TavoloCore
+
+/// A solver bot: plans a whole solution for its seat's board once, then plays it move by move (replanning if
+/// the board is not where the plan expects). How fast it plays at a table is the table's pace (PROTOCOL.md
+/// §10.5), not the bot's: the bot itself is pure.
+public struct FifteenSolverBot<Size: FifteenSize>: Bot {
+    public typealias State = FifteenState<Size>
+    public enum Method: Sendable {
+        /// Optimal IDA* when it answers within `nodeLimit` nodes (4×4), otherwise the reduction.
+        case optimalFirst(nodeLimit: Int)
+        /// Row-by-row reduction only.
+        case reduction
+    }
+
+    public let kind: String
+    let method: Method
+    var plan: [FifteenMove] = []
+    var planFor: FifteenBoard?
+
+    public init(kind: String, method: Method) {
+        self.kind = kind
+        self.method = method
+    }
+
+    /// A solution of `board` by `method`.
+    public static func solve(_ board: FifteenBoard, method: Method) -> [FifteenMove]? {
+        if case .optimalFirst(let limit) = method, board.n <= 4,
+            let found = FifteenIDAStar.solve(board, nodeLimit: limit)
+        {
+            return found.moves
+        }
+        return FifteenReduction.solve(board)
+    }
+
+    public mutating func chooseMove(in state: State, seat: Int) -> FifteenMove {
+        let board = state.boards[seat]
+        if planFor != board || plan.isEmpty {
+            plan = Self.solve(board, method: method) ?? []
+        }
+        guard let move = plan.first, board.canSlide(move) else {
+            planFor = nil
+            return .giveUp
+        }
+        plan.removeFirst()
+        var after = board
+        after.slide(move)
+        planFor = after
+        return move
+    }
+}
+
+extension BotFactory {
+    /// The race's bots for a board of `Size`.
+    static func fifteenBots<Size: FifteenSize>(_ size: Size.Type) -> [BotFactory<FifteenState<Size>>]
+    where State == FifteenState<Size> {
+        [
+            // A node plans inside its table machine: the search is capped so a bot never holds the node up.
+            BotFactory(kind: "solver", summary: "optimal IDA* (Manhattan + linear conflict) on 4×4 when quick, else row by row") { _, _ in
+                FifteenSolverBot<Size>(kind: "solver", method: .optimalFirst(nodeLimit: 10_000))
+            },
+            BotFactory(kind: "optimal", summary: "optimal IDA* on 4×4 however long it takes (for playouts and benches)") { _, _ in
+                FifteenSolverBot<Size>(kind: "optimal", method: .optimalFirst(nodeLimit: .max))
+            },
+            BotFactory(kind: "reduce", summary: "fast row-by-row reduction, then the last 3×3 optimally") { _, _ in
+                FifteenSolverBot<Size>(kind: "reduce", method: .reduction)
+            },
+            .random,
+        ]
+    }
+}

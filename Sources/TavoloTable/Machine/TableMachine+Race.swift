@@ -1,0 +1,175 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Simultaneous games (PROTOCOL.md §10): every seat still in the game moves when its owner likes, in its own
+/// sequence of moves numbered from 0, each move carrying the hash of that seat's part of the state before it.
+/// Every member applies each seat's moves in that seat's order and checks them as lockstep checks turns; moves
+/// of different seats commute (§10.1), so every member reaches the same state whatever the interleaving. At the
+/// end each member reports the order in which it saw seats complete, and the ranking combines every report.
+extension TableMachine {
+    var isRace: Bool { session?.isSimultaneous == true }
+
+    func raceNext(_ seat: Int) -> Int { race.next[seat] ?? 0 }
+
+    mutating func handleRaceMove(from: NodeID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash) {
+        let message = TableMessage.raceMove(table: id, seat: seat, number: number, move: move, seatHash: seatHash)
+        guard info.members.contains(from), checks, isRace || session == nil else { return dropped(message, from: from) }
+        guard info.phase.isActive, let s = session, s.turn != .terminal else {
+            if info.phase == .finished || session?.turn == .terminal {
+                reject(number, .gameOver, "the race is over", from: from)
+            } else {
+                dropped(message, from: from)
+            }
+            return
+        }
+        guard (0..<info.players).contains(seat), info.seats[seat].owner == from else {
+            return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
+        }
+        guard number >= raceNext(seat) else {
+            return reject(number, .stale, "seat \(seat)'s move \(number) was already played", from: from)
+        }
+        let waiting = race.pending.values.reduce(0) { $0 + $1.count }
+        guard race.pending[seat]?[number] == nil, waiting < Self.maxPending else {
+            return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
+        }
+        race.pending[seat, default: [:]][number] = RaceState.PendingRaceMove(from: from, move: move, seatHash: seatHash)
+        raceProgress()
+    }
+
+    /// Applies every move whose turn in its seat's sequence has come, ends the game when no seat may move, and
+    /// schedules this node's bots and tells its users they may move.
+    mutating func raceProgress() {
+        guard info.phase == .playing, let s = session else { return }
+        var applied = true
+        while applied {
+            applied = false
+            for seat in race.pending.keys.sorted() {
+                let number = raceNext(seat)
+                guard let p = race.pending[seat]?.removeValue(forKey: number) else { continue }
+                if race.pending[seat]?.isEmpty == true { race.pending[seat] = nil }
+                applied = true
+                let decoded: AnyGameMove
+                do { decoded = try s.decodeMove(p.move) } catch {
+                    reject(number, error.code, error.message, from: p.from)
+                    continue
+                }
+                applyRaceMove(seat: seat, number: number, move: decoded, json: p.move, claimed: p.seatHash, from: p.from)
+            }
+        }
+        if s.turn == .terminal { return raceFinish() }
+        guard role == .node else { return }
+        for seat in s.activeSeats where info.seats[seat].owner == me {
+            if let bot = info.seats[seat].bot {
+                if race.botTimers.insert(seat).inserted {
+                    startTimer(.raceBot(id, seat: seat), after: racePace(bot))
+                }
+            } else if race.announced.insert(seat).inserted {
+                emit(.yourTurn(seat: seat, moveNumber: raceNext(seat)))
+            }
+        }
+    }
+
+    /// The wait between two moves of a bot: its `@pace` in moves per second, or the node's default pace.
+    func racePace(_ bot: String) -> Duration {
+        let pace = BotKindName(bot).pace ?? ctx.raceBotPace
+        return .nanoseconds(Int64(1e9 / max(pace, 0.01)))
+    }
+
+    mutating func raceBotFired(seat: Int) {
+        race.botTimers.remove(seat)
+        guard info.phase == .playing, isMember, let s = session, s.activeSeats.contains(seat),
+            info.seats[seat].owner == me, let bot = info.seats[seat].bot
+        else { return }
+        let move: AnyGameMove
+        do { move = try s.botMove(kind: bot, seat: seat) } catch {
+            stop(.botFailed, "\(error)", broadcast: true)
+            return
+        }
+        sendRaceMove(seat: seat, move: move)
+        raceProgress()
+    }
+
+    /// The local user's move for this node's human seat still in the game.
+    mutating func playLocalRaceMove(_ json: JSONValue) throws(TableError) {
+        guard info.phase == .playing, let s = session else {
+            throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
+        }
+        guard
+            let seat = s.activeSeats.first(where: { info.seats[$0].owner == me && info.seats[$0].bot == nil })
+        else { throw TableError(.notYourTurn, "no seat of yours is still in the race") }
+        let move: AnyGameMove
+        do { move = try s.decodeMove(json) } catch { throw TableError(TableErrorCode(error.code), error.message) }
+        let legal = s.legalMoves(seat: seat)
+        guard legal.contains(move) else {
+            let options = legal.map(\.json.jsonText).joined(separator: " ")
+            throw TableError(.illegal, "\(move) is not a legal move; legal: \(options)")
+        }
+        sendRaceMove(seat: seat, move: move)
+        raceProgress()
+    }
+
+    mutating func sendRaceMove(seat: Int, move: AnyGameMove) {
+        guard let s = session else { return }
+        let number = raceNext(seat)
+        let hash = s.seatHash(seat)
+        let json = move.json
+        sendToTable(.raceMove(table: id, seat: seat, number: number, move: json, seatHash: hash))
+        applyRaceMove(seat: seat, number: number, move: move, json: json, claimed: hash, from: me)
+    }
+
+    /// Checks and applies move `number` of `seat`: every member runs exactly these checks.
+    mutating func applyRaceMove(
+        seat: Int, number: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
+    ) {
+        guard let s = session else { return }
+        let before = s.seatHash(seat)
+        if from != me { hashesChecked += 1 }
+        guard claimed == before else {
+            let reason = "made for seat state \(claimed.hex.prefix(12))…, this node has \(before.hex.prefix(12))…"
+            return reject(number, .stale, reason, from: from)
+        }
+        do { try s.apply(move, seat: seat) } catch { return reject(number, error.code, error.message, from: from) }
+        race.next[seat] = number + 1
+        let after = s.seatHash(seat)
+        let text = "seat \(seat): \(move)"
+        log.moves.append(
+            GameLog.LoggedMove(
+                number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
+        if s.seatCompleted(seat) && !race.seen.contains(seat) { race.seen.append(seat) }
+        emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
+    }
+
+    /// The game is over here: report the order this node saw, then the result (§10.3, §9.5).
+    mutating func raceFinish() {
+        if isMember, !race.orderSent {
+            race.orderSent = true
+            if race.orders[me] == nil { race.orders[me] = race.seen }
+            sendToTable(.raceOrder(table: id, order: race.seen))
+        }
+        finish()
+    }
+
+    mutating func handleRaceOrder(from: NodeID, order: [Int]) {
+        guard info.members.contains(from), checks, info.phase.isActive || info.phase == .finished else {
+            return dropped(.raceOrder(table: id, order: order), from: from)
+        }
+        // The first report counts: a node cannot take its vote back.
+        guard race.orders[from] == nil, order.count <= info.players else { return }
+        race.orders[from] = order
+    }
+
+    /// The agreed ranking once every result is in (nil for a turn-based game); sets the log's winners.
+    mutating func raceRanking() -> [Int]? {
+        guard isRace, let s = session else { return nil }
+        let completed = Set((0..<info.players).filter { s.seatCompleted($0) })
+        let voters = info.members.filter { race.orders[$0] != nil }
+        let (ranking, ignored) = RaceRanking.rank(
+            orders: voters.compactMap { race.orders[$0] }, completed: completed, moves: log.scores ?? [])
+        for i in ignored {
+            out.append(.log(.warning, "table \(id): \(ctx.name(voters[i]))'s finishing order is not a valid vote"))
+        }
+        log.winners = Array(ranking.prefix(1))
+        log.ranking = ranking
+        return ranking
+    }
+}
