@@ -39,13 +39,19 @@ let package = Package(
         .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
         // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto.
-        .target(name: "TavoloNoise", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "TavoloNoise",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
             dependencies: [
                 "TavoloProtocol", "TavoloNoise",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,7 +2,9 @@
 """Independent Noise implementation (the `noiseprotocol` package, pip install noiseprotocol) writing noise.json:
 a full Noise_XX_25519_ChaChaPoly_SHA256 handshake between fixed static and ephemeral keys with the Tavolo
 prologue and payloads, the handshake hash, transport messages with and without associated data (frame
-encryption, PROTOCOL.md 3.7), the node ids derived from the static keys (3.3) and the datagram keys (4.6).
+encryption, PROTOCOL.md 3.7), the node ids derived from the static keys (3.3) and the datagram keys (4.6); and
+for private circles (3.8) the scrypt PSK of a passphrase, the circle tag, a full Noise_XXpsk3 handshake with the
+same keys, a sealed frame after it, and a message 3 written under another passphrase (the responder must refuse it).
 The Swift tests (NoiseVectorTests) replay every message byte for byte."""
 import hashlib, hmac, json, os, struct
 from noise.connection import NoiseConnection, Keypair
@@ -84,6 +86,45 @@ for direction, k, sender, seq, body in [("initiator", dg_i2r, i_id, 1, js({"x": 
     ct = ChaCha20Poly1305(k).encrypt(nonce, body, hdr + prefix)
     datagrams.append({"from": direction, "seq": seq, "body": body.hex(), "frame": (hdr + prefix + ct).hex()})
 
+# Private circles (PROTOCOL.md 3.8): Noise_XXpsk3 with the PSK from scrypt(passphrase, "tavolo/circle/v2/" + name).
+PSK_NAME = b"Noise_XXpsk3_25519_ChaChaPoly_SHA256"
+circle, passphrase = "cucina", "mescola le carte"
+psk = hashlib.scrypt(passphrase.encode(), salt=b"tavolo/circle/v2/" + circle.encode(), n=1 << 15, r=8, p=1,
+                     maxmem=64 << 20, dklen=32)
+tag = hashlib.sha256(b"tavolo/circle-tag/v2" + circle.encode()).digest()[:8]
+
+def psk_conn(initiator, s, e, key):
+    c = NoiseConnection.from_name(PSK_NAME)
+    c.set_as_initiator() if initiator else c.set_as_responder()
+    c.set_prologue(PROLOGUE)
+    c.set_psks(psk=key)
+    c.set_keypair_from_private_bytes(Keypair.STATIC, s)
+    c.set_keypair_from_private_bytes(Keypair.EPHEMERAL, e)
+    c.start_handshake()
+    return c
+
+p_init, p_resp = psk_conn(True, i_s, i_e, psk), psk_conn(False, r_s, r_e, psk)
+psk_messages = []
+for sender, receiver, payload in [(p_init, p_resp, b""), (p_resp, p_init, js(hs_r)), (p_init, p_resp, js(hs_i))]:
+    m = bytes(sender.write_message(payload))
+    assert bytes(receiver.read_message(m)) == payload
+    psk_messages.append({"payload": payload.hex(), "message": m.hex()})
+assert p_init.handshake_finished and p_resp.handshake_finished
+psk_h = bytes(p_init.get_handshake_hash())
+ad = header(5, len(js({"kind": "hello"})) + 16)
+psk_transport = {"from": "initiator", "ad": ad.hex(), "plaintext": js({"kind": "hello"}).hex(),
+                 "ciphertext": bytes(p_init.noise_protocol.cipher_state_encrypt.encrypt_with_ad(ad, js({"kind": "hello"}))).hex()}
+# Another passphrase: message 3 no longer authenticates at the responder.
+w_init, w_resp = psk_conn(True, i_s, i_e, hashlib.sha256(b"wrong").digest()), psk_conn(False, r_s, r_e, psk)
+w_resp.read_message(w_init.write_message(b""))
+w_init.read_message(w_resp.write_message(js(hs_r)))
+wrong3 = bytes(w_init.write_message(js(hs_i)))
+try:
+    w_resp.read_message(wrong3)
+    raise SystemExit("a message 3 under another PSK was accepted")
+except Exception as e:
+    if isinstance(e, SystemExit): raise
+
 out = {
     "protocol": NAME.decode(), "prologue": PROLOGUE.hex(),
     "initiator": {"static": i_s.hex(), "staticPublic": public(i_s).hex(), "ephemeral": i_e.hex(), "nodeId": i_id.hex()},
@@ -92,6 +133,10 @@ out = {
     "transport": transport,
     "datagramKeys": {"initiatorToResponder": dg_i2r.hex(), "responderToInitiator": dg_r2i.hex()},
     "datagrams": datagrams,
+    "circle": {"protocol": PSK_NAME.decode(), "name": circle, "passphrase": passphrase,
+               "scrypt": {"N": 1 << 15, "r": 8, "p": 1, "salt": (b"tavolo/circle/v2/" + circle.encode()).hex()},
+               "psk": psk.hex(), "tag": tag.hex(), "handshake": psk_messages, "handshakeHash": psk_h.hex(),
+               "transport": psk_transport, "wrongPassphraseMessage3": wrong3.hex()},
 }
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "noise.json")
 with open(path, "w") as f:

@@ -47,6 +47,8 @@ public enum ControlRequest: Sendable, Equatable {
     case chat(room: String, text: String)
     /// The recent chat messages (of `room`, when given); with `follow`, then every new one as it comes.
     case chatLog(room: String?, follow: Bool)
+    /// Trust the new identity of the peer called `name`, whose identity changed (PROTOCOL.md §7, known peers).
+    case acceptPeer(name: String)
 
     /// The `op` string.
     public var op: String {
@@ -72,12 +74,13 @@ public enum ControlRequest: Sendable, Equatable {
         case .web: "web"
         case .chat: "chat"
         case .chatLog: "chat-log"
+        case .acceptPeer: "accept-peer"
         }
     }
 
     public static let ops = [
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
-        "inject", "datagram",
+        "inject", "datagram", "accept-peer",
         "history", "scores", "record",
         "games", "web", "chat", "chat-log",
     ]
@@ -85,7 +88,7 @@ public enum ControlRequest: Sendable, Equatable {
 
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
-        case op, game, players, table, seat, bot, node, move, kinds, message, peer, text
+        case op, game, players, table, seat, bot, node, move, kinds, message, peer, text, name
         case grace
         case player
         case room, follow
@@ -141,6 +144,7 @@ extension ControlRequest: Codable {
             self = .chatLog(
                 room: try c.decodeIfPresent(String.self, forKey: .room),
                 follow: try c.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
+        case "accept-peer": self = .acceptPeer(name: try c.decode(String.self, forKey: .name))
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -186,6 +190,7 @@ extension ControlRequest: Codable {
             try c.encodeIfPresent(player, forKey: .player)
         case .scores(let game): try c.encodeIfPresent(game, forKey: .game)
         case .record(let table): try c.encode(table, forKey: .table)
+        case .acceptPeer(let name): try c.encode(name, forKey: .name)
         }
     }
 }

@@ -4,6 +4,7 @@ import TavoloProtocol
 public struct PeerSummary: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable {
         case discovered, connecting, connected, lost, incompatible
+        case otherCircle = "other-circle"
     }
 
     public var id: NodeID
@@ -15,14 +16,24 @@ public struct PeerSummary: Codable, Sendable, Equatable {
     public var rttMs: Double?
     /// Why it was lost or refused, when it was.
     public var reason: String?
+    /// What this node makes of the peer's identity, when it is not simply the one known for its name (absent then):
+    /// `identity-changed`, the name is known with another identity (not trusted as it until accepted).
+    public var trust: Trust?
 
-    public init(id: NodeID, name: String, address: String, state: State, rttMs: Double?, reason: String?) {
+    public enum Trust: String, Codable, Sendable {
+        case identityChanged = "identity-changed"
+    }
+
+    public init(
+        id: NodeID, name: String, address: String, state: State, rttMs: Double?, reason: String?, trust: Trust? = nil
+    ) {
         self.id = id
         self.name = name
         self.address = address
         self.state = state
         self.rttMs = rttMs
         self.reason = reason
+        self.trust = trust
     }
 }
 

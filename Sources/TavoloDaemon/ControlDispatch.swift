@@ -26,7 +26,20 @@ extension NodeService {
         }
         do throws(TableError) {
             switch request {
-            case .peers: return ok(await mesh.peerList().map(PeerSummary.init))
+            case .peers:
+                let book = knownPeers.snapshot
+                return ok(
+                    await mesh.peerList().map { p in
+                        var summary = PeerSummary(p)
+                        if book.isChanged(name: p.name, id: p.id) { summary.trust = .identityChanged }
+                        return summary
+                    })
+            case .acceptPeer(let name):
+                guard let accepted = knownPeers.update({ $0.accept(name: name) }) else {
+                    return fail("peer/nothing-to-accept", "no changed identity to accept for '\(name)'")
+                }
+                logger.notice("identity \(accepted.hex) accepted for peer \(name)")
+                return ok(Empty())
             case .status:
                 let peers = await mesh.peerList()
                 return ok(
@@ -42,7 +55,13 @@ extension NodeService {
                 return ok(JoinResult(table: try await tables.join(table: table, game: game, seat: seat, bot: bot)))
             case .fill(let table, let bot): return ok(try await tables.fill(table: table, bot: bot))
             case .invite(let table, let seat, let node):
-                return ok(try await tables.invite(table: table, seat: seat, node: node))
+                // To an identity, never to a name: the name resolves to exactly one connected peer whose identity
+                // is the one known for it.
+                switch await resolvePeer(node) {
+                case .failure(let f): return fail(f.code, f.message)
+                case .success(let (target, name)):
+                    return ok(try await tables.invite(table: table, seat: seat, node: target, name: name))
+                }
             case .start(let table): return ok(try await tables.start(table: table))
             case .move(let table, let move):
                 try await tables.move(table: table, move: move)
@@ -63,13 +82,13 @@ extension NodeService {
                 return .stream(
                     first: (try? WireJSON.encode(ControlResponse(id: id, result: Empty()))) ?? [], rest: lines)
             case .datagram(let peer, let text):
-                let peers = await mesh.peerList()
-                guard
-                    let target = peers.first(where: { ($0.name == peer || $0.id.hex == peer) && $0.state == .connected }
-                    )
-                else { return fail("mesh/not-connected", "no connected peer named \(peer)") }
+                let target: NodeID
+                switch await resolvePeer(peer) {
+                case .failure(let f): return fail(f.code, f.message)
+                case .success(let (id, _)): target = id
+                }
                 do {
-                    try await mesh.send(["text": text], to: target.id, on: .unreliable)
+                    try await mesh.send(["text": text], to: target, on: .unreliable)
                     return ok(DatagramResult(sent: 1))
                 } catch {
                     return fail("mesh/send-failed", "\(error)")
@@ -103,6 +122,16 @@ extension NodeService {
             }
         } catch {
             return fail(error.code.rawValue, error.message)
+        }
+    }
+}
+
+extension NodeService {
+    /// The connected peer a user names (a name or an id), as an identity and its name (`KnownPeers.resolve`).
+    func resolvePeer(_ nameOrID: String) async -> Result<(NodeID, String), ControlFailure> {
+        let connected = await mesh.peerList().filter { $0.state == .connected }
+        return knownPeers.snapshot.resolve(nameOrID, connected: connected.map { ($0.name, $0.id) }).map { id in
+            (id, connected.first { $0.id == id }?.name ?? nameOrID)
         }
     }
 }

@@ -32,6 +32,8 @@ public final class NodeService: Sendable {
         public var datagramDropShare: Double = 0
         /// Move `records.sqlite` aside and rebuild it from the game logs (`tavolod --rebuild-records`).
         public var rebuildRecords = false
+        /// The private circle to play in, and its passphrase (PROTOCOL.md §3.8); nil plays with anyone nearby.
+        public var circle: (name: String, passphrase: String)?
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -59,12 +61,15 @@ public final class NodeService: Sendable {
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
+    /// The identity of every peer name this node has connected to (`<state>/known-peers.json`).
+    let knownPeers: KnownPeerBook
 
     private init(
         options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub, logger: Logger,
         advertiser: Advertisement, control: ControlServer, controlGroup: MultiThreadedEventLoopGroup,
-        tasks: [Task<Void, Never>]
+        tasks: [Task<Void, Never>], knownPeers: KnownPeerBook
     ) {
+        self.knownPeers = knownPeers
         self.options = options
         self.mesh = mesh
         self.tables = tables
@@ -103,8 +108,15 @@ public final class NodeService: Sendable {
         }
         // Before the mesh: a broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
+        let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key
+        if let circle = options.circle {
+            do { config.circle = try MeshCircle(name: circle.name, passphrase: circle.passphrase) } catch {
+                throw StartError("cannot derive the key of circle \(circle.name): \(error)")
+            }
+            logger.info("in private circle \(circle.name) (tag \(config.circle?.tag ?? "?"))")
+        }
         config.port = options.port
         config.heartbeatInterval = options.heartbeatInterval
         config.heartbeatTimeout = options.heartbeatTimeout
@@ -177,6 +189,7 @@ public final class NodeService: Sendable {
             tables.assumeIsolated { tables in
                 switch event {
                 case .peerConnected(let p):
+                    Self.remember(p, in: knownPeers, logger: logger)
                     chat.peerConnected(p.id, name: p.name)
                     tables.peerConnected(p.id, name: p.name)
                 case .peerLost(let p, _):
@@ -194,10 +207,23 @@ public final class NodeService: Sendable {
         }
         let service = NodeService(
             options: options, mesh: mesh, tables: tables, records: records, chat: chat, logger: logger,
-            advertiser: advertiser, control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask])
+            advertiser: advertiser, control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask],
+            knownPeers: knownPeers)
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service
+    }
+
+    /// A peer connected: its name's identity is remembered the first time, and a changed one is said loudly.
+    private static func remember(_ p: PeerInfo, in book: KnownPeerBook, logger: Logger) {
+        switch book.update({ $0.observe(name: p.name, id: p.id) }) {
+        case .new: logger.info("new peer \(p.name): identity \(p.id.hex) remembered")
+        case .trusted: break
+        case .changed(let trusted):
+            logger.warning(
+                "IDENTITY CHANGED: peer \(p.name) connected as \(p.id.hex), but \(p.name) is known as \(trusted.hex); it gets no invitation or seat by that name until `tavolo peers --accept \(p.name)`"
+            )
+        }
     }
 
     private static func log(_ event: MeshEvent, logger: Logger) {

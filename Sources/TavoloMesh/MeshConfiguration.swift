@@ -36,6 +36,9 @@ public struct MeshConfiguration: Sendable {
     /// (wire version 2, PROTOCOL.md §3.7), and the node id must be the one derived from it (§3.3). Without one the
     /// node speaks the clear v1 wire: only the bench (to compare) and tests of v1 behaviour do that.
     public var staticKey: Curve25519.KeyAgreement.PrivateKey?
+    /// The private circle this node plays in (PROTOCOL.md §3.8): handshakes use Noise_XXpsk3 with its key, and only
+    /// nodes advertising its tag are dialed. Needs `staticKey`.
+    public var circle: MeshCircle?
 
     public init(name: String) { self.name = name }
 }

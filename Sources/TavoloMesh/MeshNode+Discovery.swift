@@ -24,6 +24,15 @@ extension MeshNode {
             return
         }
         guard peerID != id else { return }
+        // A record is not authenticated (anyone can publish any id): it never renames or redirects a peer whose
+        // connection has proved its key. Dialing a record that lies is harmless — the handshake proves who
+        // answers (§3.7, §4.7) — but a connected peer's name is the one its handshake gave.
+        if let known = peers[peerID], known.session != nil, known.name != service.name {
+            if peerLog.admit(peerID.hex, now: loop.now).write {
+                logger.notice("ignoring service \(service.name): it advertises the id of connected peer \(known.name)")
+            }
+            return
+        }
         namesSeen[service.name] = peerID
         let isNew = peers[peerID] == nil
         let peer = peers[peerID] ?? PeerRecord(id: peerID, name: service.name)
@@ -40,7 +49,16 @@ extension MeshNode {
             }
             return
         }
-        if peer.state == .incompatible { peer.state = .discovered }
+        let theirCircle = service.txt[TXTKey.circle]
+        if theirCircle != config.circle?.tag {
+            if peer.state != .otherCircle && peer.session == nil {
+                peer.state = .otherCircle
+                peer.reason = "other circle (\(theirCircle.map { "tag \($0)" } ?? "none")); this node: \(config.circle.map { "\($0.name), tag \($0.tag)" } ?? "none")"
+                emit(.peerIncompatible(peer.info, reason: peer.reason ?? ""))
+            }
+            return
+        }
+        if peer.state == .incompatible || peer.state == .otherCircle { peer.state = .discovered }
         if isNew { emit(.peerDiscovered(peer.info)) }
         if peer.session == nil {
             peer.dial.rediscovered(now: loop.now)
@@ -60,7 +78,7 @@ extension MeshNode {
         guard !isShutDown, let service = peer.advertised,
             dialPolicy.shouldDial(
                 peer.id, state: peer.dial, connected: peer.session != nil, advertised: true,
-                compatible: peer.state != .incompatible, now: loop.now)
+                compatible: peer.state != .incompatible && peer.state != .otherCircle, now: loop.now)
         else { return }
         peer.dial.dialStarted()
         peer.state = .connecting

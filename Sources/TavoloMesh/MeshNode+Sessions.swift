@@ -61,7 +61,9 @@ extension MeshNode: PeerSessionDelegate {
             {
                 peer.dial.dialFailed(now: loop.now)
                 if peer.state == .connecting {
-                    peer.state = .discovered
+                    // A handshake that did not authenticate (§3.8): the same circle tag but not the same key. Not
+                    // dialed again until its service changes (a restart with the right passphrase announces again).
+                    peer.state = reason.contains(GoodbyeCode.circleMismatch.rawValue) ? .otherCircle : .discovered
                     peer.reason = reason
                 }
             }
@@ -69,7 +71,8 @@ extension MeshNode: PeerSessionDelegate {
         }
         peer.session = nil
         sendState.withLockedValue { _ = $0.connected.remove(pid) }
-        peer.state = .lost
+        // Refused message 3 of our handshake (§3.8): not the same circle; not dialed again until it announces again.
+        peer.state = reason.contains(GoodbyeCode.circleMismatch.rawValue) ? .otherCircle : .lost
         peer.reason = reason
         peer.dial.connectionLost(now: loop.now, policy: dialPolicy)
         peer.lostAt = loop.now

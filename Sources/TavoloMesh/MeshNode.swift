@@ -159,7 +159,9 @@ public final class MeshNode: @unchecked Sendable {
             localHandshake: localHandshake, handshakeTimeout: config.handshakeTimeout.timeAmount,
             maxQueuedBytes: config.maxQueuedBytes, logger: logger)
         let session = PeerSession(settings: settings, outbound: outbound, expectedPeer: expected)
-        session.secureChannel = config.staticKey.map { SecureChannelHandler(initiator: outbound, staticKey: $0) }
+        session.secureChannel = config.staticKey.map {
+            SecureChannelHandler(initiator: outbound, staticKey: $0, psk: config.circle?.psk)
+        }
         session.delegate = self
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
         if !outbound {
@@ -215,7 +217,9 @@ public final class MeshNode: @unchecked Sendable {
 
     /// The TXT record to advertise (PROTOCOL.md §6).
     public var txtRecord: [String: String] {
-        [TXTKey.id: id.hex, TXTKey.version: String(config.wireVersion), TXTKey.udpPort: String(udpPort)]
+        var txt = [TXTKey.id: id.hex, TXTKey.version: String(config.wireVersion), TXTKey.udpPort: String(udpPort)]
+        if let circle = config.circle { txt[TXTKey.circle] = circle.tag }
+        return txt
     }
 
     var localHandshake: Handshake {

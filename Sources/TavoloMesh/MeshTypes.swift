@@ -11,6 +11,9 @@ public enum PeerState: String, Sendable, Codable {
     case connected
     /// The connection ended (timeout, goodbye, error); reconnects when it reappears.
     case lost
+    /// In another private circle, or in none when this node is in one (or the other way round): never dialed, and
+    /// a handshake with it cannot succeed (PROTOCOL.md §3.8).
+    case otherCircle = "other-circle"
     /// It speaks another protocol version: never connected.
     case incompatible
 }
@@ -112,4 +115,6 @@ public enum TXTKey {
     public static let id = "id"
     public static let version = "v"
     public static let udpPort = "u"
+    /// The circle tag (PROTOCOL.md §3.8, §6); absent when the node is in no circle.
+    public static let circle = "c"
 }

@@ -1,5 +1,6 @@
 import Crypto
 import NIOCore
+import NIOFoundationCompat
 import TavoloNoise
 import TavoloProtocol
 
@@ -12,12 +13,15 @@ enum SecureChannelError: Error, CustomStringConvertible {
     case identityMismatch(claimed: NodeID, proven: String)
     /// Something other than a noise-handshake frame during the handshake, or one after it.
     case unexpectedFrame(UInt8, stage: String)
+    /// The peer refused the connection with a goodbye in clear during the handshake.
+    case refused(Goodbye)
 
     var description: String {
         switch self {
         case .noise(let e, let stage): "authentication failed (\(stage)): \(e)"
         case .identityMismatch(let c, let p): "identity mismatch: claims \(c.hex) but its static key gives \(p)"
         case .unexpectedFrame(let t, let stage): "unexpected frame type \(t) during \(stage)"
+        case .refused(let g): "refused by the peer in clear: \(g.code.rawValue): \(g.reason)"
         }
     }
 }
@@ -49,6 +53,9 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var pendingDelivery: [UInt8]?
     /// The session's plaintext handshake payload, until it goes out in a Noise message.
     private var localHandshake: [UInt8]?
+    /// Whether a sealed frame has been opened: until then a clear goodbye `circle-mismatch` is the responder's
+    /// refusal of message 3 (§3.8).
+    private var openedAny = false
     /// Set once the handshake is complete: the datagram keys of this session (§4.6).
     private(set) var sessionKeys: SessionKeys?
 
@@ -58,9 +65,11 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         var datagramReceive: [UInt8]
     }
 
-    init(initiator: Bool, staticKey: Curve25519.KeyAgreement.PrivateKey) {
+    /// `psk`: the circle's key (§3.8), for Noise_XXpsk3; nil for plain XX.
+    init(initiator: Bool, staticKey: Curve25519.KeyAgreement.PrivateKey, psk: [UInt8]? = nil) {
         state = .handshaking(
-            NoiseHandshakeState(initiator: initiator, prologue: TavoloKeyDerivation.prologue, staticKey: staticKey))
+            NoiseHandshakeState(
+                initiator: initiator, prologue: TavoloKeyDerivation.prologue, staticKey: staticKey, psk: psk))
     }
 
     // MARK: Inbound
@@ -121,12 +130,32 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func handle(_ header: SecureWire.Header, frame: ByteBuffer, context: ChannelHandlerContext) {
+        if case .transport(let send, var receive) = state, header.type != SecureWire.noiseHandshakeType,
+            header.length >= 16
+        {
+            // The hot path: opened straight from the frame's bytes (header as associated data), no array copies.
+            let view = frame.readableBytesView
+            let body = view.dropFirst(FrameLimits.headerSize)
+            if let plaintext = try? receive.open(
+                ciphertext: body.dropLast(16), tag: body.suffix(16), associatedData: view.prefix(FrameLimits.headerSize))
+            {
+                state = .transport(send: send, receive: receive)
+                openedAny = true
+                return deliver(type: header.type, plaintext, context: context)
+            }
+        }
         let headerBytes = Array(frame.readableBytesView.prefix(FrameLimits.headerSize))
         let body = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
         switch state {
         case .failed:
             return
         case .handshaking(var hs):
+            if header.type == MessageType.goodbye.rawValue,
+                case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body)
+            {
+                // A refusal in clear (§3.7, §3.8): unauthenticated, so only logged and the connection closed.
+                return fail(context, .refused(g))
+            }
             guard header.type == SecureWire.noiseHandshakeType else {
                 return fail(context, .unexpectedFrame(header.type, stage: "the handshake"))
             }
@@ -145,6 +174,7 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 deliver(type: MessageType.handshake.rawValue, payload, context: context)
             } catch let error as NoiseError {
+                if error == .authenticationFailed { sayCircleMismatch(context) }
                 fail(context, .noise(error, stage: stage))
             } catch let error as SecureChannelError {
                 fail(context, error)
@@ -158,11 +188,32 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             do {
                 let plaintext = try receive.decrypt(associatedData: headerBytes, ciphertext: body)
                 state = .transport(send: send, receive: receive)
+                openedAny = true
                 deliver(type: header.type, plaintext, context: context)
             } catch {
+                // The initiator of Noise_XXpsk3 finishes on sending message 3, before the responder has checked the
+                // PSK in it: a responder of another circle answers with goodbye circle-mismatch in clear (§3.8), as
+                // the first frame after the handshake.
+                if !openedAny, header.type == MessageType.goodbye.rawValue,
+                    case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body), g.code == .circleMismatch
+                {
+                    return fail(context, .refused(g))
+                }
                 fail(context, .noise(error as? NoiseError ?? .authenticationFailed, stage: "frame"))
             }
         }
+    }
+
+    /// A handshake message that does not authenticate is, between honest nodes, a circle key that differs (§3.8):
+    /// said once, in clear, before the close. (A damaged message gets the same answer: they cannot be told apart.)
+    private func sayCircleMismatch(_ context: ChannelHandlerContext) {
+        let g = Goodbye(
+            code: .circleMismatch,
+            reason: "the handshake did not authenticate: not the same private circle (another circle, another passphrase, or none), or a damaged message"
+        )
+        guard let bytes = try? Frame.goodbye(g).encoded() else { return }
+        writeWire(type: MessageType.goodbye.rawValue, Array(bytes.dropFirst(FrameLimits.headerSize)), context: context)
+        context.flush()
     }
 
     private func checkIdentity(_ payload: [UInt8], _ hs: NoiseHandshakeState) throws {
@@ -183,7 +234,7 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         state = .transport(send: send, receive: receive)
     }
 
-    private func deliver(type: UInt8, _ payload: [UInt8], context: ChannelHandlerContext) {
+    private func deliver(type: UInt8, _ payload: some Collection<UInt8>, context: ChannelHandlerContext) {
         var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + payload.count)
         out.writeBytes(SecureWire.header(version: ProtocolVersion.current, type: type, length: payload.count))
         out.writeBytes(payload)
@@ -207,9 +258,9 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        let payload = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
         switch state {
         case .handshaking:
+            let payload = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
             // Before the keys exist only the session's handshake (into a Noise message) and a goodbye (in clear,
             // unauthenticated: why the connection is refused, §3.7) go out; nothing else is sent.
             if type == MessageType.handshake.rawValue, localHandshake == nil {
@@ -220,13 +271,16 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             promise?.succeed()
         case .transport(var send, let receive):
-            let header = SecureWire.header(version: SecureWire.version, type: type, length: payload.count + 16)
+            // The hot path: sealed straight from the frame's bytes into the outgoing buffer, no array copies.
+            let length = frame.readableBytes - FrameLimits.headerSize
+            var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length + 16)
+            out.writeBytes(SecureWire.header(version: SecureWire.version, type: type, length: length + 16))
             do {
-                let sealed = try send.encrypt(associatedData: header, plaintext: payload)
+                let box = try send.seal(
+                    frame.readableBytesView.dropFirst(FrameLimits.headerSize), associatedData: out.readableBytesView)
                 state = .transport(send: send, receive: receive)
-                var out = context.channel.allocator.buffer(capacity: header.count + sealed.count)
-                out.writeBytes(header)
-                out.writeBytes(sealed)
+                out.writeBytes(box.ciphertext)
+                out.writeBytes(box.tag)
                 context.write(wrapOutboundOut(out), promise: promise)
             } catch {
                 promise?.fail(error)

@@ -1,4 +1,5 @@
 @preconcurrency import Crypto
+import Foundation
 
 /// Noise CipherState (revision 34, section 5.1) for ChaChaPoly: a key and a 64-bit counter nonce, encoded as
 /// 32 bits of zeros followed by the counter little-endian. Without a key, encryption is the identity.
@@ -37,10 +38,42 @@ public struct NoiseCipherState: Sendable {
         return plaintext
     }
 
-    /// ChaChaPoly nonce for counter `n`: 4 zero bytes, then `n` little-endian (Noise section 12.3).
+    /// `EncryptWithAd` on any bytes, for the transport's hot path: no copy into arrays on the way in, the sealed box
+    /// (ciphertext and tag, both contiguous) out, for the caller to write where it wants.
+    public mutating func seal<Plaintext: DataProtocol, AD: DataProtocol>(_ plaintext: Plaintext, associatedData ad: AD)
+        throws -> ChaChaPoly.SealedBox
+    {
+        guard let key else { throw NoiseError.outOfTurn }
+        guard nonce != UInt64.max else { throw NoiseError.nonceExhausted }
+        let box = try ChaChaPoly.seal(plaintext, using: key, nonce: try Self.chachaNonce(nonce), authenticating: ad)
+        nonce += 1
+        return box
+    }
+
+    /// `DecryptWithAd` on any bytes: ciphertext and tag given apart, the plaintext as `Data`.
+    public mutating func open<Ciphertext: DataProtocol, Tag: DataProtocol, AD: DataProtocol>(
+        ciphertext: Ciphertext, tag: Tag, associatedData ad: AD
+    ) throws -> Data {
+        guard let key else { throw NoiseError.outOfTurn }
+        guard nonce != UInt64.max else { throw NoiseError.nonceExhausted }
+        let plaintext: Data
+        do {
+            let box = try ChaChaPoly.SealedBox(nonce: try Self.chachaNonce(nonce), ciphertext: ciphertext, tag: tag)
+            plaintext = try ChaChaPoly.open(box, using: key, authenticating: ad)
+        } catch {
+            throw NoiseError.authenticationFailed
+        }
+        nonce += 1
+        return plaintext
+    }
+
+    /// ChaChaPoly nonce for counter `n`: 4 zero bytes, then `n` little-endian (Noise section 12.3). Built on the
+    /// stack: one nonce per frame.
     public static func chachaNonce(_ n: UInt64) throws -> ChaChaPoly.Nonce {
-        var bytes = [UInt8](repeating: 0, count: 12)
-        for i in 0..<8 { bytes[4 + i] = UInt8(truncatingIfNeeded: n >> (8 * UInt64(i))) }
-        return try ChaChaPoly.Nonce(data: bytes)
+        try withUnsafeTemporaryAllocation(byteCount: 12, alignment: 1) { raw in
+            raw.storeBytes(of: UInt32(0), toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: n.littleEndian, toByteOffset: 4, as: UInt64.self)
+            return try ChaChaPoly.Nonce(data: UnsafeRawBufferPointer(raw))
+        }
     }
 }

@@ -1,17 +1,21 @@
 @preconcurrency import Crypto
 
-/// Noise HandshakeState (revision 34, section 5.3) for the one pattern Tavolo uses,
-/// `Noise_XX_25519_ChaChaPoly_SHA256`:
+/// Noise HandshakeState (revision 34, section 5.3) for the pattern Tavolo uses, `Noise_XX_25519_ChaChaPoly_SHA256`,
+/// and its `psk3` variant for private circles, `Noise_XXpsk3_25519_ChaChaPoly_SHA256` (section 9):
 ///
-///     -> e
-///     <- e, ee, s, es
-///     -> s, se
+///     -> e                       -> e
+///     <- e, ee, s, es            <- e, ee, s, es
+///     -> s, se                   -> s, se, psk
+///
+/// With a PSK every `e` token also calls `MixKey(e.public_key)` (section 9.2), and `psk` calls `MixKeyAndHash(psk)`
+/// after `se`, before message 3's payload is encrypted.
 ///
 /// A pure value: no I/O. The initiator writes messages 1 and 3, the responder message 2. After message 3
 /// `split()` gives the transport cipher states; `remoteStatic` is the peer's authenticated static key from
 /// message 2 (initiator) or 3 (responder) on.
 public struct NoiseHandshakeState: Sendable {
     public static let protocolName = "Noise_XX_25519_ChaChaPoly_SHA256"
+    public static let pskProtocolName = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
     public typealias PrivateKey = Curve25519.KeyAgreement.PrivateKey
     public typealias PublicKey = Curve25519.KeyAgreement.PublicKey
 
@@ -25,10 +29,17 @@ public struct NoiseHandshakeState: Sendable {
     /// Messages written or read so far (0...3).
     public private(set) var messageIndex = 0
 
-    /// `ephemeral` fixes the ephemeral key, for test vectors only; by default a fresh one is generated.
-    public init(initiator: Bool, prologue: [UInt8], staticKey: PrivateKey, ephemeral: PrivateKey? = nil) {
+    /// The 32-byte pre-shared key of `XXpsk3`; nil for plain `XX`.
+    private let psk: [UInt8]?
+
+    /// `ephemeral` fixes the ephemeral key, for test vectors only; by default a fresh one is generated. A `psk`
+    /// (32 bytes) selects `XXpsk3`.
+    public init(
+        initiator: Bool, prologue: [UInt8], staticKey: PrivateKey, ephemeral: PrivateKey? = nil, psk: [UInt8]? = nil
+    ) {
         isInitiator = initiator
-        symmetric = NoiseSymmetricState(protocolName: Self.protocolName)
+        self.psk = psk
+        symmetric = NoiseSymmetricState(protocolName: psk == nil ? Self.protocolName : Self.pskProtocolName)
         symmetric.mixHash(prologue)
         self.staticKey = staticKey
         presetEphemeral = ephemeral
@@ -50,9 +61,10 @@ public struct NoiseHandshakeState: Sendable {
             try mixDH(ephemeral, remoteEphemeral)
             out += try symmetric.encryptAndHash(Array(staticKey.publicKey.rawRepresentation))
             try mixDH(staticKey, remoteEphemeral)
-        default:  // -> s, se
+        default:  // -> s, se [, psk]
             out += try symmetric.encryptAndHash(Array(staticKey.publicKey.rawRepresentation))
             try mixDH(staticKey, remoteEphemeral)
+            if let psk { symmetric.mixKeyAndHash(psk) }
         }
         out += try symmetric.encryptAndHash(payload)
         messageIndex += 1
@@ -70,9 +82,10 @@ public struct NoiseHandshakeState: Sendable {
             try mixDH(ephemeral, remoteEphemeral)
             try readStatic(&rest)
             try mixDH(ephemeral, remoteStatic)
-        default:  // -> s, se
+        default:  // -> s, se [, psk]
             try readStatic(&rest)
             try mixDH(ephemeral, remoteStatic)
+            if let psk { symmetric.mixKeyAndHash(psk) }
         }
         let payload = try symmetric.decryptAndHash(Array(rest))
         messageIndex += 1
@@ -91,6 +104,7 @@ public struct NoiseHandshakeState: Sendable {
         ephemeral = e
         let pub = Array(e.publicKey.rawRepresentation)
         symmetric.mixHash(pub)
+        if psk != nil { symmetric.mixKey(pub) }
         return pub
     }
 
@@ -100,6 +114,7 @@ public struct NoiseHandshakeState: Sendable {
         rest = rest.dropFirst(32)
         remoteEphemeral = try Self.publicKey(bytes)
         symmetric.mixHash(bytes)
+        if psk != nil { symmetric.mixKey(bytes) }
     }
 
     private mutating func readStatic(_ rest: inout ArraySlice<UInt8>) throws {

@@ -22,6 +22,14 @@ public struct NoiseSymmetricState: Sendable {
         cipher = NoiseCipherState(key: tempK)
     }
 
+    /// `MixKeyAndHash` (section 5.2): for the `psk` token.
+    public mutating func mixKeyAndHash(_ inputKeyMaterial: [UInt8]) {
+        let (ck, tempH, tempK) = Self.hkdf3(chainingKey: chainingKey, inputKeyMaterial: inputKeyMaterial)
+        chainingKey = ck
+        mixHash(tempH)
+        cipher = NoiseCipherState(key: tempK)
+    }
+
     public mutating func mixHash(_ data: [UInt8]) {
         handshakeHash = Self.hash(handshakeHash + data)
     }
@@ -52,6 +60,15 @@ public struct NoiseSymmetricState: Sendable {
         let o1 = hmac(key: temp, [0x01])
         let o2 = hmac(key: temp, o1 + [0x02])
         return (o1, o2)
+    }
+
+    /// The same HKDF with three outputs.
+    public static func hkdf3(chainingKey: [UInt8], inputKeyMaterial: [UInt8]) -> ([UInt8], [UInt8], [UInt8]) {
+        let temp = SymmetricKey(data: hmac(key: SymmetricKey(data: chainingKey), inputKeyMaterial))
+        let o1 = hmac(key: temp, [0x01])
+        let o2 = hmac(key: temp, o1 + [0x02])
+        let o3 = hmac(key: temp, o2 + [0x03])
+        return (o1, o2, o3)
     }
 
     private static func hmac(key: SymmetricKey, _ data: [UInt8]) -> [UInt8] {

@@ -95,6 +95,9 @@ public enum GoodbyeCode: String, Codable, Sendable, CaseIterable {
     case wrongDialer = "wrong-dialer"
     /// The peer speaks another protocol version.
     case versionMismatch = "version-mismatch"
+    /// A Noise handshake message did not authenticate: the nodes are not in the same private circle (another
+    /// circle, another passphrase, or none), or the message was damaged (PROTOCOL.md §3.8). Sent in clear.
+    case circleMismatch = "circle-mismatch"
     /// Bytes that are not a valid frame.
     case badFrame = "bad-frame"
     /// A frame longer than the channel's limit.

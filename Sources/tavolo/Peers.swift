@@ -10,7 +10,7 @@ struct Peers: ParsableCommand {
 
     @OptionGroup var nodeOptions: NodeOptions
 
-    @Flag(help: "Print a JSON array of {name, id, address, state, rttMs?, reason?} (absent when unknown).")
+    @Flag(help: "Print a JSON array of {name, id, address, state, rttMs?, reason?, trust?} (absent when unknown).")
     var json = false
 
     @Flag(help: "Refresh every second until interrupted.")
@@ -19,8 +19,25 @@ struct Peers: ParsableCommand {
     @Flag(help: "Also list lost peers (hidden by default: on a busy network they pile up).")
     var all = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Trust the new identity of the peer called NAME, shown as `identity changed` (check it with its owner first).",
+            valueName: "NAME"))
+    var accept: String?
+
     func run() throws {
         let client = try nodeOptions.connect()
+        if let accept {
+            do { _ = try client.call(.acceptPeer(name: accept), as: Empty.self) } catch {
+                throw CleanExit.failure("\(error)")
+            }
+            if json {
+                print(String(decoding: try CanonicalJSON.encode(["accepted": accept]), as: UTF8.self))
+            } else {
+                print("accepted the new identity of \(accept)")
+            }
+            return
+        }
         repeat {
             let peers: [PeerSummary]
             do { peers = try client.call(.peers, as: [PeerSummary].self) } catch {
@@ -40,6 +57,13 @@ struct Peers: ParsableCommand {
         } while watch
     }
 
+    /// How a trust verdict reads in the STATE column.
+    static func shown(_ t: PeerSummary.Trust) -> String {
+        switch t {
+        case .identityChanged: "identity changed"
+        }
+    }
+
     func encodeJSON(_ peers: [PeerSummary]) throws -> String {
         // The same objects as the control socket's `peers`: `rttMs` and `reason` are absent when unknown.
         String(decoding: try CanonicalJSON.encode(peers), as: UTF8.self)
@@ -50,13 +74,14 @@ struct Peers: ParsableCommand {
             print("no peers yet")
             return
         }
-        print(pad("NAME", 16) + pad("ID", 10) + pad("ADDRESS", 22) + pad("STATE", 13) + "RTT")
+        print(pad("NAME", 16) + pad("ID", 10) + pad("ADDRESS", 22) + pad("STATE", 17) + "RTT")
         for p in peers {
             let rtt = p.rttMs.map { format($0, 2) + " ms" } ?? "-"
             var line =
                 pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22)
-                + pad(p.state.rawValue, 13) + rtt
+                + pad(p.trust.map(Self.shown) ?? (p.state == .otherCircle ? "other circle" : p.state.rawValue), 17) + rtt
             if p.state != .connected, let r = p.reason { line += "  (\(Terminal.printable(r)))" }
+            if p.trust == .identityChanged { line += "  (tavolo peers --accept \(Terminal.printable(p.name)))" }
             print(line)
         }
     }

@@ -176,7 +176,9 @@ struct Invite: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Host: reserve a seat for a named node and tell it.")
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "The table's id.") var table: TableID
-    @Option(help: "The invited node's name.") var to: String
+    @Option(
+        help: "The invited node's name (or id): the seat goes to the identity known for that name, never to whoever uses the name.")
+    var to: String
     @Option(help: "The seat to offer.") var seat: Int
 
     func run() throws {

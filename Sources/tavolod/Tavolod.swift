@@ -96,6 +96,15 @@ struct Tavolod: AsyncParsableCommand {
     @Flag(help: "Serve no page.")
     var noWeb = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Play only within the private circle NAME: only nodes that know its passphrase can connect. The passphrase comes from --circle-passphrase-file, else TAVOLO_CIRCLE_PASSPHRASE, else is asked on the terminal (never on the command line).",
+            valueName: "NAME"))
+    var circle: String?
+
+    @Option(help: ArgumentHelp("File whose first line is the passphrase of --circle.", valueName: "PATH"))
+    var circlePassphraseFile: String?
+
     func validate() throws {
         // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
@@ -110,6 +119,12 @@ struct Tavolod: AsyncParsableCommand {
         guard (0...1).contains(testDropDatagrams) else { throw ValidationError("--test-drop-datagrams must be in 0...1") }
         guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
             throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
+        }
+        if let circle, circle.isEmpty || circle.utf8.count > 63 {
+            throw ValidationError("--circle must be 1 to 63 bytes")
+        }
+        if circlePassphraseFile != nil && circle == nil {
+            throw ValidationError("--circle-passphrase-file needs --circle NAME")
         }
     }
 
@@ -143,6 +158,14 @@ struct Tavolod: AsyncParsableCommand {
         options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
         options.rebuildRecords = rebuildRecords
+        if let circle {
+            do {
+                options.circle = (name: circle, passphrase: try CirclePassphrase.read(circle: circle, file: circlePassphraseFile))
+            } catch {
+                FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
 
         // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
         let signalled = Task { await waitForTerminationSignal() }

@@ -87,7 +87,7 @@ extension TableMachine {
         }
         let name = ctx.name(node)
         let free = info.seats.filter {
-            $0.owner == nil && (ignoringInvitations || $0.invited == nil || $0.invited == name)
+            $0.owner == nil && (ignoringInvitations || $0.invited == nil || invitedNodes[$0.seat] == node)
         }
         let chosen: Int
         if let seat {
@@ -95,9 +95,12 @@ extension TableMachine {
             guard free.contains(where: { $0.seat == seat }) else { return "seat \(seat) is taken or reserved" }
             chosen = seat
         } else {
-            guard let first = free.first(where: { $0.invited == name }) ?? free.first else { return "no free seat" }
+            guard let first = free.first(where: { invitedNodes[$0.seat] == node }) ?? free.first else {
+                return "no free seat"
+            }
             chosen = first.seat
         }
+        invitedNodes[chosen] = nil
         info.seats[chosen] = SeatInfo(seat: chosen, owner: node, ownerName: name, bot: bot)
         info.revision += 1
         announce()
@@ -147,6 +150,7 @@ extension TableMachine {
                 throw TableError(.seatTaken, "seat \(seat) is not free")
             }
             info.seats[seat].invited = name
+            invitedNodes[seat] = node
             info.revision += 1
             announce()
             send(.invite(table: id, seat: seat), to: [node])

@@ -49,6 +49,9 @@ public struct TableMachine {
     var yourTurnAnnounced = -1
     /// A seat request sent to the host that neither an offer nor a refusal has answered yet.
     var seatRequestUnanswered = false
+    /// Host: the identity each invited seat is reserved for. The offer shows the invitee's name (`invited`), but a
+    /// seat goes to an identity, never to a name: another node taking the invitee's name does not get it.
+    var invitedNodes: [Int: NodeID] = [:]
     /// Deadlines started for deals and bot moves, so waiting longer never restarts one.
     var awaited: Set<TableTimer> = []
     public internal(set) var log: GameLog

@@ -263,6 +263,12 @@ public actor TableManager {
         return try request(table, .invite(seat: seat, node: target, name: node))
     }
 
+    /// Host: reserves `seat` for the connected node with identity `node` (the daemon resolved the user's name to
+    /// it, PROTOCOL.md §7 known peers); the offer shows its name.
+    public func invite(table: TableID, seat: Int, node: NodeID, name: String) throws(TableError) -> TableInfo {
+        try request(table, .invite(seat: seat, node: node, name: name))
+    }
+
     /// Host: starts a full table: seeding begins at every member.
     public func start(table: TableID) throws(TableError) -> TableInfo { try request(table, .start) }
 

@@ -1,0 +1,133 @@
+import Foundation
+import NIOConcurrencyHelpers
+import TavoloControl
+import TavoloProtocol
+
+/// The identity (node id, so public key: PROTOCOL.md §3.3) of every peer name this node has connected to, like
+/// SSH's known hosts. A name that comes back with another identity is `identity changed`: not trusted as the old
+/// one (no invitation, no seat by that name) until the user accepts it (`tavolo peers --accept NAME`).
+public struct KnownPeers: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        /// The identity trusted for this name.
+        public var id: NodeID
+        /// Another identity that connected with this name and is not accepted (the newest one seen).
+        public var changedTo: NodeID?
+    }
+
+    public var peers: [String: Entry] = [:]
+
+    public init() {}
+
+    public enum Verdict: Equatable, Sendable {
+        /// First connection with this name: its identity is now the name's.
+        case new
+        /// The name's known identity.
+        case trusted
+        /// Another identity than the one known for this name.
+        case changed(trusted: NodeID)
+    }
+
+    /// Records that `id` connected under `name`.
+    public mutating func observe(name: String, id: NodeID) -> Verdict {
+        guard var entry = peers[name] else {
+            peers[name] = Entry(id: id)
+            return .new
+        }
+        if entry.id == id { return .trusted }
+        entry.changedTo = id
+        peers[name] = entry
+        return .changed(trusted: entry.id)
+    }
+
+    /// Whether `id` uses a name known for another identity.
+    public func isChanged(name: String, id: NodeID) -> Bool {
+        guard let entry = peers[name] else { return false }
+        return entry.id != id
+    }
+
+    /// Makes the changed identity seen for `name` the trusted one; returns it, nil when there is none.
+    public mutating func accept(name: String) -> NodeID? {
+        guard var entry = peers[name], let newID = entry.changedTo else { return nil }
+        entry.id = newID
+        entry.changedTo = nil
+        peers[name] = entry
+        return newID
+    }
+
+    /// The connected peer a user means by `nameOrID` (a name, or an id's 32 hex digits), as an identity, or why
+    /// there is none: no such peer, several connected under that name, or a name whose identity changed.
+    public func resolve(_ nameOrID: String, connected: [(name: String, id: NodeID)]) -> Result<NodeID, ControlFailure>
+    {
+        if let id = NodeID(hex: nameOrID) {
+            guard connected.contains(where: { $0.id == id }) else {
+                return .failure(ControlFailure(code: "mesh/not-connected", message: "no connected peer \(id.hex)"))
+            }
+            return .success(id)
+        }
+        let named = connected.filter { $0.name == nameOrID }
+        guard let first = named.first else {
+            return .failure(
+                ControlFailure(code: "mesh/not-connected", message: "no connected peer called '\(nameOrID)'"))
+        }
+        guard named.count == 1 else {
+            let ids = named.map { $0.id.short }.joined(separator: ", ")
+            return .failure(
+                ControlFailure(
+                    code: "peer/ambiguous",
+                    message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id"))
+        }
+        if isChanged(name: nameOrID, id: first.id), let known = peers[nameOrID] {
+            return .failure(
+                ControlFailure(
+                    code: "peer/identity-changed",
+                    message: "'\(nameOrID)' has another identity (\(first.id.short)) than the one known "
+                        + "(\(known.id.short)): check it, then accept it with tavolo peers --accept \(nameOrID)"))
+        }
+        return .success(first.id)
+    }
+}
+
+/// The known peers of one node, kept in `<state directory>/known-peers.json` (rewritten atomically at each
+/// change). Shared by the mesh's event handler and the control socket.
+final class KnownPeerBook: Sendable {
+    let path: String
+    private let state: NIOLockedValueBox<KnownPeers>
+
+    /// Loads the file; a missing file is an empty book, an unreadable one an error (never silently forgotten: a
+    /// forgotten book would trust a changed identity as new).
+    init(stateDirectory: String) throws {
+        path = (stateDirectory as NSString).appendingPathComponent("known-peers.json")
+        var book = KnownPeers()
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                book = try JSONDecoder().decode(KnownPeers.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw NodeService.StartError(
+                    "known peers file \(path) cannot be read (\(error.localizedDescription)): fix or remove it")
+            }
+        }
+        state = NIOLockedValueBox(book)
+    }
+
+    var snapshot: KnownPeers { state.withLockedValue { $0 } }
+
+    /// Runs `change` on the book and saves it if it changed; returns what `change` returned.
+    func update<R>(_ change: (inout KnownPeers) -> R) -> R {
+        let (result, changed) = state.withLockedValue { book -> (R, KnownPeers?) in
+            let before = book
+            let r = change(&book)
+            return (r, book == before ? nil : book)
+        }
+        if let changed { save(changed) }
+        return result
+    }
+
+    private func save(_ book: KnownPeers) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        guard let data = try? encoder.encode(book) else { return }
+        // `.atomic`: a temporary file renamed over the old one, so a crash never leaves half a book.
+        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        chmod(path, 0o600)
+    }
+}
