@@ -133,6 +133,7 @@ public actor TableManager {
         switch event.detail {
         case .started: timings[event.table, default: .init()].startedAt = .now
         case .seeded: startLiveProgressIfRacing(event.table)
+        case .moved: noteRaceMove(event)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
