@@ -22,6 +22,6 @@ final class RulesCommandTests: XCTestCase {
         let lines = r.output.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, r.output)
         XCTAssertTrue(
-            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, othello, spirits") == true, r.output)
+            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, fifteen, othello, spirits") == true, r.output)
     }
 }

@@ -55,7 +55,8 @@ extension TableManager {
             let others = machine.info.members.filter { $0 != me }
             for seat in s.activeSeats where machine.info.seats[seat].owner == me {
                 guard let progress = s.liveProgress(seat: seat) else { continue }
-                let datagram = ProgressDatagram(table: id, seat: seat, number: machine.raceNext(seat), progress: progress)
+                let datagram = ProgressDatagram(
+                    table: id, seat: seat, number: machine.raceNext(seat), progress: progress)
                 guard let body = try? CanonicalJSON.encode(datagram) else { continue }
                 transport.postUnreliable(body, to: others)
                 if live[id]?.startedAt == nil { live[id]?.startedAt = .now }
@@ -100,7 +101,9 @@ extension TableManager {
         guard let race = live[st.info.id] else { return }
         let now = ContinuousClock.now
         st.live = race.seats.keys.sorted().compactMap { seat in
-            race.seats[seat].map { LiveProgress(seat: seat, number: $0.number, progress: $0.progress, ageMs: (now - $0.at).milliseconds) }
+            race.seats[seat].map {
+                LiveProgress(seat: seat, number: $0.number, progress: $0.progress, ageMs: (now - $0.at).milliseconds)
+            }
         }
         var stats = race.stats
         if let a = race.startedAt { stats.racingMs = ((race.endedAt ?? now) - a).milliseconds }
