@@ -38,7 +38,26 @@ messages = [
     {"type": "table.takeover", "table": T, "member": B, "number": 12},
     {"type": "table.forfeit", "table": T, "number": 0},
     {"type": "table.stop", "table": T, "code": "table/abandoned", "reason": "beta did not come back"},
+    {"type": "table.race-move", "table": T, "seat": 2, "number": 17, "move": "left", "seatHash": "23" * 32},
+    {"type": "table.race-order", "table": T, "order": [2, 0]},
 ]
+
+def race_ranking(orders, completed, moves):
+    """PROTOCOL.md 10.3: sum of 0-based positions over the valid votes; then fewer moves; then the lower seat."""
+    valid = [o for o in orders if len(o) == len(completed) and set(o) == set(completed)]
+    score = {s: sum(o.index(s) for o in valid) for s in completed}
+    return sorted(completed, key=lambda s: (score[s], moves[s], s))
+
+rankings = []
+for orders, completed, moves in (
+        ([[0, 1, 2], [0, 2, 1], [2, 0, 1]], [0, 1, 2], [50, 50, 50]),
+        ([[1, 0], [0, 0], [0, 1, 2]], [0, 1], [40, 30, 0]),
+        ([[0, 1], [1, 0]], [0, 1], [44, 40]),
+        ([[0, 1], [1, 0]], [0, 1], [40, 40]),
+        ([[3, 1, 0], [1, 3, 0], [1, 0, 3], [0, 1, 3]], [0, 1, 3], [80, 90, 0, 70]),
+        ([], [], [10, 10])):
+    rankings.append({"orders": orders, "completed": completed, "moves": moves,
+                     "ranking": race_ranking(orders, completed, moves)})
 
 def joint_seed(nonces):
     h = hashlib.sha256(b"tavolo/joint-seed/v1")
@@ -58,4 +77,5 @@ test_nonces = [{"seed": "11", "index": i, "counter": k, "nonce": test_nonce(11, 
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "tables.json"), "w") as f:
     json.dump({"description": "table messages as compact JSON with sorted keys, and joint seeds (PROTOCOL.md 9)",
-               "messages": [js(m) for m in messages], "jointSeeds": seeds, "testNonces": test_nonces}, f, indent=1)
+               "messages": [js(m) for m in messages], "jointSeeds": seeds, "testNonces": test_nonces,
+               "raceRankings": rankings}, f, indent=1)

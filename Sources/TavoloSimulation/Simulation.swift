@@ -45,6 +45,8 @@ public final class Simulation: @unchecked Sendable {
         public var ranking: [Int]?
         /// Simultaneous games: each node's live-progress datagram counts (PROTOCOL.md §10.4).
         public var live: [LiveStats]?
+        /// Simultaneous games: when node 1 saw each seat complete, on its own clock (shown, not ranked).
+        public var finishTimes: [SeatTime]?
         /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
         public var latencyMs: [Double]
         /// Milliseconds per durable write of a node's game log (one per move applied, PROTOCOL.md §9.9).
@@ -335,6 +337,7 @@ public final class Simulation: @unchecked Sendable {
         var latencies: [Double] = []
         var live: [LiveStats] = []
         var logWrites: [Double] = []
+        let finishTimes = (try? clients[0].call(.state(table: table.id), as: TableState.self))?.finishTimes
         for c in clients {
             if let st = try? c.call(.state(table: table.id), as: TableState.self) {
                 latencies += st.confirmLatencyMs
@@ -345,7 +348,8 @@ public final class Simulation: @unchecked Sendable {
         return GameReport(
             table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
-            ranking: first?.ranking, live: live.isEmpty ? nil : live, latencyMs: latencies, logWriteMs: logWrites)
+            ranking: first?.ranking, live: live.isEmpty ? nil : live, finishTimes: finishTimes,
+            latencyMs: latencies, logWriteMs: logWrites)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

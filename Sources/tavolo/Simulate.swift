@@ -114,9 +114,10 @@ struct Simulate: ParsableCommand {
             if let ranking = g.ranking {
                 let moves = g.scores ?? []
                 let places = ranking.enumerated().map { place, seat in
-                    "\(place + 1). seat \(seat) (\(moves.indices.contains(seat) ? moves[seat] : 0) moves)"
+                    let time = g.finishTimes?.first { $0.seat == seat }.map { ", \(format($0.ms / 1000, 2)) s" } ?? ""
+                    return "\(place + 1). seat \(seat) (\(moves.indices.contains(seat) ? moves[seat] : 0) moves\(time))"
                 }
-                print("  agreed ranking: " + places.joined(separator: ", "))
+                print("  agreed ranking (times as node 1 saw them, not ranked): " + places.joined(separator: ", "))
             }
             if let live = g.live, !live.isEmpty {
                 let perNode = live.map { $0.racingMs > 0 ? Double($0.sent) / ($0.racingMs / 1000) : 0 }

@@ -58,7 +58,8 @@ final class FifteenTests: XCTestCase {
 
     func testAnImpossibleSlideIsRejectedAndChangesNothing() throws {
         // A seed whose scramble leaves the blank on an edge, so one slide is impossible.
-        let seed = try XCTUnwrap((UInt64(1)...50).first { try FifteenState4(players: 1, seed: $0).boards[0].slides.count < 4 })
+        let seed = try XCTUnwrap(
+            (UInt64(1)...50).first { try FifteenState4(players: 1, seed: $0).boards[0].slides.count < 4 })
         var s = try FifteenState4(players: 1, seed: seed)
         let impossible = try XCTUnwrap(FifteenMove.slides.first { !s.boards[0].canSlide($0) })
         let before = s.stateHash

@@ -103,7 +103,8 @@ final class TableRaceTests: XCTestCase {
 
     func testRankingAddsUpTheVotesAndIgnoresInvalidOnes() {
         // Two honest votes against one liar: the liar's seat does not win.
-        let r = RaceRanking.rank(orders: [[0, 1, 2], [0, 2, 1], [2, 0, 1]], completed: [0, 1, 2], moves: [50, 50, 50])
+        let r = RaceRanking.rank(
+            orders: [[0, 1, 2], [0, 2, 1], [2, 0, 1]], completed: [0, 1, 2], moves: [50, 50, 50])
         XCTAssertEqual(r.ranking, [0, 2, 1])
         XCTAssertEqual(r.ignored, [])
         // A vote naming a seat that did not complete, or naming one twice, is no vote.
@@ -111,7 +112,9 @@ final class TableRaceTests: XCTestCase {
         XCTAssertEqual(bad.ranking, [1, 0])
         XCTAssertEqual(bad.ignored, [1, 2])
         // Two members voting themselves first tie: fewer moves, then the lower seat, decide.
-        XCTAssertEqual(RaceRanking.rank(orders: [[0, 1], [1, 0]], completed: [0, 1], moves: [44, 40]).ranking, [1, 0])
-        XCTAssertEqual(RaceRanking.rank(orders: [[0, 1], [1, 0]], completed: [0, 1], moves: [40, 40]).ranking, [0, 1])
+        XCTAssertEqual(
+            RaceRanking.rank(orders: [[0, 1], [1, 0]], completed: [0, 1], moves: [44, 40]).ranking, [1, 0])
+        XCTAssertEqual(
+            RaceRanking.rank(orders: [[0, 1], [1, 0]], completed: [0, 1], moves: [40, 40]).ranking, [0, 1])
     }
 }

@@ -21,7 +21,7 @@ final class TableVectorTests: XCTestCase {
             types.insert(message.typeName)
             XCTAssertEqual(String(decoding: try WireJSON.encode(message), as: UTF8.self), text)
         }
-        XCTAssertEqual(types.count, 17, "every table message type has a vector")
+        XCTAssertEqual(types.count, 19, "every table message type has a vector")
     }
 
     func testJointSeedsAndCommitments() throws {
@@ -37,6 +37,18 @@ final class TableVectorTests: XCTestCase {
                 seed: 11, nodeIndex: UInt64(try XCTUnwrap(n["index"] as? Int)),
                 counter: UInt64(try XCTUnwrap(n["counter"] as? Int)))
             XCTAssertEqual(nonce.hexString, n["nonce"] as? String)
+        }
+    }
+
+    /// PROTOCOL.md §10.3 against the independent Python ranking.
+    func testRaceRankings() throws {
+        let cases = try XCTUnwrap(try load()["raceRankings"] as? [[String: Any]])
+        XCTAssertEqual(cases.count, 6)
+        for c in cases {
+            let orders = try XCTUnwrap(c["orders"] as? [[Int]])
+            let completed = Set(try XCTUnwrap(c["completed"] as? [Int]))
+            let moves = try XCTUnwrap(c["moves"] as? [Int])
+            XCTAssertEqual(RaceRanking.rank(orders: orders, completed: completed, moves: moves).ranking, c["ranking"] as? [Int])
         }
     }
 

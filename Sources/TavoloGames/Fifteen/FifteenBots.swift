@@ -55,10 +55,13 @@ extension BotFactory {
     where State == FifteenState<Size> {
         [
             // A node plans inside its table machine: the search is capped so a bot never holds the node up.
-            BotFactory(kind: "solver", summary: "optimal IDA* (Manhattan + linear conflict) on 4×4 when quick, else row by row") { _, _ in
+            BotFactory(
+                kind: "solver", summary: "optimal IDA* (Manhattan + linear conflict) on 4×4 when quick, else row by row"
+            ) { _, _ in
                 FifteenSolverBot<Size>(kind: "solver", method: .optimalFirst(nodeLimit: 10_000))
             },
-            BotFactory(kind: "optimal", summary: "optimal IDA* on 4×4 however long it takes (for playouts and benches)") { _, _ in
+            BotFactory(kind: "optimal", summary: "optimal IDA* on 4×4 however long it takes (for playouts and benches)")
+            { _, _ in
                 FifteenSolverBot<Size>(kind: "optimal", method: .optimalFirst(nodeLimit: .max))
             },
             BotFactory(kind: "reduce", summary: "fast row-by-row reduction, then the last 3×3 optimally") { _, _ in

@@ -62,31 +62,46 @@ public struct FifteenIDAStar {
     func heuristic() -> Int { md + 2 * (rowConflicts.reduce(0, +) + colConflicts.reduce(0, +)) }
 
     /// Tiles to take out of a line so the rest of its own tiles are in order: len − longest increasing run.
+    /// On the stack: this runs twice per node searched.
     func lineConflict(row r: Int) -> Int {
-        var goals: [Int] = []
-        for c in 0..<k {
-            let t = Int(tiles[r * k + c])
-            if t != 0, goalRow[t] == r { goals.append(goalCol[t]) }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: k) { goals in
+            var count = 0
+            for c in 0..<k {
+                let t = Int(tiles[r * k + c])
+                if t != 0, goalRow[t] == r {
+                    goals[count] = goalCol[t]
+                    count += 1
+                }
+            }
+            return count - Self.longestIncreasing(goals, count)
         }
-        return goals.count - Self.longestIncreasing(goals)
     }
 
     func lineConflict(col c: Int) -> Int {
-        var goals: [Int] = []
-        for r in 0..<k {
-            let t = Int(tiles[r * k + c])
-            if t != 0, goalCol[t] == c { goals.append(goalRow[t]) }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: k) { goals in
+            var count = 0
+            for r in 0..<k {
+                let t = Int(tiles[r * k + c])
+                if t != 0, goalCol[t] == c {
+                    goals[count] = goalRow[t]
+                    count += 1
+                }
+            }
+            return count - Self.longestIncreasing(goals, count)
         }
-        return goals.count - Self.longestIncreasing(goals)
     }
 
-    static func longestIncreasing(_ xs: [Int]) -> Int {
-        guard xs.count > 1 else { return xs.count }
-        var best = Array(repeating: 1, count: xs.count)
-        for i in 1..<xs.count {
-            for j in 0..<i where xs[j] < xs[i] { best[i] = max(best[i], best[j] + 1) }
+    static func longestIncreasing(_ xs: UnsafeMutableBufferPointer<Int>, _ n: Int) -> Int {
+        guard n > 1 else { return n }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { best in
+            var longest = 1
+            for i in 0..<n {
+                best[i] = 1
+                for j in 0..<i where xs[j] < xs[i] && best[j] + 1 > best[i] { best[i] = best[j] + 1 }
+                if best[i] > longest { longest = best[i] }
+            }
+            return longest
         }
-        return best.max() ?? 0
     }
 
     /// -1 when solved (the path holds the solution); otherwise the smallest f above `bound` seen.

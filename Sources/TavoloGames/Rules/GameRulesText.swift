@@ -51,7 +51,7 @@ extension GameRules {
         2. The scramble is 130 random slides from the solved board, never undoing the slide before; it comes from the
            table's joint seed, so every player's board is the same.
         3. A move slides a tile next to the blank into it. You name it by the **way the tile moves**: press ← and the
-           tile to the right of the blank slides left. Moves are counted; your timer starts at your first move.
+           tile to the right of the blank slides left. Moves are counted; the timer runs from the start of the race.
         4. You may **give up**: you leave the race, unranked.
         5. The race is over when every player has solved or given up.
 
@@ -65,6 +65,8 @@ extension GameRules {
         ## Decisions taken where the original is silent
 
         - One game per board size, since a table has no options.
+        - The timer runs from the start of the race, not from your first move as in the solo original: in a race
+          everyone starts together, and solo the table starts when you start it.
         - Nothing is hidden: every player sees every board (live, as the others play).
         - Bots: `solver` (an optimal solver on 4 × 4 when it answers quickly, otherwise row by row) and `reduce`
           (row by row, fast and not optimal); at a table they play a set number of moves per second.

@@ -53,7 +53,8 @@ extension TableMachine {
                     reject(number, error.code, error.message, from: p.from)
                     continue
                 }
-                applyRaceMove(seat: seat, number: number, move: decoded, json: p.move, claimed: p.seatHash, from: p.from)
+                applyRaceMove(
+                    seat: seat, number: number, move: decoded, json: p.move, claimed: p.seatHash, from: p.from)
             }
         }
         if s.turn == .terminal { return raceFinish() }

@@ -35,6 +35,9 @@ public struct TableState: Codable, Sendable {
     public var pausedSince: String?
     /// Seats that passed to a bot (§9.12).
     public var takeovers: [GameLog.LoggedTakeover] = []
+    /// Simultaneous games: when this node saw each seat complete, in milliseconds on its own clock from the
+    /// start of play (§10.3: shown, never sent, never ranked).
+    public var finishTimes: [SeatTime]?
 
     public init(info: TableInfo) { self.info = info }
 }
@@ -87,6 +90,16 @@ public struct LiveProgress: Codable, Sendable, Equatable {
         self.number = number
         self.progress = progress
         self.ageMs = ageMs
+    }
+}
+
+/// A seat and a time in milliseconds.
+public struct SeatTime: Codable, Sendable, Equatable {
+    public var seat: Int
+    public var ms: Double
+    public init(seat: Int, ms: Double) {
+        self.seat = seat
+        self.ms = ms
     }
 }
 

@@ -8,6 +8,9 @@ import TavoloProtocol
 /// `table.race-move`s, so a datagram lost, late, duplicated or forged changes only what a screen shows for a
 /// moment. That is why this lives in the shell and not in the machine (no log, no replay, no hash).
 struct LiveRace {
+    /// When this node saw each seat complete (its own clock, from the start of play).
+    var finished: [SeatTime] = []
+    var playingSince: ContinuousClock.Instant?
     var seats: [Int: (number: Int, progress: JSONValue, at: ContinuousClock.Instant)] = [:]
     var stats = LiveStats()
     var startedAt: ContinuousClock.Instant?
@@ -30,6 +33,7 @@ extension TableManager {
     func startLiveProgressIfRacing(_ id: TableID) {
         guard directory.tables[id]?.isRace == true else { return }
         if live[id] == nil { live[id] = LiveRace() }
+        live[id]?.playingSince = .now
         guard liveTask == nil else { return }
         liveTask = Task { [weak self] in
             while !Task.isCancelled {
@@ -51,7 +55,8 @@ extension TableManager {
             let others = machine.info.members.filter { $0 != me }
             for seat in s.activeSeats where machine.info.seats[seat].owner == me {
                 guard let progress = s.liveProgress(seat: seat) else { continue }
-                let datagram = ProgressDatagram(table: id, seat: seat, number: machine.raceNext(seat), progress: progress)
+                let datagram = ProgressDatagram(
+                    table: id, seat: seat, number: machine.raceNext(seat), progress: progress)
                 guard let body = try? CanonicalJSON.encode(datagram) else { continue }
                 transport.postUnreliable(body, to: others)
                 if live[id]?.startedAt == nil { live[id]?.startedAt = .now }
@@ -83,14 +88,26 @@ extension TableManager {
         live[d.table]?.stats.accepted += 1
     }
 
+    /// A race move was applied here: note when its seat completed, on this node's clock.
+    func noteRaceMove(_ event: TableEvent) {
+        guard case .moved(_, let seat, _, _, _) = event.detail, let since = live[event.table]?.playingSince,
+            live[event.table]?.finished.contains(where: { $0.seat == seat }) == false,
+            directory.tables[event.table]?.session?.seatCompleted(seat) == true
+        else { return }
+        live[event.table]?.finished.append(SeatTime(seat: seat, ms: (ContinuousClock.now - since).milliseconds))
+    }
+
     func addLiveProgress(to st: inout TableState) {
         guard let race = live[st.info.id] else { return }
         let now = ContinuousClock.now
         st.live = race.seats.keys.sorted().compactMap { seat in
-            race.seats[seat].map { LiveProgress(seat: seat, number: $0.number, progress: $0.progress, ageMs: (now - $0.at).milliseconds) }
+            race.seats[seat].map {
+                LiveProgress(seat: seat, number: $0.number, progress: $0.progress, ageMs: (now - $0.at).milliseconds)
+            }
         }
         var stats = race.stats
         if let a = race.startedAt { stats.racingMs = ((race.endedAt ?? now) - a).milliseconds }
         st.liveStats = stats
+        st.finishTimes = race.finished
     }
 }

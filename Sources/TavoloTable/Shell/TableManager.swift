@@ -208,6 +208,7 @@ public actor TableManager {
             timings[event.table, default: .init()].startedAt = .now
             timings[event.table, default: .init()].startedWall = Self.wallMilliseconds()
         case .seeded: startLiveProgressIfRacing(event.table)
+        case .moved: noteRaceMove(event)
         case .finished, .stopped: timings[event.table, default: .init()].endedAt = .now
         default: break
         }
