@@ -15,6 +15,8 @@ final class TableResilienceTests: XCTestCase {
         var events: [NodeID: [TableEvent]] = [:]
         var timers: [NodeID: [TableTimer]] = [:]
         var cut: Set<[NodeID]> = []
+        /// What each node sent and received, as its packet log would hold it.
+        var captured: [NodeID: [TableReplay.Captured]] = [:]
 
         init(_ count: Int) {
             for i in 0..<count {
@@ -36,7 +38,9 @@ final class TableResilienceTests: XCTestCase {
         mutating func apply(_ node: NodeID, _ effects: [TableEffect]) {
             for e in effects {
                 switch e {
-                case .send(let m, let to): for t in to { queue.append((node, t, m)) }
+                case .send(let m, let to):
+                    record(node, sender: node, m)
+                    for t in to { queue.append((node, t, m)) }
                 case .emit(let event): events[node, default: []].append(event)
                 case .startTimer(let t, _): timers[node, default: []].append(t)
                 default: break
@@ -49,10 +53,17 @@ final class TableResilienceTests: XCTestCase {
             while !queue.isEmpty {
                 let (from, to, m) = queue.removeFirst()
                 guard !cut.contains([from, to]), var d = nodes[to] else { continue }
+                record(to, sender: from, m)
                 let effects = d.received(m, from: from)
                 nodes[to] = d
                 apply(to, effects)
             }
+        }
+
+        mutating func record(_ node: NodeID, sender: NodeID, _ m: TableMessage) {
+            guard let body = try? CanonicalJSON.encode(m) else { return }
+            captured[node, default: []].append(
+                TableReplay.Captured(frame: captured[node, default: []].count + 1, sender: sender, body: body))
         }
 
         /// Node `i` loses every link (each side sees the other lost), with what was in flight.
@@ -204,6 +215,10 @@ final class TableResilienceTests: XCTestCase {
         let log = try XCTUnwrap(mesh.table(1, id)?.log)
         let replayed = try TableMachine(restoring: log, TableContext(me: mesh[1], myName: "n1", catalog: .standard))
         XCTAssertEqual(replayed.session?.stateHash, mesh.hash(1, id))
+        // So does the packet-log replay of what n1 sent and received (votes included), as an auditor.
+        let outcome = try XCTUnwrap(TableReplay(catalog: .standard).run(mesh.captured[mesh[1], default: []]).first)
+        XCTAssertNil(outcome.problem)
+        XCTAssertEqual(outcome.finalHash, mesh.hash(1, id))
     }
 
     /// One member of three is a minority: it waits, paused, and never plays on its own.
