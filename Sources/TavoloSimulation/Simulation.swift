@@ -17,6 +17,8 @@ public final class Simulation: @unchecked Sendable {
         /// Each node in its own test host (`scripts/lan up N` makes tvh1…tvhN) instead of all on this one.
         public var onTestHosts = false
         public var gameTimeout: Double = 300
+        /// More `tavolod` arguments for every node (e.g. `--no-log-fsync`).
+        public var daemonArguments: [String] = []
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
             self.peers = peers
@@ -177,6 +179,7 @@ public final class Simulation: @unchecked Sendable {
             "--log-level", "warning",
         ]
         if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
+        args += options.daemonArguments
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
         p.arguments = args
         var environment = ProcessInfo.processInfo.environment

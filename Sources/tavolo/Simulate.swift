@@ -33,6 +33,8 @@ struct Simulate: ParsableCommand {
             """)
     var chaos = false
     @Option(help: "With --chaos: the tables' grace period in seconds.") var grace: Int = 6
+    @Flag(help: "Start the nodes with --no-log-fsync (game logs renamed atomically but not flushed).")
+    var noLogFsync = false
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
@@ -75,6 +77,7 @@ struct Simulate: ParsableCommand {
         var options = Simulation.Options(peers: peers, game: game, bot: bot ?? entry.defaultBot, daemonPath: daemon)
         options.games = games
         options.seed = seed
+        if noLogFsync { options.daemonArguments.append("--no-log-fsync") }
         options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let quiet = json

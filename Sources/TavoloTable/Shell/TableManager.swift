@@ -21,6 +21,8 @@ public actor TableManager {
         public var cheatDeal = false
         /// How long a finished or stopped table stays listed.
         public var overTableLifetime: Duration = .seconds(600)
+        /// Flush each game-log write to disk (power-cut safe); without it the atomic rename still survives kill -9.
+        public var logFsync = true
         public init() {}
     }
 
@@ -125,7 +127,7 @@ public actor TableManager {
             case .persist(let log):
                 guard let dir = options.stateDirectory else { continue }
                 let started = ContinuousClock.now
-                if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
+                if let problem = log.save(stateDirectory: dir, sync: options.logFsync) { logger.error("\(problem)") }
                 timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
