@@ -29,7 +29,7 @@ messages = [
     {"type": "table.result", "table": T, "winners": [1], "scores": [5, 2], "finalHash": "01" * 32},
     {"type": "table.stop", "table": T, "code": "deal/mismatch", "reason": "the host's deal 1 is not the shuffle"},
     # A game that survives a lost player (sections 9.9-9.13).
-    dict(offer, id="00112233-2-1", phase="paused", revision=7, grace=30),
+    dict(offer, id="00112233-2-1", phase="paused", revision=7, grace=30, takeoverBot="heuristic"),
     {"type": "table.sync", "table": T, "moves": 12, "stateHash": "ab" * 32},
     {"type": "table.catch-up", "table": T, "deals": [{"number": 2, "cards": [3, 1, 2]}],
      "moves": [{"number": 12, "seat": 1, "move": {"play": "R3"}, "stateHash": "ab" * 32, "after": "cd" * 32},

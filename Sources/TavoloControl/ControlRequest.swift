@@ -11,7 +11,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Known tables, open ones first.
     case tables
     /// Host a new open table; `players` may be left out for a game with one player count.
-    case host(game: String, players: Int?, grace: Int? = nil)
+    case host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil)
     /// Take a seat at `table`, or at the oldest open table of `game` (automatch).
     case join(table: TableID?, game: String?, seat: Int?, bot: String?)
     /// Host: every free seat gets a host bot.
@@ -89,7 +89,7 @@ public enum ControlRequest: Sendable, Equatable {
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text, name
-        case grace
+        case grace, takeoverBot
         case player
         case room, follow
     }
@@ -105,7 +105,8 @@ extension ControlRequest: Codable {
             self = .host(
                 game: try c.decode(String.self, forKey: .game),
                 players: try c.decodeIfPresent(Int.self, forKey: .players),
-                grace: try c.decodeIfPresent(Int.self, forKey: .grace))
+                grace: try c.decodeIfPresent(Int.self, forKey: .grace),
+                takeoverBot: try c.decodeIfPresent(String.self, forKey: .takeoverBot))
         case "join":
             self = .join(
                 table: try c.decodeIfPresent(TableID.self, forKey: .table),
@@ -160,10 +161,11 @@ extension ControlRequest: Codable {
         case .chatLog(let room, let follow):
             try c.encodeIfPresent(room, forKey: .room)
             if follow { try c.encode(follow, forKey: .follow) }
-        case .host(let game, let players, let grace):
+        case .host(let game, let players, let grace, let takeoverBot):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)
             try c.encodeIfPresent(grace, forKey: .grace)
+            try c.encodeIfPresent(takeoverBot, forKey: .takeoverBot)
         case .join(let table, let game, let seat, let bot):
             try c.encodeIfPresent(table, forKey: .table)
             try c.encodeIfPresent(game, forKey: .game)

@@ -49,8 +49,9 @@ extension NodeService {
                         connectedPeers: peers.filter { $0.state == .connected }.count,
                         stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages))
             case .tables: return ok(await tables.list())
-            case .host(let game, let players, let grace):
-                return ok(try await tables.host(game: game, players: players, grace: grace))
+            case .host(let game, let players, let grace, let takeoverBot):
+                return ok(
+                    try await tables.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
             case .join(let table, let game, let seat, let bot):
                 return ok(JoinResult(table: try await tables.join(table: table, game: game, seat: seat, bot: bot)))
             case .fill(let table, let bot): return ok(try await tables.fill(table: table, bot: bot))

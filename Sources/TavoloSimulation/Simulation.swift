@@ -22,6 +22,8 @@ public final class Simulation: @unchecked Sendable {
         public var racePace: Double?
         /// Test hook passed to every node: the share of received datagrams each drops on purpose.
         public var dropDatagrams: Double = 0
+        /// More `tavolod` arguments for every node (e.g. `--no-log-fsync`).
+        public var daemonArguments: [String] = []
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
             self.peers = peers
@@ -201,6 +203,7 @@ public final class Simulation: @unchecked Sendable {
         ]
         if let seed = options.seed { args += ["--nonce-seed", String(seed), "--nonce-index", String(i)] }
         if options.dropDatagrams > 0 { args += ["--test-drop-datagrams", String(options.dropDatagrams)] }
+        args += options.daemonArguments
         if let dir = options.packetLogDirectory { args += ["--packet-log", "\(dir)/\(names[i]).pcapng"] }
         let logPath = "\(workDir)/\(names[i]).log"
         let node = NodeProcess(

@@ -37,6 +37,8 @@ struct Simulate: ParsableCommand {
             """)
     var chaos = false
     @Option(help: "With --chaos: the tables' grace period in seconds.") var grace: Int = 6
+    @Flag(help: "Start the nodes with --no-log-fsync (game logs renamed atomically but not flushed).")
+    var noLogFsync = false
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
@@ -83,6 +85,7 @@ struct Simulate: ParsableCommand {
         options.seed = seed
         if entry.isSimultaneous { options.racePace = pace }
         options.dropDatagrams = dropDatagrams
+        if noLogFsync { options.daemonArguments.append("--no-log-fsync") }
         options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let quiet = json

@@ -69,6 +69,8 @@ struct Host: ParsableCommand {
             "Seconds a member lost during the game has to come back before a bot takes its seats (default 120).",
             valueName: "seconds"))
     var grace: Int?
+    @Option(help: "Bot kind that takes the seats of a member lost past the grace, or that leaves (default: the strongest).")
+    var takeoverBot: String?
     @Flag(help: "Print the table as JSON.") var json = false
 
     func validate() throws {
@@ -80,7 +82,7 @@ struct Host: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        var table = try callNode(client, .host(game: game, players: players, grace: grace), as: TableInfo.self)
+        var table = try callNode(client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot), as: TableInfo.self)
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {

@@ -73,6 +73,13 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: "This node's index for --nonce-seed.")
     var nonceIndex: UInt64 = 0
 
+    @Flag(
+        help: """
+            Write game logs with an atomic rename but no fsync: a kill -9 still loses nothing (the kernel keeps \
+            the file), a power cut may lose the last moves (the other members keep them); much faster on slow disks.
+            """)
+    var noLogFsync = false
+
     @Flag(help: "Tests only: as host, deal a deck that is not the joint seed's shuffle (the others must catch it).")
     var testCheatDeal = false
 
@@ -154,6 +161,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.nonceSeed = nonceSeed
         options.tableOptions.nodeIndex = nonceIndex
         options.tableOptions.cheatDeal = testCheatDeal
+        options.tableOptions.logFsync = !noLogFsync
         options.allowInjection = testAllowInjection
         options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog

@@ -15,6 +15,8 @@ final class TableResilienceTests: XCTestCase {
         var events: [NodeID: [TableEvent]] = [:]
         var timers: [NodeID: [TableTimer]] = [:]
         var cut: Set<[NodeID]> = []
+        /// What each node sent and received, as its packet log would hold it.
+        var captured: [NodeID: [TableReplay.Captured]] = [:]
 
         init(_ count: Int) {
             for i in 0..<count {
@@ -36,7 +38,9 @@ final class TableResilienceTests: XCTestCase {
         mutating func apply(_ node: NodeID, _ effects: [TableEffect]) {
             for e in effects {
                 switch e {
-                case .send(let m, let to): for t in to { queue.append((node, t, m)) }
+                case .send(let m, let to):
+                    record(node, sender: node, m)
+                    for t in to { queue.append((node, t, m)) }
                 case .emit(let event): events[node, default: []].append(event)
                 case .startTimer(let t, _): timers[node, default: []].append(t)
                 default: break
@@ -49,10 +53,17 @@ final class TableResilienceTests: XCTestCase {
             while !queue.isEmpty {
                 let (from, to, m) = queue.removeFirst()
                 guard !cut.contains([from, to]), var d = nodes[to] else { continue }
+                record(to, sender: from, m)
                 let effects = d.received(m, from: from)
                 nodes[to] = d
                 apply(to, effects)
             }
+        }
+
+        mutating func record(_ node: NodeID, sender: NodeID, _ m: TableMessage) {
+            guard let body = try? CanonicalJSON.encode(m) else { return }
+            captured[node, default: []].append(
+                TableReplay.Captured(frame: captured[node, default: []].count + 1, sender: sender, body: body))
         }
 
         /// Node `i` loses every link (each side sees the other lost), with what was in flight.
@@ -204,6 +215,10 @@ final class TableResilienceTests: XCTestCase {
         let log = try XCTUnwrap(mesh.table(1, id)?.log)
         let replayed = try TableMachine(restoring: log, TableContext(me: mesh[1], myName: "n1", catalog: .standard))
         XCTAssertEqual(replayed.session?.stateHash, mesh.hash(1, id))
+        // So does the packet-log replay of what n1 sent and received (votes included), as an auditor.
+        let outcome = try XCTUnwrap(TableReplay(catalog: .standard).run(mesh.captured[mesh[1], default: []]).first)
+        XCTAssertNil(outcome.problem)
+        XCTAssertEqual(outcome.finalHash, mesh.hash(1, id))
     }
 
     /// One member of three is a minority: it waits, paused, and never plays on its own.
@@ -270,5 +285,34 @@ final class TableResilienceTests: XCTestCase {
             context: TableContext(me: mesh[2], myName: "n2", catalog: .standard),
             nonces: .reproducible(seed: 5, nodeIndex: 2))
         XCTAssertThrowsError(try other.restore(bad).get())
+    }
+
+    /// A participant lost while seeding: the host reopens the table without it (it may not sit there again), and
+    /// a new start seeds with fresh nonces.
+    func testSeedingInterruptedByALossReopensTheTable() throws {
+        var mesh = Mesh(3)
+        let info = try mesh.request(0) { $0.host(game: "spirits", players: 3) }.get()
+        for i in 0..<3 { _ = try mesh.request(i) { $0.request(info.id, .join(seat: i, bot: "random")) }.get() }
+        _ = try mesh.request(0, deliver: false) { $0.request(info.id, .start) }.get()
+        mesh.isolate(2)
+        mesh.run()
+        for i in 0..<2 {
+            let t = try XCTUnwrap(mesh.table(i, info.id))
+            XCTAssertEqual(t.info.phase, .open, "node \(i)")
+            XCTAssertNil(t.info.seats[2].owner)
+            XCTAssertNil(t.jointSeed)
+        }
+        // The lost node asks for its seat again (its link is back): refused.
+        var host = mesh.nodes[mesh[0]]!
+        _ = host.received(.seatRequest(table: info.id, seat: 2, bot: nil), from: mesh[2])
+        mesh.nodes[mesh[0]] = host
+        XCTAssertNil(mesh.table(0, info.id)?.info.seats[2].owner)
+        _ = try mesh.request(0) { $0.request(info.id, .fill(bot: "random")) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        for i in 0..<2 {
+            let t = mesh.table(i, info.id)
+            XCTAssertEqual(t?.info.phase, .finished, "node \(i): \(t?.stopReason.map { $0.reason } ?? "")")
+        }
+        XCTAssertEqual(mesh.hash(0, info.id), mesh.hash(1, info.id))
     }
 }

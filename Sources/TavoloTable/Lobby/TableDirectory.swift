@@ -95,7 +95,7 @@ public struct TableDirectory {
     // MARK: Local requests
 
     /// Hosts a new open table.
-    public mutating func host(game: String, players: Int?, grace: Int? = nil) -> (
+    public mutating func host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil) -> (
         Result<TableInfo, TableError>, [TableEffect]
     ) {
         guard let entry = context.catalog[game] else {
@@ -118,13 +118,18 @@ public struct TableDirectory {
                 []
             )
         }
+        if let takeoverBot, !entry.bots.contains(where: { $0.kind == takeoverBot }) {
+            let kinds = entry.bots.map(\.kind).joined(separator: ", ")
+            return (.failure(TableError(.badRequest, "unknown bot '\(takeoverBot)' for \(game); bots: \(kinds)")), [])
+        }
         guard let id = TableID("\(context.me.short)-\(tableEpoch)-\(nextTableNumber)") else {
             return (.failure(TableError(.badRequest, "no table id")), [])
         }
         nextTableNumber += 1
         let info = TableInfo(
             id: id, game: game, players: players, host: context.me, hostName: context.myName, phase: .open,
-            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1, grace: grace ?? TableInfo.defaultGrace)
+            seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1, grace: grace ?? TableInfo.defaultGrace,
+            takeoverBot: takeoverBot ?? entry.defaultBot)
         var machine = TableMachine(hosting: info, context)
         let effects = machine.announce(context)
         tables[id] = machine

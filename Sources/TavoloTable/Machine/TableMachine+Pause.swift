@@ -123,4 +123,36 @@ extension TableMachine {
         progress()
         revoteIfBehind()
     }
+
+    // MARK: Seeding interrupted
+
+    /// A member lost before the joint seed is known: the host reopens the table without the lost node (which may
+    /// not sit there again: it might have withheld its nonce to draw again); a new start draws fresh nonces. A
+    /// member waits for the host's reopening offer; losing the host itself stops the table (§9.13).
+    mutating func seedingInterrupted(by peer: NodeID) {
+        if isHost && jointSeed == nil {
+            for i in info.seats.indices where info.seats[i].owner == peer { info.seats[i] = SeatInfo(seat: i) }
+            seedingDropouts.insert(peer)
+            resetSeeding()
+            info.phase = .open
+            info.revision += 1
+            out.append(
+                .log(.notice, "table \(id): \(ctx.name(peer)) was lost while seeding; the table is open again"))
+            announce()
+        } else if peer == info.host || jointSeed != nil {
+            stop(.memberLost, "\(ctx.name(peer)) was lost", broadcast: true)
+        }
+    }
+
+    /// Forgets a seeding round: the next start draws a fresh nonce.
+    mutating func resetSeeding() {
+        reseeds += 1
+        openCommits = [:]
+        adoptedCommits = []
+        cancelTimer(.seeding(id))
+        seedingBegun = false
+        myNonce = nil
+        commitments = [:]
+        reveals = [:]
+    }
 }

@@ -21,6 +21,14 @@ extension TableMachine {
         }
         if offered.seats.contains(where: { $0.owner == me }) { seatRequestUnanswered = false }
         guard offered.revision > info.revision else { return }
+        // The host reopened the table: seeding was interrupted by a loss (§9.13).
+        if isMember && info.phase == .seeding && offered.phase == .open && jointSeed == nil {
+            resetSeeding()
+            info = offered
+            log.table = offered
+            emit(.updated)
+            return
+        }
         // A member's seats are fixed from the start; later offers only tell other nodes how the table goes.
         if isMember && info.phase != .open { return }
         let wasOpen = info.phase == .open
@@ -63,7 +71,7 @@ extension TableMachine {
             if session != nil {
                 if !replaced.contains(peer) { memberLost(peer) }
             } else {
-                stop(.memberLost, "\(ctx.name(peer)) was lost", broadcast: true)
+                seedingInterrupted(by: peer)
             }
         } else if isHost && info.phase == .open && info.seats.contains(where: { $0.owner == peer }) {
             freeSeats(of: peer)
@@ -82,6 +90,9 @@ extension TableMachine {
     /// Seats `node`; returns a refusal sentence instead.
     mutating func assignSeat(to node: NodeID, seat: Int?, bot: String?, ignoringInvitations: Bool) -> String? {
         guard info.phase == .open else { return "table \(id) has started" }
+        guard !seedingDropouts.contains(node) else {
+            return "\(ctx.name(node)) was lost while table \(id) was seeding: it cannot sit there again"
+        }
         if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == BotKindName(bot).kind }) {
             return "unknown bot '\(bot)' for \(info.game)"
         }

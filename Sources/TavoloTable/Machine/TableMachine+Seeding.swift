@@ -8,6 +8,16 @@ extension TableMachine {
     mutating func beginSeeding() {
         guard !seedingBegun else { return }
         seedingBegun = true
+        // The host starts a round before anyone: what it saw while open is stale. A member may have seen a
+        // participant's commitment of this round before the host's offer, or a stale one: it keeps the latest,
+        // which the sender's next commitment may still replace once.
+        if !isHost {
+            for (node, c) in openCommits where commitments[node] == nil {
+                commitments[node] = c
+                adoptedCommits.insert(node)
+            }
+        }
+        openCommits = [:]
         startTimer(.seeding(id), after: ctx.peerReplyTimeout)
         guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
             emit(.started(message: "seeding: waiting for the seat owners' reveals"))
@@ -25,6 +35,17 @@ extension TableMachine {
     mutating func handleCommit(from: NodeID, commitment: String) {
         guard info.participants.contains(from), !info.phase.isOver, checks else {
             return dropped(.commit(table: id, commitment: commitment), from: from)
+        }
+        if reseeds > 0 && info.phase == .open {
+            guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil else { return }
+            openCommits[from] = commitment
+            return
+        }
+        if let earlier = commitments[from], adoptedCommits.remove(from) != nil, reveals[from] == nil,
+            earlier != commitment
+        {
+            commitments[from] = commitment
+            return
         }
         if let earlier = commitments[from] {
             if earlier != commitment { stop(.recommit, "\(ctx.name(from)) changed its commitment", broadcast: true) }
@@ -49,7 +70,7 @@ extension TableMachine {
 
     mutating func handleReveal(from: NodeID, nonceHex: String) {
         guard info.participants.contains(from), reveals[from] == nil, info.phase.isActive || info.phase == .open,
-            checks
+            checks, reseeds == 0 || info.phase != .open
         else { return dropped(.reveal(table: id, nonce: nonceHex), from: from) }
         guard let commitment = commitments[from] else {
             stop(.earlyReveal, "\(ctx.name(from)) revealed before committing", broadcast: true)

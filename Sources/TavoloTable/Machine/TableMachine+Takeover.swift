@@ -94,7 +94,7 @@ extension TableMachine {
         absent.remove(member)
         graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
-        let bot = ctx.catalog[info.game]?.defaultBot ?? "random"
+        let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
         agreed.append(AgreedTakeover(member: member, number: number, heir: heir, bot: bot, forfeit: forfeit))
         // The host's jobs (deals, the confirmation fan-out, offers) pass at once: they change no state (§9.13).
         if member == info.host {

@@ -72,6 +72,14 @@ public struct TableMachine {
     var agreed: [AgreedTakeover] = []
     /// Members whose seats passed, or will pass, to a bot: nobody waits for them any more.
     public internal(set) var replaced: Set<NodeID> = []
+    /// Host: nodes lost while this table was seeding; they may not sit at it again (§9.13).
+    var seedingDropouts: Set<NodeID> = []
+    /// Times seeding was interrupted and the table reopened; after that, commitments that come while the table is
+    /// open may be stale (sent before the reopening): each sender's latest is kept aside until seeding begins.
+    var reseeds = 0
+    var openCommits: [NodeID: String] = [:]
+    /// Commitments taken from `openCommits`: one may still be replaced once by its sender's next (that one was stale).
+    var adoptedCommits: Set<NodeID> = []
 
     /// Why the table stopped, once it has.
     public internal(set) var stopReason: (code: StopCode, reason: String)?

@@ -69,13 +69,13 @@ public struct GameLog: Codable, Sendable {
 
     /// Writes `<dir>/games/<table>.json` durably (temporary file, fsync, rename: a `kill -9` at any moment leaves
     /// the previous version or this one); returns an error line instead of throwing.
-    func save(stateDirectory dir: String) -> String? {
+    func save(stateDirectory dir: String, sync: Bool = true) -> String? {
         let games = (dir as NSString).appendingPathComponent("games")
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
             // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name; they never
             // repeat across restarts (TableEpoch), so an earlier game's log is never overwritten.
-            try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)))
+            try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)), sync: sync)
             return nil
         } catch {
             return "cannot write the game log of table \(table.id): \(error)"

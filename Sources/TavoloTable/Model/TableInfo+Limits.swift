@@ -11,7 +11,8 @@ extension TableInfo {
     public func isWithinLimits(_ catalog: GameCatalog) -> Bool {
         guard let entry = catalog[game], entry.playerCounts.contains(players), seats.count == players,
             seats.enumerated().allSatisfy({ $0.offset == $0.element.seat }), revision >= 0,
-            grace.map(Self.graceRange.contains) ?? true
+            grace.map(Self.graceRange.contains) ?? true,
+            takeoverBot.map { kind in entry.bots.contains { $0.kind == kind } } ?? true
         else { return false }
         let names = [hostName] + seats.flatMap { [$0.ownerName, $0.invited, $0.bot].compactMap { $0 } }
         return names.allSatisfy { $0.utf8.count <= Self.maxNameBytes }

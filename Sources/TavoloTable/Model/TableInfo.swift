@@ -56,6 +56,9 @@ public struct TableInfo: Codable, Sendable, Equatable {
     /// Seconds a member lost during play has to come back before a bot takes its seats (§9.10); absent in an offer
     /// means `defaultGrace`.
     public var grace: Int? = nil
+    /// The bot kind that takes a lost or leaving member's seats (§9.12), the host's choice; absent means the
+    /// game's default (strongest) bot.
+    public var takeoverBot: String? = nil
 
     /// The grace period when the offer names none, and the range a host may choose.
     public static let defaultGrace = 120

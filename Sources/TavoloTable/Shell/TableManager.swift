@@ -31,6 +31,8 @@ public actor TableManager {
         /// Called with the log of every table that ended (finished or stopped), after its file is written and
         /// before the end is told to local clients: the daemon records the game here (TavoloRecords).
         public var gameEnded: (@Sendable (GameLog) -> Void)?
+        /// Flush each game-log write to disk (power-cut safe); without it the atomic rename still survives kill -9.
+        public var logFsync = true
         public init() {}
     }
 
@@ -156,6 +158,11 @@ public actor TableManager {
                         (ContinuousClock.now - started).milliseconds)
                 }
                 if over { options.gameEnded?(log) }
+            case .persist(let log):
+                guard let dir = options.stateDirectory else { continue }
+                let started = ContinuousClock.now
+                if let problem = log.save(stateDirectory: dir, sync: options.logFsync) { logger.error("\(problem)") }
+                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -237,8 +244,10 @@ public actor TableManager {
     public func list() -> [TableInfo] { directory.list() }
 
     /// Hosts a new open table; `players` may be left out for a game with one player count.
-    public func host(game: String, players: Int?, grace: Int? = nil) throws(TableError) -> TableInfo {
-        let (result, effects) = directory.host(game: game, players: players, grace: grace)
+    public func host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil) throws(TableError)
+        -> TableInfo
+    {
+        let (result, effects) = directory.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot)
         perform(effects)
         return try result.get()
     }

@@ -15,7 +15,9 @@ enum DurableFile {
         let description: String
     }
 
-    static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    /// `sync: false` keeps the atomic rename (a killed process leaves the old file or the new one: the kernel
+    /// writes both out) but skips the flushes, which only a power cut or a kernel crash needs.
+    static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true) throws(Failure) {
         let dir = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -31,14 +33,14 @@ enum DurableFile {
             }
             written += n
         }
-        guard fsync(fd) == 0 else {
+        guard !sync || fsync(fd) == 0 else {
             let why = errnoText()
             close(fd)
             throw Failure(description: "cannot flush \(temporary): \(why)")
         }
         close(fd)
         guard rename(temporary, path) == 0 else { throw Failure(description: "cannot rename to \(path): \(errnoText())") }
-        syncDirectory(dir)
+        if sync { syncDirectory(dir) }
     }
 
     /// Flushes a directory's entries (a rename is durable only once its directory is).
