@@ -55,7 +55,8 @@ public actor RecordSync {
     /// Messages posted and not yet handled: a peer that floods records messages faster than they are checked
     /// has the excess dropped here (on the mesh loop, before any decoding) instead of queued without bound.
     nonisolated let backlog = Backlog()
-    public static let maxBacklog = 64
+    // A summary answers with up to 256 `records.ids` at once: room for them, plus a few more.
+    public static let maxBacklog = 300
 
     /// Queues an input from any thread without waiting; `run()` handles them in order.
     public nonisolated func post(_ input: Input) {
@@ -137,6 +138,7 @@ public actor RecordSync {
             logger.warning("records message from \(id.short) dropped: \(problem)")
             return
         }
+        logger.trace("\(message.typeName) from \(id.short)")
         switch message {
         case .summary(_, let buckets): summaryArrived(buckets, from: id)
         case .ids(let bucket, let theirs): idsArrived(bucket: bucket, theirs, from: id)

@@ -34,28 +34,37 @@ struct RecordsBench: AsyncParsableCommand {
             valueName: "DIR"))
     var fill: String?
 
+    /// `count` distinct records: at most 5,000 distinct Othello games (random bots), each reused under other
+    /// table ids (the table id is in the body, so the id differs; the moves still replay).
     static func makeRecords(_ count: Int) throws -> [(RecordedGame, RecordBody)] {
-        try (0..<count).map { i in
-            let names = ["ann", "bob", "cat", "dan", "eve", "fay"]
+        let names = ["ann", "bob", "cat", "dan", "eve", "fay"]
+        let distinct = min(count, 5_000)
+        let games = try (0..<distinct).map { i in
             let r = try RecordFactory.playout(
                 catalog: .standard, game: "othello", players: 2, seed: UInt64(i + 1), bot: "random",
-                names: [names[i % 6], names[(i / 6 + 1 + i) % 6]], table: "bench-\(i + 1)",
-                endedAt: 1_700_000_000_000 + Int64(i) * 1000)
-            return (r, try r.decodedBody())
+                names: [names[i % 6], names[(i / 6 + 1 + i) % 6]], table: "T", endedAt: 0)
+            return (String(decoding: r.body, as: UTF8.self), try r.decodedBody())
+        }
+        return (0..<count).map { i in
+            var (text, body) = games[i % distinct]
+            body.table = "bench-\(i + 1)"
+            text = text.replacingOccurrences(of: #""table":"T""#, with: #""table":"bench-\#(i + 1)""#)
+            let r = RecordedGame(body: Array(text.utf8), startedAt: nil, endedAt: 1_700_000_000_000 + Int64(i) * 1000)
+            return (r, body)
         }
     }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = .error
+            h.logLevel = ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil ? .trace : .error
             return h
         }
         if let fill {
             try FileManager.default.createDirectory(atPath: fill, withIntermediateDirectories: true)
             let store = try RecordStore(path: fill + "/" + RecordStore.fileName, me: String(repeating: "0", count: 32))
             try store.insert(try Self.makeRecords(sync), source: .peer)
-            print("wrote \(store.count) records to \(fill)/\(RecordStore.fileName)")
+            say("wrote \(store.count) records to \(fill)/\(RecordStore.fileName)")
             return
         }
         let root = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)").path
@@ -65,13 +74,13 @@ struct RecordsBench: AsyncParsableCommand {
         let count = max(games, sync, single)
         var t = Clock()
         let records = try Self.makeRecords(count)
-        print(String(format: "made %d Othello records (random bots) in %.1f s", count, t.lap()))
+        say(String(format: "made %d Othello records (at most 5,000 distinct games of random bots) in %.1f s", count, t.lap()))
 
         // Insert rate.
         let main = try RecordStore(path: root + "/main.sqlite", me: String(repeating: "0", count: 32))
         for r in records.prefix(single) { try main.insert([r], source: .local) }
         let singleSeconds = t.lap()
-        print(String(format: "insert, one game per transaction:   %8.0f records/s  (%d in %.2f s)",
+        say(String(format: "insert, one game per transaction:   %8.0f records/s  (%d in %.2f s)",
                      Double(single) / singleSeconds, single, singleSeconds))
         var i = single
         while i < games {
@@ -79,11 +88,11 @@ struct RecordsBench: AsyncParsableCommand {
             i += 1_000
         }
         let batchSeconds = t.lap()
-        print(String(format: "insert, 1,000 per transaction:      %8.0f records/s  (%d in %.2f s)",
+        say(String(format: "insert, 1,000 per transaction:      %8.0f records/s  (%d in %.2f s)",
                      Double(games - single) / batchSeconds, games - single, batchSeconds))
 
         // Queries.
-        print("queries with \(main.count) records stored (median of 5):")
+        say("queries with \(main.count) records stored (median of 5):")
         for (label, query) in [
             ("scores, every game (leaderboards + achievements)", { _ = try main.scores(game: nil, catalog: .standard) }),
             ("scores --game othello", { _ = try main.scores(game: "othello", catalog: .standard) }),
@@ -97,7 +106,7 @@ struct RecordsBench: AsyncParsableCommand {
                 try query()
                 samples.append(t.lap() * 1000)
             }
-            print("  " + label.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: " %8.1f ms", samples.sorted()[2]))
+            say("  " + label.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: " %8.1f ms", samples.sorted()[2]))
         }
         try main.close()
 
@@ -112,7 +121,7 @@ struct RecordsBench: AsyncParsableCommand {
         let nodes = try await makeNodes(2)
         let (na, nb) = (nodes[0], nodes[1])
         var logger = Logger(label: "bench.sync")
-        logger.logLevel = .error
+        logger.logLevel = ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil ? .trace : .error
         let verifier = RecordVerifier(catalog: .standard)
         let syncA = RecordSync(store: a, verifier: verifier, logger: logger) { m, peer in
             if let bytes = try? CanonicalJSON.encode(m) { na.post(bytes, to: [peer]) }
@@ -146,6 +155,7 @@ struct RecordsBench: AsyncParsableCommand {
             return out
         }
         let idle = try await moveLatencies(200)
+        if ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil { say("idle latencies measured") }
 
         var clock = Clock()
         syncA.post(.connected(nb.id))
@@ -153,15 +163,16 @@ struct RecordsBench: AsyncParsableCommand {
         let total = records.count
         let during = try await moveLatencies(100_000) { b.count < total }
         while b.count < total {
+            if ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil { say("b holds \(b.count)") }
             guard clock.elapsed < 300 else { throw BenchError("sync incomplete after 300 s: \(b.count) of \(total)") }
             try await Task.sleep(for: .milliseconds(20))
         }
         let seconds = clock.lap()
-        print(String(format: "sync: %d records one node lacks, over one connection: %.2f s (%.0f records/s)",
+        say(String(format: "sync: %d records one node lacks, over one connection: %.2f s (%.0f records/s)",
                      total, seconds, Double(total) / seconds))
-        print("move-sized message and its answer on the same connection (ms):")
-        print("  idle          " + percentiles(idle))
-        print("  during sync   " + percentiles(during))
+        say("move-sized message and its answer on the same connection (ms):")
+        say("  idle          " + percentiles(idle))
+        say("  during sync   " + percentiles(during))
         for t in tasks { t.cancel() }
         for n in nodes { await n.shutdown() }
     }
@@ -223,3 +234,6 @@ final class Pings: @unchecked Sendable {
     var isAnswered: Bool { lock.withLock { answeredAt != nil } }
     var lastMs: Double { lock.withLock { Double((answeredAt ?? sentAt) - sentAt) / 1e6 } }
 }
+
+/// Writes a line at once (no stdio buffer): figures appear as they are measured, also into a pipe or a file.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
