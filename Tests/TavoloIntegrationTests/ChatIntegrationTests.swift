@@ -9,19 +9,7 @@ import XCTest
 
 /// Chat (PROTOCOL.md §12) between real `tavolod` processes: the lobby reaches every node, a table room only its
 /// members, the writer is named by its connection, and a sender is held to the rate bound.
-final class ChatIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+final class ChatIntegrationTests: DaemonTestCase {
 
     func log(_ i: Int, room: String? = nil) throws -> [ChatEntry] {
         try client(i).call(.chatLog(room: room, follow: false), as: [ChatEntry].self)

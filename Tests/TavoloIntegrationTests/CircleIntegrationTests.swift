@@ -10,20 +10,11 @@ import XCTest
 /// Private circles with real `tavolod` processes (issue 15, item 4; PROTOCOL.md §3.8): two nodes of a circle
 /// play; a node of no circle and a node with the circle's name but another passphrase are `other circle`, never
 /// connect and never see the circle's tables; a stranger's handshake gets goodbye `circle-mismatch`.
-final class CircleIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
+final class CircleIntegrationTests: DaemonTestCase {
     override func tearDown() {
         unsetenv("TAVOLO_CIRCLE_PASSPHRASE")
-        harness?.stopAll()
+        super.tearDown()
     }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
 
     func passphraseFile(_ name: String, _ passphrase: String) throws -> String {
         let path = harness.root.appendingPathComponent(name).path

@@ -5,17 +5,7 @@ import TavoloTestSupport
 import XCTest
 
 /// The control socket belongs to the user the node runs as (issue 15, item 6; PROTOCOL.md §7 "Access").
-final class ControlAccessIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
+final class ControlAccessIntegrationTests: DaemonTestCase {
 
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 

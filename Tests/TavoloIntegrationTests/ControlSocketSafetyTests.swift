@@ -6,18 +6,7 @@ import XCTest
 
 /// The control socket is the node's local door (PROTOCOL.md §7): a second node never takes it over, and a hostile
 /// line costs nothing (who may use it: ControlAccessIntegrationTests).
-final class ControlSocketSafetyTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-        harness = nil
-    }
+final class ControlSocketSafetyTests: DaemonTestCase {
 
     func environment() -> [String: String] {
         var env = ProcessInfo.processInfo.environment

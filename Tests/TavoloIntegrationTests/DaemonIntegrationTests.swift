@@ -8,18 +8,8 @@ import XCTest
 /// Real `tavolod` processes, the real avahi-daemon, real TCP/UDP on loopback.
 /// Each test starts its own nodes with unique names; checks only look at the nodes of their own run, so runs in
 /// parallel (which see each other through DNS-SD and connect, as nodes on one host should) do not disturb them.
-final class DaemonIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-        harness = nil
-    }
+final class DaemonIntegrationTests: DaemonTestCase {
+    override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
     /// Lost within the heartbeat timeout, plus one interval of detection granularity and scheduling margin.
     var lostWithin: Double { harness.heartbeatTimeout + 2.5 }

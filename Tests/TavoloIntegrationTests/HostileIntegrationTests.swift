@@ -9,19 +9,7 @@ import XCTest
 /// A hostile peer against real `tavolod` nodes on loopback (issue 12): a raw client that completes the handshake
 /// and then says what it likes, or floods the node before any handshake. Figures measured here are printed (and
 /// belong in scripts/bench); the assertions are bounds with a wide margin, never timings.
-final class HostileIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+final class HostileIntegrationTests: DaemonTestCase {
 
     /// An authenticated stranger: a peer with its own key that dialed `port`, ran the real Noise handshake
     /// (PROTOCOL.md §3.7) and had its Tavolo handshake accepted, so every frame it sends next is sealed and reaches

@@ -10,24 +10,18 @@ import XCTest
 /// Names are not identities (issue 15, item 5): a node remembers the identity of every peer name it connected
 /// to; a fake peer taking a friend's name, a handshake claiming another node's id and a DNS-SD record published
 /// with a victim's id all fail against real `tavolod` processes.
-final class KnownPeersIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
+final class KnownPeersIntegrationTests: DaemonTestCase {
     var publisher: Process?
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness(heartbeatInterval: 0.5, heartbeatTimeout: 3)
-    }
+    override var heartbeat: (interval: Double, timeout: Double) { (0.5, 3) }
 
     override func tearDown() {
         if let publisher, publisher.isRunning {
             publisher.terminate()
             publisher.waitUntilExit()
         }
-        harness?.stopAll()
+        super.tearDown()
     }
 
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 
     func testAFakePeerTakingAFriendsNameGetsNeitherTheInvitationNorTheSeatUntilAccepted() throws {

@@ -12,19 +12,7 @@ import XCTest
 /// Records between real `tavolod` processes (issue 17): shared across the mesh, caught up by a node started
 /// later, refused when tampered (a raw peer: its use is kept to this one test), kept through `kill -9`, and a
 /// broken database file stops the start with one line naming the rebuild.
-final class RecordsIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+final class RecordsIntegrationTests: DaemonTestCase {
 
     func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil), as: ScoreBoard.self) }
 

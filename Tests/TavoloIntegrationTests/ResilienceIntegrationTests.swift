@@ -8,20 +8,9 @@ import XCTest
 
 /// A game survives a lost player (PROTOCOL.md §9.9–): real `tavolod` processes killed with `kill -9`, stopped with
 /// SIGSTOP and restarted with their state directory, on real sockets and real Avahi.
-final class ResilienceIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        // Short heartbeats: a killed or stopped node is noticed in 1.5 s.
-        harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+final class ResilienceIntegrationTests: DaemonTestCase {
+    /// Short heartbeats: a killed or stopped node is noticed in 1.5 s.
+    override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
     func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
 

@@ -12,19 +12,7 @@ import XCTest
 /// Tables between real `tavolod` processes (real Avahi, real sockets), with real misbehaving peers:
 /// a host started with `--test-cheat-deal`, and a node that injects raw table messages through its control
 /// socket (`--test-allow-injection`). Every other node must catch them.
-final class TableIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
-    }
-
-    override func tearDown() {
-        harness?.stopAll()
-    }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+final class TableIntegrationTests: DaemonTestCase {
 
     /// Collects one node's table events of some kinds, on a background thread.
     final class Events: @unchecked Sendable {
@@ -234,15 +222,13 @@ final class TableIntegrationTests: XCTestCase {
                     .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
                 let decoded = try run(
                     tshark,
-                    ["-r", path, "-X", "lua_script:\(dissector)", "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
+                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst + ["-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
                 let count = decoded.stdout.split(separator: "\n").reduce(0) { $0 + $1.split(separator: ",").count }
                 XCTAssertEqual(count, frames, "tshark and tavolo log stats disagree on \(f)")
                 let malformed = try run(
                     tshark,
-                    [
-                        "-r", path, "-X", "lua_script:\(dissector)", "-Y",
-                        "_ws.malformed || _ws.expert.severity >= warning",
-                    ])
+                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst
+                        + ["-Y", "_ws.malformed || _ws.expert.severity >= warning"])
                 XCTAssertEqual(
                     malformed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "", "malformed frames in \(f)")
             } else if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -281,6 +267,10 @@ final class TableIntegrationTests: XCTestCase {
             }
         }
     }
+
+    /// Tavolo's dissector is heuristic: without these, a node's random port that another protocol registered
+    /// (EtherCAT, X11, …) is decoded as that protocol and its frames go uncounted (PROTOCOL.md §8, tavolo.lua).
+    static let heuristicFirst = ["-o", "tcp.try_heuristic_first:TRUE", "-o", "udp.try_heuristic_first:TRUE"]
 
     func run(_ path: String, _ args: [String]) throws -> ProcessOutput {
         var env = ProcessInfo.processInfo.environment

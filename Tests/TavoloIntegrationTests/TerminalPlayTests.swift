@@ -7,19 +7,12 @@ import XCTest
 
 /// A person plays each game in the terminal (`tavolo play`, full screen, driven through tmux) against bots on two
 /// real nodes: what the screen shows, the keys, the rules, quitting, Ctrl-C, reattaching, and the result.
-final class TerminalPlayTests: XCTestCase {
-    var harness: DaemonHarness!
-
+final class TerminalPlayTests: DaemonTestCase {
     override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness()
+        try super.setUpWithError()
         _ = try harness.start(2)
         try harness.eventually("two nodes meshed", seconds: 30) { harness.isFullMesh([0, 1]) }
     }
-
-    override func tearDown() { harness?.stopAll() }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
 
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 

@@ -9,21 +9,14 @@ import XCTest
 /// What a stranger on the LAN sees of a game (issue 15, items 7 and 8): a live `tshark -i lo` capture of three real
 /// nodes playing Spirits shows the Noise handshakes and ciphertext, no readable table message; the nodes' packet
 /// logs still hold every frame in clear (the Tavolo handshakes included) and replay.
-final class WireCaptureIntegrationTests: XCTestCase {
-    var harness: DaemonHarness!
+final class WireCaptureIntegrationTests: DaemonTestCase {
     var capture: Process?
-
-    override func setUpWithError() throws {
-        try requireAvahi()
-        harness = try DaemonHarness(heartbeatInterval: 1, heartbeatTimeout: 20)
-    }
+    override var heartbeat: (interval: Double, timeout: Double) { (1, 20) }
 
     override func tearDown() {
         if let capture, capture.isRunning { capture.terminate() }
-        harness?.stopAll()
+        super.tearDown()
     }
-
-    func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
 
     func testALiveCaptureShowsNoReadableTableMessageWhileThePacketLogsDoAndReplay() throws {
         guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: {
@@ -98,7 +91,7 @@ final class WireCaptureIntegrationTests: XCTestCase {
         // The dissector reads the capture as what it is: Noise handshakes and sealed frames.
         let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
-        let decoded = try? runProcess(tshark, ["-r", pcap, "-X", "lua_script:\(dissector)", "-Y", "tavolo"])
+        let decoded = try? runProcess(tshark, ["-r", pcap, "-X", "lua_script:\(dissector)"] + TableIntegrationTests.heuristicFirst + ["-Y", "tavolo"])
         let summary = decoded?.stdout ?? ""
         XCTAssertTrue(summary.contains("noise-handshake"), "dissector: \(summary.prefix(2_000))")
         XCTAssertTrue(summary.contains("sealed application"), "dissector: \(summary.prefix(2_000))")

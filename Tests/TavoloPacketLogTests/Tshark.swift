@@ -37,7 +37,11 @@ enum Tshark {
     /// drops to nobody with setpriv for tshark alone.
     static func run(_ file: String, _ arguments: [String]) throws -> String {
         let tshark = try require()
-        var argv = [tshark, "-n", "-r", file, "-X", "lua_script:\(dissector)"] + arguments
+        // Tavolo's dissector is heuristic: without these, a node's random port that another protocol registered (EtherCAT,
+        // X11, …) is decoded as that protocol and its frames go uncounted.
+        var argv =
+            [tshark, "-n", "-r", file, "-X", "lua_script:\(dissector)", "-o", "tcp.try_heuristic_first:TRUE", "-o",
+                "udp.try_heuristic_first:TRUE"] + arguments
         if getuid() == 0 && !rootMayRunLua(), FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
             try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
             argv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
