@@ -92,7 +92,7 @@ struct Simulate: ParsableCommand {
         let simulation = Simulation(options: options) { line in
             if !quiet { FileHandleStderr.write(line) }
         }
-        SimulationSignals.install(simulation)
+        SimulationSignals.install { simulation.stopAll() }
         let report: Simulation.Report
         do { report = try simulation.run() } catch {
             throw CleanExit.failure("simulation failed: \(error)")
@@ -149,19 +149,19 @@ struct Simulate: ParsableCommand {
     }
 }
 
-/// On Ctrl-C or SIGTERM: stop the nodes, then exit 130.
+/// On Ctrl-C or SIGTERM: stop the nodes (`tavolo simulate`, plain or `--chaos`), then exit 130.
 enum SimulationSignals {
-    nonisolated(unsafe) static var current: Simulation?
+    nonisolated(unsafe) static var stopNodes: (@Sendable () -> Void)?
     nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
 
-    static func install(_ s: Simulation) {
-        current = s
+    static func install(stopNodes stop: @escaping @Sendable () -> Void) {
+        stopNodes = stop
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 FileHandleStderr.write("tavolo: interrupted; stopping the nodes")
-                current?.stopAll()
+                stopNodes?()
                 exit(130)
             }
             source.resume()

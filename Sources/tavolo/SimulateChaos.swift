@@ -11,7 +11,7 @@ extension Simulate {
         options.grace = grace
         let quiet = json
         let chaos = ChaosSimulation(options: options) { line in if !quiet { FileHandleStderr.write(line) } }
-        ChaosSignals.install(chaos)
+        SimulationSignals.install { chaos.stopAll() }
         let report: ChaosSimulation.Report
         do { report = try chaos.run() } catch { throw CleanExit.failure("chaos simulation failed: \(error)") }
         if json {
@@ -33,26 +33,5 @@ extension Simulate {
                     + "resumed \(report.resumed), taken over \(report.takenOver), moves lost \(report.movesLost)")
         }
         if !report.ok { throw ExitCode(1) }
-    }
-}
-
-/// On Ctrl-C or SIGTERM: kill the nodes, then exit 130.
-enum ChaosSignals {
-    nonisolated(unsafe) static var current: ChaosSimulation?
-    nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
-
-    static func install(_ s: ChaosSimulation) {
-        current = s
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                FileHandleStderr.write("tavolo: interrupted; stopping the nodes")
-                current?.stopAll()
-                exit(130)
-            }
-            source.resume()
-            sources.append(source)
-        }
     }
 }
