@@ -28,5 +28,6 @@ enum WebAssets {
         "/js/games/spirits.js": Asset(bytes: PackageResources.spirits_js, contentType: js),
         "/js/games/briscola.js": Asset(bytes: PackageResources.briscola_js, contentType: js),
         "/js/games/othello.js": Asset(bytes: PackageResources.othello_js, contentType: js),
+        "/js/games/fifteen.js": Asset(bytes: PackageResources.fifteen_js, contentType: js),
     ]
 }

@@ -19,7 +19,9 @@ from selenium import webdriver
 from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
                                         NoSuchElementException, StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -277,6 +279,85 @@ def test_spirits_and_quit_asks(ctx):
     assert a.call({"op": "state", "table": tid})["info"]["phase"] == "stopped"
 
 
+def retry(action, timeout=WAIT):
+    """Runs an action on elements that a redraw of the page (a peer or table event) may replace meanwhile."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            return action()
+        except FLAKY:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def type_into(driver, selector, text):
+    def act():
+        box = driver.find_element(By.CSS_SELECTOR, selector)
+        box.clear()
+        box.send_keys(text)
+        assert box.get_attribute("value") == text
+    retry(act)
+
+
+def fifteen_moves(driver, selector="#fifteen-moves"):
+    """A move count shown on the page, read in one script: the bot's moves redraw the page many times a second."""
+    text = driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", selector)
+    return int(text.split()[0]) if text else -1
+
+
+def test_fifteen_race_and_grace(ctx):
+    """A Fifteen race against the node's solver bot, hosted from the form with a grace period of its own: tiles
+    slide by clicks and by arrow keys, the opponent's board is drawn small, giving up (asked first) ends the race."""
+    a = ctx.cluster.nodes[0]
+    d = ctx.a
+    open_page(d, a)
+    retry(lambda: Select(css(d, "#host-game")).select_by_value("fifteen"))
+    wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "fifteen")
+    retry(lambda: Select(css(d, "#host-players")).select_by_value("2"))
+    if not retry(lambda: d.find_element(By.ID, "host-bots").is_selected()):
+        click(d, "#host-bots")
+    assert retry(lambda: css(d, "#host-grace").get_attribute("value")) == "120", "the grace period defaults to 120 s"
+    type_into(d, "#host-grace", "300")
+    click(d, "#host-button")
+    tid = table_id(d)
+    offer = next(t for t in a.call({"op": "tables"}) if t["id"] == tid)
+    assert offer.get("grace") == 300, f"the host form's grace did not reach the offer: {offer}"
+    css(d, "#fifteen-board")
+    css(d, '.ff-opponent[data-seat="1"]')
+    # Only the tiles next to the blank are clickable, and they are exactly the seat's sliding moves.
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#fifteen-board .ff-tile.legal"), message="no tile can slide")
+    state = a.call({"op": "state", "table": tid})
+    slides = sorted(m for m in state["legalMoves"] if m != "give-up")
+    clickable = sorted(d.execute_script(
+        "return [...document.querySelectorAll('#fifteen-board .ff-tile:enabled')].map((e) => e.dataset.move);"))
+    assert clickable == slides, f"clickable {clickable} vs legal {slides}"
+    assert fifteen_moves(d) == 0, "no move made yet"
+    click(d, "#fifteen-board .ff-tile.legal")
+    wait(d, lambda d: fifteen_moves(d) == 1, message="a click did not slide a tile")
+    # Arrow keys: each press of a legal direction slides one tile.
+    keys = {"up": Keys.ARROW_UP, "down": Keys.ARROW_DOWN, "left": Keys.ARROW_LEFT, "right": Keys.ARROW_RIGHT}
+    for expected in (2, 3, 4):
+        legal = a.call({"op": "state", "table": tid})["legalMoves"]
+        move = next(m for m in ("up", "left", "down", "right") if m in legal)
+        ActionChains(d).send_keys(keys[move]).perform()
+        wait(d, lambda d: fifteen_moves(d) == expected, message=f"the arrow key for {move} did not slide a tile")
+    st = a.call({"op": "state", "table": tid})
+    assert st["observations"][0]["moves"][0] == 4, st["observations"][0]
+    wait(d, lambda d: fifteen_moves(d, '.ff-opponent[data-seat="1"] .ff-moves') > 0,
+         message="the bot's board never moved on the page")
+    shot(d, ctx.args, "fifteen")
+    # Giving up asks first, then the seat stops; the race ends when the bot has solved its board.
+    click(d, "#give-up-button")
+    click(d, "#confirm-ok")
+    wait(d, lambda d: d.execute_script("return document.getElementById('fifteen-status')?.textContent") == "gave-up",
+         message="giving up did not show")
+    wait(d, finished, timeout=300, message="the race did not end")
+    end = a.call({"op": "state", "table": tid})
+    assert end["info"]["phase"] == "finished" and end["winners"] == [1], end
+    ctx.log(f"fifteen: 4 moves by click and arrows, then gave up; the bot won in {end['scores'][1]} moves")
+
+
 def test_lobby_screenshot(ctx):
     a, b = ctx.cluster.nodes
     ctx.b.set_window_size(1280, 1500)
@@ -287,7 +368,8 @@ def test_lobby_screenshot(ctx):
 
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
-         test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_lobby_screenshot]
+         test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_fifteen_race_and_grace,
+         test_lobby_screenshot]
 
 
 class Context:

@@ -4,10 +4,11 @@
 import * as spirits from "./games/spirits.js";
 import * as briscola from "./games/briscola.js";
 import * as othello from "./games/othello.js";
+import * as fifteen from "./games/fifteen.js";
 
-export const screens = { spirits, briscola, othello };
+export const screens = { spirits, briscola, othello, fifteen, fifteen5: fifteen, fifteen6: fifteen };
 
-const titles = { spirits: "Spirits!", briscola: "Briscola", othello: "Othello", fifteen: "Fifteen race" };
+const titles = { spirits: "Spirits!", briscola: "Briscola", othello: "Othello", fifteen: "Fifteen race", fifteen5: "Fifteen race 5×5", fifteen6: "Fifteen race 6×6" };
 
 export function gameTitle(name) {
   return titles[name] || name;

@@ -3,7 +3,7 @@ import { h, put } from "./dom.js";
 import { gameTitle } from "./games.js";
 
 let games = null; // the node's `games` result, fetched once
-const form = { game: "spirits", players: "3", bots: true }; // kept across redraws
+const form = { game: "spirits", players: "3", bots: true, grace: "120" }; // kept across redraws
 
 export async function renderLobby(app) {
   if (!games) games = (await app.act({ op: "games" })) || [];
@@ -86,12 +86,16 @@ function hostForm(app) {
   const playersSelect = h("select", { id: "host-players", onchange: (e) => { form.players = e.target.value; } },
     game.playerCounts.map((n) => h("option", { value: n, selected: String(n) === form.players }, `${n} players`)));
   const bots = h("input", { type: "checkbox", id: "host-bots", checked: form.bots, onchange: (e) => { form.bots = e.target.checked; } });
+  // Seconds a player lost during play has to come back before a bot takes the seat (PROTOCOL.md §9.10).
+  const grace = h("input", { type: "number", id: "host-grace", min: 1, max: 86400, step: 1, value: form.grace, class: "narrow",
+    oninput: (e) => { form.grace = e.target.value; } });
   return h("div", { class: "host-form" },
     h("p", { class: "dim" }, game.summary),
     h("div", { class: "row" },
       h("label", {}, "Game ", gameSelect), " ",
       h("label", {}, playersSelect), " ",
-      h("label", { title: `the node's ${game.defaultBot} bot takes every other seat` }, bots, " fill the other seats with bots")),
+      h("label", { title: `the node's ${game.defaultBot} bot takes every other seat` }, bots, " fill the other seats with bots"), " ",
+      h("label", { title: "how long a player who drops out has to come back before a bot takes the seat" }, "grace period (s) ", grace)),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "host-button", onclick: () => host(app, game) }, "Host a table"),
       " ",
@@ -100,7 +104,7 @@ function hostForm(app) {
 }
 
 async function host(app, game) {
-  const table = await app.act({ op: "host", game: game.name, players: Number(form.players) });
+  const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField() });
   if (!table) return;
   await app.act({ op: "join", table: table.id, seat: 0 });
   if (form.bots) {
@@ -117,7 +121,7 @@ async function automatch(app, game) {
   } catch (e) {
     if (e.code !== "table/none-open") return app.act({ op: "join", game: game.name });
     // None open: host one with this node's user at seat 0 and wait for others to find it.
-    const table = await app.act({ op: "host", game: game.name, players: Number(form.players) });
+    const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField() });
     if (!table) return;
     await app.act({ op: "join", table: table.id, seat: 0 });
     app.go(table.id);
@@ -172,4 +176,10 @@ function inviteForm(app, t, free) {
   const seat = h("select", { "aria-label": "seat" }, free.map((s) => h("option", { value: s.seat }, `seat ${s.seat}`)));
   return h("span", { class: "invite" }, " invite ", who, " to ", seat, " ",
     h("button", { type: "button", onclick: () => app.act({ op: "invite", table: t.id, seat: Number(seat.value), node: who.value }) }, "Invite"));
+}
+
+/** The host form's grace period, as the `host` request's `grace` (left out when the field is empty or not a number). */
+function graceField() {
+  const n = Number(form.grace);
+  return form.grace !== "" && Number.isInteger(n) && n > 0 ? { grace: n } : {};
 }

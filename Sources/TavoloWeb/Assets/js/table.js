@@ -83,7 +83,7 @@ export class TableView {
           h("h2", {}, gameTitle(info.game), " ", h("span", { class: "mono dim" }, info.id)),
           h("span", { class: `pill ${phase}` }, phase),
           h("span", { id: "turn-cue", class: myTurn ? "cue on" : "cue", role: "status" },
-            myTurn ? "Your turn" : phase === "playing" && st.turn !== undefined ? `waiting for ${names[st.turn]}` : "")),
+            myTurn ? (screen?.turnCue || "Your turn") : phase === "playing" && st.turn !== undefined ? (screen?.waitCue || `waiting for ${names[st.turn]}`) : "")),
         this.seatStrip(st, names, screen, obs),
         phase === "open" ? this.openControls(st) : null,
         board,
@@ -162,7 +162,7 @@ export class TableView {
   async rematch(st) {
     const info = st.info;
     const app = this.app;
-    const table = await app.act({ op: "host", game: info.game, players: info.players });
+    const table = await app.act({ op: "host", game: info.game, players: info.players, ...(info.grace ? { grace: info.grace } : {}) });
     if (!table) return;
     let invited = 0;
     for (const s of info.seats) {
