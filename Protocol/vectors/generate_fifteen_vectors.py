@@ -4,42 +4,8 @@ state and seat hashes), on top of PROTOCOL.md section 1. Writes fifteen.json; th
 engine against it."""
 import hashlib, json, os, struct
 
-M = (1 << 64) - 1
-
-def splitmix64(state):
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & M
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
-        yield z ^ (z >> 31)
-
-def rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & M
-
-class Xoshiro:
-    def __init__(self, seed):
-        sm = splitmix64(seed)
-        self.s = [next(sm) for _ in range(4)]
-
-    def next(self):
-        s = self.s
-        result = (rotl((s[1] * 5) & M, 7) * 9) & M
-        t = (s[1] << 17) & M
-        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = rotl(s[3], 45)
-        return result
-
-    def bounded(self, n):
-        m = self.next() * n
-        low = m & M
-        if low < n:
-            threshold = ((1 << 64) - n) % n
-            while low < threshold:
-                m = self.next() * n
-                low = m & M
-        return m >> 64
+# PROTOCOL.md section 1, from the project's one Python reference of it.
+from generate_rng_vectors import M, Xoshiro
 
 # Moves are named by the way the tile moves; the tile sits at blank + offset.
 MOVES = ["up", "down", "left", "right"]

@@ -51,26 +51,31 @@ class Xoshiro:
             items[i], items[j] = items[j], items[i]
         return items
 
-here = os.path.dirname(os.path.abspath(__file__))
-seeds = [0, 1, 7, 42, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF]
-rng = {"description": "first outputs of TavoloRNG(seed) (xoshiro256** seeded by SplitMix64), as decimal strings; "
-                      "bounded: first 10 values of bounded(n), each list from a fresh TavoloRNG(seed); stream: first 5 outputs of TavoloRNG(seed, stream)",
-       "cases": []}
-for seed in seeds:
-    r = Xoshiro(seed)
-    outputs = [str(r.next()) for _ in range(10)]
-    b = {}
-    for n in [1, 2, 6, 54, 1000, 0x8000000000000001]:
-        rb = Xoshiro(seed)
-        b[str(n)] = [str(rb.bounded(n)) for _ in range(10)]
-    st = Xoshiro.stream(seed, 0x100 + 3)
-    rng["cases"].append({"seed": str(seed), "next": outputs, "bounded": b,
-                         "stream": {"stream": str(0x100 + 3), "next": [str(st.next()) for _ in range(5)]}})
-shuffle = {"description": "Fisher-Yates shuffle of the list 0..53 by TavoloRNG(seed); "
-                          "the result lists the card indices in their new order", "cases": []}
-for seed in seeds:
-    shuffle["cases"].append({"seed": str(seed), "deck": Xoshiro(seed).shuffle(list(range(54)))})
-with open(os.path.join(here, "rng.json"), "w") as f:
-    json.dump(rng, f, indent=1)
-with open(os.path.join(here, "shuffle.json"), "w") as f:
-    json.dump(shuffle, f, indent=1)
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    seeds = [0, 1, 7, 42, 0xFFFFFFFFFFFFFFFF, 0x0123456789ABCDEF]
+    rng = {"description": "first outputs of TavoloRNG(seed) (xoshiro256** seeded by SplitMix64), as decimal strings; "
+                          "bounded: first 10 values of bounded(n), each list from a fresh TavoloRNG(seed); stream: first 5 outputs of TavoloRNG(seed, stream)",
+           "cases": []}
+    for seed in seeds:
+        r = Xoshiro(seed)
+        outputs = [str(r.next()) for _ in range(10)]
+        b = {}
+        for n in [1, 2, 6, 54, 1000, 0x8000000000000001]:
+            rb = Xoshiro(seed)
+            b[str(n)] = [str(rb.bounded(n)) for _ in range(10)]
+        st = Xoshiro.stream(seed, 0x100 + 3)
+        rng["cases"].append({"seed": str(seed), "next": outputs, "bounded": b,
+                             "stream": {"stream": str(0x100 + 3), "next": [str(st.next()) for _ in range(5)]}})
+    shuffle = {"description": "Fisher-Yates shuffle of the list 0..53 by TavoloRNG(seed); "
+                              "the result lists the card indices in their new order", "cases": []}
+    for seed in seeds:
+        shuffle["cases"].append({"seed": str(seed), "deck": Xoshiro(seed).shuffle(list(range(54)))})
+    with open(os.path.join(here, "rng.json"), "w") as f:
+        json.dump(rng, f, indent=1)
+    with open(os.path.join(here, "shuffle.json"), "w") as f:
+        json.dump(shuffle, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -16,14 +16,8 @@ struct MeshTableTransport: TableTransport {
 extension NodeService {
     /// Answers one typed control request (PROTOCOL.md §7, §9.7).
     func dispatch(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
-        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply {
-            .line((try? WireJSON.encode(ControlResponse(id: id, result: r))) ?? [])
-        }
-        func fail(_ code: String, _ message: String) -> ControlReply {
-            .line(
-                (try? WireJSON.encode(
-                    ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message)))) ?? [])
-        }
+        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
+        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
         do throws(TableError) {
             switch request {
             case .peers:

@@ -12,6 +12,20 @@ public enum ControlReply: Sendable {
     case stream(first: [UInt8], rest: AsyncStream<[UInt8]>)
 }
 
+extension ControlReply {
+    /// One response line carrying `result` for request `id`.
+    static func ok<R: Codable & Sendable>(_ result: R, id: Int?) -> ControlReply {
+        .line((try? WireJSON.encode(ControlResponse(id: id, result: result))) ?? [])
+    }
+
+    /// One response line carrying a failure for request `id`.
+    static func failure(_ code: String, _ message: String, id: Int?) -> ControlReply {
+        .line(
+            (try? WireJSON.encode(ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message))))
+                ?? [])
+    }
+}
+
 /// Answers one request line (JSON, no newline).
 public typealias ControlDispatcher = @Sendable (_ id: Int?, _ request: ControlRequest) async -> ControlReply
 

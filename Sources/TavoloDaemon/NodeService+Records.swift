@@ -56,14 +56,8 @@ final class NodeRecords: Sendable {
 
 extension NodeService {
     func answerRecords(_ id: Int?, _ request: ControlRequest) -> ControlReply {
-        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply {
-            .line((try? WireJSON.encode(ControlResponse(id: id, result: r))) ?? [])
-        }
-        func fail(_ code: String, _ message: String) -> ControlReply {
-            .line(
-                (try? WireJSON.encode(
-                    ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message)))) ?? [])
-        }
+        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
+        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
         let store = records.store
         do {
             switch request {

@@ -10,9 +10,8 @@ import XCTest
 
 /// v2 nodes (a static key each) over real TCP and UDP on 127.0.0.1: the Noise handshake, sealed frames and
 /// datagrams end to end, and the packet log still seeing plaintext.
-final class SecureMeshLoopbackTests: XCTestCase {
+final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
     typealias Key = Curve25519.KeyAgreement.PrivateKey
-    var nodes: [MeshNode] = []
 
     final class Recorder: FrameRecorder, @unchecked Sendable {
         private let lock = NSLock()
@@ -21,54 +20,21 @@ final class SecureMeshLoopbackTests: XCTestCase {
         var frames: [CapturedFrame] { lock.withLock { captured } }
     }
 
-    override func tearDown() async throws {
-        for n in nodes { await n.shutdown() }
-        nodes = []
-    }
-
-    func makeNode(_ name: String, key: Key = Key(), recorder: Recorder? = nil) async throws -> MeshNode {
-        var config = MeshConfiguration(name: name)
-        config.host = "127.0.0.1"
-        config.heartbeatInterval = .milliseconds(200)
-        config.heartbeatTimeout = .seconds(1)
-        config.staticKey = key
-        config.recorder = recorder
-        var logger = Logger(label: "test.\(name)")
-        logger.logLevel = .warning
-        let id = try XCTUnwrap(NodeID.derived(from: key.publicKey))
-        let node = try await MeshNode.start(id: id, config: config, logger: logger)
-        nodes.append(node)
-        return node
-    }
-
-    func introduce(_ nodes: [MeshNode]) {
-        for a in nodes {
-            for b in nodes where a !== b {
-                a.discovered(
-                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
-            }
+    /// A v2 node: its static key, its id derived from it.
+    func makeKeyedNode(_ name: String, key: Key = Key(), recorder: Recorder? = nil) async throws -> MeshNode {
+        try await makeNode(name, id: XCTUnwrap(NodeID.derived(from: key.publicKey))) { config in
+            config.staticKey = key
+            config.recorder = recorder
         }
     }
-
-    /// A bound on waiting only, never a measurement.
-    func eventually(_ what: String, seconds: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        XCTFail("timed out waiting for: \(what)")
-    }
-
-    func connected(_ n: MeshNode) async -> Int { await n.peerList().filter { $0.state == .connected }.count }
 
     func testFourKeyedNodesMeshAndExchangeSealedMessagesThatThePacketLogSeesInClear() async throws {
         let recorder = Recorder()
-        var made = [try await makeNode("s0", recorder: recorder)]
-        for i in 1..<4 { made.append(try await makeNode("s\(i)")) }
+        var made = [try await makeKeyedNode("s0", recorder: recorder)]
+        for i in 1..<4 { made.append(try await makeKeyedNode("s\(i)")) }
         XCTAssertEqual(made[0].txtRecord[TXTKey.version], "2")
         introduce(made)
-        for n in made { try await eventually("\(n.config.name) has 3 peers") { await connected(n) == 3 } }
+        for n in made { try await eventually("\(n.config.name) has 3 peers") { await connectedCount(n) == 3 } }
         let (a, b) = (made[0], made[1])
         let inbox = Inbox(b)
         for i in 0..<50 { try await a.send(["n": i], to: b.id) }
@@ -91,10 +57,10 @@ final class SecureMeshLoopbackTests: XCTestCase {
 
     func testForgedAndReplayedDatagramsAreDroppedAndCounted() async throws {
         let recorder = Recorder()
-        let a = try await makeNode("a", recorder: recorder)
-        let b = try await makeNode("b")
+        let a = try await makeKeyedNode("a", recorder: recorder)
+        let b = try await makeKeyedNode("b")
         introduce([a, b])
-        try await eventually("connected") { await connected(b) == 1 }
+        try await eventually("connected") { await connectedCount(b) == 1 }
         let inbox = Inbox(b)
         try await a.send(["v": 1], to: b.id, on: .unreliable)
         try await eventually("the first datagram") { inbox.messages.count == 1 }
