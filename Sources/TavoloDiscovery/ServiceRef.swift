@@ -2,9 +2,12 @@ import CDNSSD
 import Foundation
 
 /// Must be evaluated before the first dns_sd call: silences Avahi's "this program uses the Apple Bonjour
-/// compatibility layer" warning on stderr. A global `let` is initialised once, thread-safely.
+/// compatibility layer" warning on stderr, and gives Avahi a zeroing allocator before it allocates anything
+/// (shim.h says why: without it a resolve or query ref crashes the process when avahi-daemon restarts).
+/// A global `let` is initialised once, thread-safely.
 let dnssdPrepared: Bool = {
     setenv("AVAHI_COMPAT_NOWARN", "1", 1)
+    tavolo_avahi_zero_new_memory()
     return true
 }()
 

@@ -132,9 +132,15 @@ final class LanIntegrationTests: XCTestCase {
     func testANodeSurvivesItsHostsAvahiRestart() throws {
         try startOnePerHost(2)
         try harness.eventually("two hosts meshed", seconds: 30) { harness.isFullMesh([0, 1]) }
-        try lan?.lan(["avahi", "tvh1", "stop"])
-        Thread.sleep(forTimeInterval: 1)
-        try lan?.lan(["avahi", "tvh1", "start"])
+        // Three times: Avahi's compatibility library used to crash the node on a daemon loss about one time in
+        // three (uninitialised callback fields, see Sources/CDNSSD/shim.h).
+        for _ in 0..<3 {
+            try lan?.lan(["avahi", "tvh1", "stop"])
+            Thread.sleep(forTimeInterval: 1)
+            try lan?.lan(["avahi", "tvh1", "start"])
+            Thread.sleep(forTimeInterval: 1)
+            XCTAssertTrue(harness.nodes[0].process.isRunning, "the node of tvh1 died when its Avahi went: \(harness.logTail(0))")
+        }
         let lan = try XCTUnwrap(lan)
         _ = try harness.startNode(testHost: try lan.holder(2))
         try harness.eventually("a new node on tvh2 and the node of tvh1 find each other", seconds: 30) {
