@@ -57,7 +57,8 @@ final class RecordsIntegrationTests: DaemonTestCase {
         }
         _ = try c0.call(.start(table: shared.id), as: TableInfo.self)
 
-        try harness.eventually("both nodes hold the 4 games", seconds: 60) {
+        // Generous: under CI load every move waits for durable game-log writes on both nodes.
+        try harness.eventually("both nodes hold the 4 games", seconds: 150) {
             finishedCount(0) == 4 && finishedCount(1) == 4
         }
         try harness.eventually("both leaderboards agree", seconds: 30) { (try? scores(0)) == (try? scores(1)) }
@@ -69,7 +70,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
 
         try harness.startNode()
         try harness.eventually("the late node joins the mesh", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
-        try harness.eventually("the late node shows the same leaderboard", seconds: 60) {
+        try harness.eventually("the late node shows the same leaderboard", seconds: 90) {
             (try? scores(2)) == (try? scores(0))
         }
         XCTAssertEqual(try history(2).count, 4)
