@@ -9,13 +9,20 @@ extension RecordStore {
         try pool.read { db in
             var sql = "SELECT * FROM record r WHERE 1"
             var args: [(any DatabaseValueConvertible)?] = []
-            if let game {
+            if let player {
+                // The player's latest seats through (name, endedAt), newest first, stopping early: `limit` records
+                // need at most `limit` x 6 seats (a name may sit at every seat of a six-player game). Ties on
+                // endedAt are broken by id as below, so the prefix holds the records the outer query picks.
+                sql += """
+                     AND r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?\(game == nil ? "" : " AND s.game = ?")
+                                  ORDER BY s.endedAt DESC, s.recordID LIMIT ?)
+                    """
+                args.append(player)
+                if let game { args.append(game) }
+                args.append(limit * 6)
+            } else if let game {
                 sql += " AND r.game = ?"
                 args.append(game)
-            }
-            if let player {
-                sql += " AND r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?)"
-                args.append(player)
             }
             sql += " ORDER BY r.endedAt DESC, r.id LIMIT ?"
             args.append(limit)

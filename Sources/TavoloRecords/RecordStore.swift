@@ -82,6 +82,20 @@ public final class RecordStore: Sendable {
             }
         }
         Standings.migrate(&m)
+        // `history --player` walked every game of a common name and sorted them (1.7 s with 100,000 games): each
+        // seat now carries its game and end time, and (name, endedAt) gives a player's latest games in order.
+        m.registerMigration("v3-seat-endedAt") { db in
+            try db.alter(table: "seat") { t in
+                t.add(column: "endedAt", .integer)
+                t.add(column: "game", .text)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE seat SET endedAt = (SELECT endedAt FROM record WHERE record.id = seat.recordID),
+                                    game = (SELECT game FROM record WHERE record.id = seat.recordID)
+                    """)
+            try db.create(index: "seat_on_name_endedAt", on: "seat", columns: ["name", "endedAt"])
+        }
         return m
     }
 
@@ -109,11 +123,14 @@ public final class RecordStore: Sendable {
                 added += 1
                 for s in b.seats {
                     try db.cachedStatement(
-                        sql: "INSERT INTO seat (recordID, seat, node, name, bot, score, won) VALUES (?,?,?,?,?,?,?)"
+                        sql: """
+                            INSERT INTO seat (recordID, seat, node, name, bot, score, won, endedAt, game)
+                            VALUES (?,?,?,?,?,?,?,?,?)
+                            """
                     ).execute(
                         arguments: [
                             r.id, s.seat, s.node, s.name, s.bot, b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil,
-                            b.winners.contains(s.seat),
+                            b.winners.contains(s.seat), r.endedAt, b.game,
                         ])
                 }
                 try Standings.add(b, db)

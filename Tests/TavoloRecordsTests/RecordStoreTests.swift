@@ -168,4 +168,36 @@ final class RecordStoreTests: XCTestCase {
         }
         XCTAssertEqual(try store.known([records[0].id, String(repeating: "0", count: 64)]), [records[0].id])
     }
+
+    /// `history --player` takes a player's latest seats through an index and stops early: it must list exactly the
+    /// games a filter over every record gives, ties on the end time included, with and without a game.
+    func testHistoryOfAPlayerEqualsTheFilterOverEveryRecord() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let names = ["ann", "bob", "cat", "dan"]
+        var batch: [(RecordedGame, RecordBody)] = []
+        for seed in UInt64(1)...24 {
+            let (game, players) = [("othello", 2), ("briscola", 2), ("spirits", 3)][Int(seed % 3)]
+            // Rotated names (a name at two seats sometimes) and end times with ties.
+            let seated = (0..<players).map { names[(Int(seed) + $0 * Int(seed % 2 + 1)) % names.count] }
+            let r = try RecordFactory.playout(
+                catalog: .standard, game: game, players: players, seed: seed, bot: "random", names: seated,
+                table: "t\(seed)", endedAt: 1_700_000_000_000 + Int64(seed / 4))
+            batch.append((r, try r.decodedBody()))
+        }
+        try store.insert(batch, source: .peer)
+        let every = try store.history(game: nil, player: nil, limit: 1000)
+        XCTAssertEqual(every.count, 24)
+        for player in names + ["nobody"] {
+            for game in [nil, "othello", "spirits"] as [String?] {
+                for limit in [1, 3, 200] {
+                    let expected = every.filter { r in
+                        (game == nil || r.game == game) && r.seats.contains { $0.name == player }
+                    }.prefix(limit).map(\.id)
+                    XCTAssertEqual(
+                        try store.history(game: game, player: player, limit: limit).map(\.id), Array(expected),
+                        "\(player) \(game ?? "any game") limit \(limit)")
+                }
+            }
+        }
+    }
 }
