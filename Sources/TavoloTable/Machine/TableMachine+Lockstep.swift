@@ -100,9 +100,10 @@ extension TableMachine {
                 return
             }
             let number = s.moveNumber
-            // A member that others voted out, paused and not yet sure of it, applies no move: the table's moves from
-            // the takeover's point on are the heir's, and it must know the takeover before it gets there (§9.12).
-            if info.phase == .paused, !replaced.contains(me), votes[me]?.isEmpty == false { return }
+            // A paused member that others voted out, or may have, applies no move until every member is back: the
+            // table's moves from a takeover's point on are the heir's, and it must know every takeover the others
+            // agreed (their votes come before their syncs) before it gets there (§9.12).
+            if info.phase == .paused, replaced.contains(me) || votes[me]?.isEmpty == false { return }
             if let pending = pendingMoves.removeValue(forKey: number) {
                 // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's
                 // random stream moves on as if it had played it here.
