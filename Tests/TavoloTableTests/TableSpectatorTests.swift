@@ -88,6 +88,16 @@ final class TableSpectatorTests: XCTestCase {
     /// A six-node Spirits! table of bots cut 2/4 mid-game: the four vote the two out after the grace and finish the
     /// game; the two wait, paused, and play nothing. After the heal both follow as spectators and every log is alike.
     func testATableCutTwoFourFinishesOnTheFourAndTheTwoFollowAfterTheHeal() throws {
+        try cutTwoFour(healOneLinkAtATime: false)
+    }
+
+    /// The same, the links coming back one at a time, each delivering what it carries before the next: a cut node
+    /// gets a catch-up from the first member back long before the last member's votes.
+    func testTheTwoFollowWhenTheirLinksComeBackOneAtATime() throws {
+        try cutTwoFour(healOneLinkAtATime: true)
+    }
+
+    func cutTwoFour(healOneLinkAtATime: Bool) throws {
         var mesh = Mesh(6)
         let info = try mesh.request(0) { $0.host(game: "spirits", players: 6) }.get()
         let id = info.id
@@ -114,7 +124,11 @@ final class TableSpectatorTests: XCTestCase {
             XCTAssertEqual(mesh.table(i, id)?.info.phase, .paused, "the minority waits")
             XCTAssertEqual(mesh.moves(i, id), cutAt[k], "the minority played a move")
         }
-        mesh.heal([4, 5], with: [0, 1, 2, 3])
+        if healOneLinkAtATime {
+            for i in [4, 5] { for j in 0..<4 { mesh.heal([i], with: [j]) } }
+        } else {
+            mesh.heal([4, 5], with: [0, 1, 2, 3])
+        }
         for i in [4, 5] {
             let t = try XCTUnwrap(mesh.table(i, id))
             XCTAssertEqual(t.info.phase, .finished, "n\(i): \(t.stopReason.map { $0.reason } ?? "")")
