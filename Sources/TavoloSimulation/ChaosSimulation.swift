@@ -97,6 +97,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     private var cutNodes: Set<Int> = []
     /// Holder processes of the test hosts (`onTestHosts`), one per node.
     private var holders: [pid_t] = []
+    private var keepLogs = false
     private var rng: UInt64
 
     public init(options: Options, log: @escaping (String) -> Void) {
@@ -123,7 +124,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
 
     public func run() throws -> Report {
-        defer { stopAll() }
+        defer { stopAll(keepingLogs: keepLogs) }
         try FileManager.default.createDirectory(atPath: "\(workDir)/run", withIntermediateDirectories: true)
         if options.onTestHosts {
             do { holders = try (1...options.peers).map { try LanTestbed.holderPID(host: "tvh\($0)") } } catch {
@@ -146,9 +147,13 @@ public final class ChaosSimulation: @unchecked Sendable {
                     + "\(report.agreed ? "agreed" : "DISAGREED"), \(report.movesLost) moves lost"
                     + (report.problem.map { " — \($0)" } ?? ""))
             games.append(report)
+            // A game that did not end well keeps the nodes' logs for a look (the path is told at the end).
+            if !report.finished || !report.agreed || report.movesLost > 0 { keepLogs = true }
         }
+        if keepLogs { log("the nodes' logs are kept in \(workDir)") }
         return Report(
-            network: options.onTestHosts ? "test-hosts" : "lo", peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, grace: options.grace,
+            network: options.onTestHosts ? "test-hosts" : "lo", peers: options.peers, game: options.game,
+            bot: options.bot, seed: options.seed, grace: options.grace,
             games: games, played: games.count, finished: games.count(where: \.finished),
             agreed: games.count(where: \.agreed), resumed: games.count(where: \.resumed),
             takenOver: games.count(where: \.takenOver), movesLost: games.reduce(0) { $0 + $1.movesLost })
@@ -199,7 +204,7 @@ public final class ChaosSimulation: @unchecked Sendable {
         }
     }
 
-    public func stopAll() {
+    public func stopAll(keepingLogs: Bool = false) {
         for i in lock.withLock({ cutNodes.sorted() }) { try? LanTestbed.setCable(host: i + 1, plugged: true) }
         for i in 0..<options.peers {
             if let p = lock.withLock({ processes[i] }), p.isRunning {
@@ -209,7 +214,7 @@ public final class ChaosSimulation: @unchecked Sendable {
             }
         }
         lock.withLock { processes = Array(repeating: nil, count: options.peers) }
-        try? FileManager.default.removeItem(atPath: workDir)
+        if !keepingLogs { try? FileManager.default.removeItem(atPath: workDir) }
     }
 
     private func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
