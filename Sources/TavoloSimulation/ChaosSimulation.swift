@@ -9,7 +9,8 @@ import TavoloTable
 /// continued, or the host is killed; on the LAN testbed (`onTestHosts`, one node per scripts/lan test host) also a
 /// host's cable is pulled and plugged back within or past the grace period. It reports games played, finished,
 /// agreed, resumed and taken over, and the moves lost (a node's log on disk missing a move it had applied, or
-/// differing from the others': must be 0).
+/// differing from the others': must be 0). A member voted out (stopped or cut past the grace) is continued or plugged
+/// back and must follow the game to its end as a spectator, with the same log as the others (§9.12).
 public final class ChaosSimulation: @unchecked Sendable {
     public struct Options: Sendable {
         public var peers: Int
@@ -196,6 +197,14 @@ public final class ChaosSimulation: @unchecked Sendable {
             if stoppedNodes.contains(i) { signal(i, SIGCONT) }
             if lock.withLock({ processes[i] == nil }) { try start(i) }
         }
+        // A node continued or restarted may still be catching up on the last game (one voted out follows it to its
+        // end as a spectator, §9.12): the next game starts once every node's tables are over, not among
+        // connections that come and go while a long catch-up is written (a debug build under load, mostly).
+        try? waitUntil("every node's tables over", timeout: 90) {
+            (0..<options.peers).allSatisfy { i in
+                (try? client(i).call(.tables, as: [TableInfo].self))?.allSatisfy { $0.phase.isOver } == true
+            }
+        }
         try waitUntil("a full mesh of \(options.peers)", timeout: 60) {
             (0..<options.peers).allSatisfy { i in
                 guard let peers = try? client(i).call(.peers, as: [PeerSummary].self) else { return false }
@@ -316,6 +325,20 @@ public final class ChaosSimulation: @unchecked Sendable {
             }
         } catch {
             report.problem = "\(error)"
+        }
+        // The member stopped past the grace is continued once the others are done: it learns it was voted out and
+        // follows the end of the game as a spectator (§9.12); its log must then be the others'.
+        if reached && fault == .stopPastGrace && report.problem == nil {
+            signal(victim, SIGCONT)
+            do {
+                try waitUntil("\(names[victim]) to follow \(id) to its end", timeout: options.gameTimeout) {
+                    try state(victim, id).info.phase.isOver
+                }
+                expected.append(victim)
+                states.append(try state(victim, id))
+            } catch {
+                report.problem = "\(error)"
+            }
         }
         report.wallMs = Date().timeIntervalSince(started) * 1000
         report.finished = !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }

@@ -52,10 +52,11 @@ extension TableMachine {
     }
 
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int) {
+        // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
+        if replaced.contains(member) && info.members.contains(voter) && !replaced.contains(voter) { return }
         guard checks, info.phase.isActive, session != nil, info.members.contains(voter), info.members.contains(member),
             voter != member, !replaced.contains(voter), number >= 0
         else { return dropped(.takeover(table: id, member: member, number: number), from: voter) }
-        guard !replaced.contains(member) else { return }
         // Converge on one move: a voter ahead has moves this node misses; one behind misses this node's.
         if role == .node, graceOver.contains(member), !replaced.contains(me), let s = session {
             if number > s.moveNumber {
