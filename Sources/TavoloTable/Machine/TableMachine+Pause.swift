@@ -32,7 +32,10 @@ extension TableMachine {
 
     /// A member's session is established again: this node sends it every takeover vote it cast, then its sync.
     /// The member is back when its own sync arrives (`handleSync`).
-    mutating func memberBack(_ peer: NodeID) {
+    mutating func memberBack(_ peer: NodeID) { sendVotesAndSync(to: peer) }
+
+    /// Every takeover vote this node cast, then its sync.
+    mutating func sendVotesAndSync(to peer: NodeID) {
         // A member voted out (or one that missed a vote about another) learns it from the votes: it counts them like
         // everyone. They go before the sync, on the same connection, so a returning member knows every vote of
         // this node before it is told how far the game went (§9.12).
@@ -103,9 +106,11 @@ extension TableMachine {
         if moves < s.moveNumber {
             // A spectator relays nothing: the members have no use for its word.
             if !isSpectator { sendCatchUp(to: from, from: moves) }
-        } else if moves > s.moveNumber && !syncSent.contains(from) {
-            sendSync(to: from)
         }
+        // A member that has not had this node's sync since its session came back gets it (with the votes first):
+        // it is how the sender learns this node is back, even if this node saw no new session (a connection
+        // replaced before its loss was noticed), and how a member behind asks the sender for what it misses.
+        if !syncSent.contains(from) { sendVotesAndSync(to: from) }
         // A member that was away may have missed this node's result.
         if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
             send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
