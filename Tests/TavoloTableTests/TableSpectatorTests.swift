@@ -1,3 +1,4 @@
+import Foundation
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
@@ -43,9 +44,14 @@ final class TableSpectatorTests: XCTestCase {
         mesh.fire(0, .grace(id, member: mesh[2]))
         mesh.fire(1, .grace(id, member: mesh[2]))
         XCTAssertEqual(mesh.table(0, id)?.info.phase, .finished)
-        let before = mesh.queue.count
+        let before = mesh.captured[mesh[2], default: []].count
         mesh.heal(2)
-        XCTAssertGreaterThanOrEqual(mesh.queue.count, before)
+        // Back, n2 sends syncs and nothing else: it has no say any more (no move, confirmation, result, vote).
+        let sent = mesh.captured[mesh[2], default: []].dropFirst(before).filter { $0.sender == mesh[2] }
+        let types = Set(sent.compactMap { c -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(c.body)) as? [String: Any])?["type"] as? String
+        })
+        XCTAssertEqual(types, ["table.sync"])
         let t = try XCTUnwrap(mesh.table(2, id))
         XCTAssertEqual(t.info.phase, .finished, t.stopReason.map { $0.reason } ?? "")
         XCTAssertTrue(t.isSpectator)
