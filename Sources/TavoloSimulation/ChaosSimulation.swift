@@ -6,8 +6,11 @@ import TavoloTable
 
 /// `tavolo simulate --chaos`: real `tavolod` processes play games while, at seeded moments, a member is killed
 /// (`kill -9`) and restarted with its state directory, stopped (SIGSTOP) within or past the grace period and
-/// continued, or the host is killed. It reports games played, finished, agreed, resumed and taken over, and the
-/// moves lost (a node's log on disk missing a move it had applied, or differing from the others': must be 0).
+/// continued, or the host is killed; on the LAN testbed (`onTestHosts`, one node per scripts/lan test host) also a
+/// host's cable is pulled and plugged back within or past the grace period. It reports games played, finished,
+/// agreed, resumed and taken over, and the moves lost (a node's log on disk missing a move it had applied, or
+/// differing from the others': must be 0). A member voted out (stopped or cut past the grace) is continued or plugged
+/// back and must follow the game to its end as a spectator, with the same log as the others (§9.12).
 public final class ChaosSimulation: @unchecked Sendable {
     public struct Options: Sendable {
         public var peers: Int
@@ -19,6 +22,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         /// The tables' grace period (seconds): short, so a run takes minutes, not hours.
         public var grace = 6
         public var gameTimeout: Double = 240
+        /// Node K runs in test host tvhK (scripts/lan up N), and the fault `cut-heal` is drawn too.
+        public var onTestHosts = false
 
         public init(peers: Int, game: String, games: Int, seed: UInt64, bot: String, daemonPath: String) {
             self.peers = peers
@@ -36,6 +41,11 @@ public final class ChaosSimulation: @unchecked Sendable {
         case stopWithinGrace = "stop-within-grace"
         case stopPastGrace = "stop-past-grace"
         case hostKill = "host-kill"
+        /// On test hosts only: the victim's cable pulled, plugged back after a seeded delay within or past the grace.
+        case cutHeal = "cut-heal"
+
+        /// The faults drawn: `cut-heal` only on test hosts (last, so a seed draws the same faults on `lo` as before).
+        static func drawn(onTestHosts: Bool) -> [Fault] { onTestHosts ? allCases : allCases.filter { $0 != .cutHeal } }
     }
 
     public struct GameReport: Codable, Sendable {
@@ -43,6 +53,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var fault: Fault
         public var victim: String?
         public var faultAtMove: Int?
+        /// `cut-heal`: seconds the cable stayed out.
+        public var cutSeconds: Double?
         public var moves: Int
         public var finished: Bool
         public var agreed: Bool
@@ -54,6 +66,8 @@ public final class ChaosSimulation: @unchecked Sendable {
     }
 
     public struct Report: Codable, Sendable {
+        /// "lo" (every node on this host) or "test-hosts" (one node per scripts/lan test host).
+        public var network: String
         public var peers: Int
         public var game: String
         public var bot: String
@@ -80,6 +94,11 @@ public final class ChaosSimulation: @unchecked Sendable {
     private let lock = NSLock()
     private var processes: [Process?]
     private var stoppedNodes: Set<Int> = []
+    /// Test hosts whose cable is out (node i is in tvh(i+1)).
+    private var cutNodes: Set<Int> = []
+    /// Holder processes of the test hosts (`onTestHosts`), one per node.
+    private var holders: [pid_t] = []
+    private var keepLogs = false
     private var rng: UInt64
 
     public init(options: Options, log: @escaping (String) -> Void) {
@@ -106,9 +125,17 @@ public final class ChaosSimulation: @unchecked Sendable {
     func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
 
     public func run() throws -> Report {
-        defer { stopAll() }
+        defer { stopAll(keepingLogs: keepLogs) }
         try FileManager.default.createDirectory(atPath: "\(workDir)/run", withIntermediateDirectories: true)
-        log("starting \(options.peers) tavolod nodes (heartbeat 0.3 s, loss after 1.5 s, grace \(options.grace) s)")
+        if options.onTestHosts {
+            do { holders = try (1...options.peers).map { try LanTestbed.holderPID(host: "tvh\($0)") } } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+        log(
+            "starting \(options.peers) tavolod nodes"
+                + (options.onTestHosts ? " on test hosts tvh1…tvh\(options.peers)" : "")
+                + " (heartbeat 0.3 s, loss after 1.5 s, grace \(options.grace) s)")
         for i in 0..<options.peers { try start(i) }
         var games: [GameReport] = []
         for g in 0..<options.games {
@@ -121,9 +148,13 @@ public final class ChaosSimulation: @unchecked Sendable {
                     + "\(report.agreed ? "agreed" : "DISAGREED"), \(report.movesLost) moves lost"
                     + (report.problem.map { " — \($0)" } ?? ""))
             games.append(report)
+            // A game that did not end well keeps the nodes' logs for a look (the path is told at the end).
+            if !report.finished || !report.agreed || report.movesLost > 0 { keepLogs = true }
         }
+        if keepLogs { log("the nodes' logs are kept in \(workDir)") }
         return Report(
-            peers: options.peers, game: options.game, bot: options.bot, seed: options.seed, grace: options.grace,
+            network: options.onTestHosts ? "test-hosts" : "lo", peers: options.peers, game: options.game,
+            bot: options.bot, seed: options.seed, grace: options.grace,
             games: games, played: games.count, finished: games.count(where: \.finished),
             agreed: games.count(where: \.agreed), resumed: games.count(where: \.resumed),
             takenOver: games.count(where: \.takenOver), movesLost: games.reduce(0) { $0 + $1.movesLost })
@@ -137,7 +168,7 @@ public final class ChaosSimulation: @unchecked Sendable {
             arguments: [
                 "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socket(i),
                 "--log-level", "warning", "--heartbeat-interval", "0.3", "--heartbeat-timeout", "1.5",
-            ], logPath: "\(workDir)/\(names[i]).log")
+            ], logPath: "\(workDir)/\(names[i]).log", testHost: options.onTestHosts ? holders[i] : nil)
         let p: Process
         do { p = try node.start() } catch { throw Failure(description: "\(error)") }
         lock.withLock { processes[i] = p }
@@ -153,11 +184,26 @@ public final class ChaosSimulation: @unchecked Sendable {
         }
     }
 
-    /// Every node running and continued, and a full mesh again.
+    /// Pulls node `i`'s test host cable out, or plugs it back.
+    private func setCable(_ i: Int, plugged: Bool) throws {
+        do { try LanTestbed.setCable(host: i + 1, plugged: plugged) } catch { throw Failure(description: "\(error)") }
+        lock.withLock { if plugged { cutNodes.remove(i) } else { cutNodes.insert(i) } }
+    }
+
+    /// Every node running and continued, every cable in, and a full mesh again.
     private func healAll() throws {
+        for i in lock.withLock({ cutNodes.sorted() }) { try setCable(i, plugged: true) }
         for i in 0..<options.peers {
             if stoppedNodes.contains(i) { signal(i, SIGCONT) }
             if lock.withLock({ processes[i] == nil }) { try start(i) }
+        }
+        // A node continued or restarted may still be catching up on the last game (one voted out follows it to its
+        // end as a spectator, §9.12): the next game starts once every node's tables are over, not among
+        // connections that come and go while a long catch-up is written (a debug build under load, mostly).
+        try? waitUntil("every node's tables over", timeout: 90) {
+            (0..<options.peers).allSatisfy { i in
+                (try? client(i).call(.tables, as: [TableInfo].self))?.allSatisfy { $0.phase.isOver } == true
+            }
         }
         try waitUntil("a full mesh of \(options.peers)", timeout: 60) {
             (0..<options.peers).allSatisfy { i in
@@ -167,7 +213,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         }
     }
 
-    public func stopAll() {
+    public func stopAll(keepingLogs: Bool = false) {
+        for i in lock.withLock({ cutNodes.sorted() }) { try? LanTestbed.setCable(host: i + 1, plugged: true) }
         for i in 0..<options.peers {
             if let p = lock.withLock({ processes[i] }), p.isRunning {
                 kill(p.processIdentifier, SIGCONT)
@@ -176,7 +223,7 @@ public final class ChaosSimulation: @unchecked Sendable {
             }
         }
         lock.withLock { processes = Array(repeating: nil, count: options.peers) }
-        try? FileManager.default.removeItem(atPath: workDir)
+        if !keepingLogs { try? FileManager.default.removeItem(atPath: workDir) }
     }
 
     private func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
@@ -220,12 +267,13 @@ public final class ChaosSimulation: @unchecked Sendable {
         }
         _ = try client(host).call(.start(table: id), as: TableInfo.self)
 
-        let fault = Fault.allCases[next(Fault.allCases.count)]
+        let faults = Fault.drawn(onTestHosts: options.onTestHosts)
+        let fault = faults[next(faults.count)]
         let victim = fault == .hostKill ? host : 1 + next(options.peers - 1)
         let at = 3 + next(25)
         var report = GameReport(
             table: id.rawValue, fault: fault, victim: fault == .none ? nil : names[victim],
-            faultAtMove: fault == .none ? nil : at, moves: 0, finished: false, agreed: false, resumed: false,
+            faultAtMove: fault == .none ? nil : at, cutSeconds: nil, moves: 0, finished: false, agreed: false, resumed: false,
             takenOver: false, movesLost: 0, problem: nil, wallMs: 0)
         // Nodes expected to finish the game (a member voted out is no longer one).
         var expected = Array(0..<options.peers)
@@ -255,6 +303,14 @@ public final class ChaosSimulation: @unchecked Sendable {
             case .stopPastGrace:
                 signal(victim, SIGSTOP)
                 expected.removeAll { $0 == victim }
+            case .cutHeal:
+                // Within the grace, the victim resumes; past it, it is voted out and, back, follows the end of the
+                // game as a spectator (§9.12): it finishes with the same log as the others either way.
+                let seconds = next(2) == 0 ? Double(options.grace) / 2 : Double(options.grace + 2 + next(4))
+                report.cutSeconds = seconds
+                try setCable(victim, plugged: false)
+                Thread.sleep(forTimeInterval: seconds)
+                try setCable(victim, plugged: true)
             }
         } else {
             report.fault = .none
@@ -270,12 +326,26 @@ public final class ChaosSimulation: @unchecked Sendable {
         } catch {
             report.problem = "\(error)"
         }
+        // The member stopped past the grace is continued once the others are done: it learns it was voted out and
+        // follows the end of the game as a spectator (§9.12); its log must then be the others'.
+        if reached && fault == .stopPastGrace && report.problem == nil {
+            signal(victim, SIGCONT)
+            do {
+                try waitUntil("\(names[victim]) to follow \(id) to its end", timeout: options.gameTimeout) {
+                    try state(victim, id).info.phase.isOver
+                }
+                expected.append(victim)
+                states.append(try state(victim, id))
+            } catch {
+                report.problem = "\(error)"
+            }
+        }
         report.wallMs = Date().timeIntervalSince(started) * 1000
         report.finished = !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
         report.agreed = report.finished && Set(states.compactMap(\.stateHash)).count == 1
         report.moves = states.first?.moveNumber ?? 0
         report.takenOver = states.contains { !$0.takeovers.isEmpty }
-        report.resumed = [.killRestart, .stopWithinGrace].contains(report.fault) && report.finished
+        report.resumed = [.killRestart, .stopWithinGrace, .cutHeal].contains(report.fault) && report.finished
             && !report.takenOver
         if report.problem == nil, !report.finished {
             report.problem = states.compactMap(\.stopped).first ?? "not finished"

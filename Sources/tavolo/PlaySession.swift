@@ -70,6 +70,11 @@ final class PlaySession {
             let since = s.pausedSince.map { " since \($0)" } ?? ""
             status.insert("paused: \(s.absent.joined(separator: ", ")) lost\(since)", at: 0)
         }
+        if let seats = s.spectatorOf {
+            status.append(
+                "you were voted out: seat \(seats.map(String.init).joined(separator: ", ")) passed to a bot; "
+                    + "you follow the game as a spectator")
+        }
         for t in s.takeovers {
             status.append("\(t.memberName) \(t.forfeit ? "forfeited" : "was replaced"): seat \(t.seats.map(String.init).joined(separator: ", ")) is a bot's")
         }

@@ -9,6 +9,7 @@ extension Simulate {
             peers: peers, game: game, games: games, seed: seed ?? UInt64.random(in: 0...UInt64.max), bot: bot,
             daemonPath: daemon)
         options.grace = grace
+        options.onTestHosts = hosts
         let quiet = json
         let chaos = ChaosSimulation(options: options) { line in if !quiet { FileHandleStderr.write(line) } }
         SimulationSignals.install { chaos.stopAll() }
@@ -18,11 +19,12 @@ extension Simulate {
             try printJSON(report)
         } else {
             print(
-                "chaos: \(report.peers) nodes, \(report.game), \(report.bot) bots, seed \(report.seed), "
+                "chaos: \(report.peers) nodes \(report.network == "lo" ? "on this host" : "on test hosts"), \(report.game), \(report.bot) bots, seed \(report.seed), "
                     + "grace \(report.grace) s")
             for (i, g) in report.games.enumerated() {
                 print(
                     "game \(i + 1): \(g.fault.rawValue)" + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
+                        + (g.cutSeconds.map { " for \(String(format: "%.0f", $0)) s" } ?? "")
                         + ", \(g.moves) moves, \(g.finished ? "finished" : "NOT FINISHED"), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
                         + "\(g.takenOver ? ", taken over" : ""), \(g.movesLost) moves lost"

@@ -216,6 +216,11 @@ struct State: ParsableCommand {
                 "paused: \(s.absent.joined(separator: ", ")) lost" + (s.pausedSince.map { " since \($0)" } ?? "")
                     + "; grace \(s.info.graceSeconds) s, then a bot takes their seats")
         }
+        if let seats = s.spectatorOf {
+            print(
+                "you were voted out: seat\(seats.count == 1 ? "" : "s") \(seats.map(String.init).joined(separator: ", ")) "
+                    + "passed to a bot; you follow the game as a spectator")
+        }
         for t in s.takeovers {
             print(
                 "\(t.memberName) \(t.forfeit ? "forfeited" : "did not come back"): seats "
@@ -238,7 +243,8 @@ struct Watch: ParsableCommand {
         func isMine(_ id: TableID) -> Bool {
             if mine.contains(id) { return true }
             let tables = (try? client.call(.tables, as: [TableInfo].self)) ?? []
-            mine = Set(tables.filter { $0.members.contains { $0.hex == me } }.map(\.id))
+            // Once mine, a table stays mine: voted out, this node follows it as a spectator (§9.12).
+            mine.formUnion(tables.filter { $0.members.contains { $0.hex == me } }.map(\.id))
             return mine.contains(id)
         }
         let events = try nodeOptions.connect(timeout: nil)

@@ -161,6 +161,28 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         harness.signal(2, SIGCONT)
     }
 
+    /// SIGSTOP a member past the grace period, then SIGCONT: it learns from the others' votes that a bot took its
+    /// seat, drops any move it played alone, follows the rest of the game as a spectator of that seat, and ends with
+    /// the same log as the two others: the same moves, takeover and final hashes (§9.12).
+    func testAMemberVotedOutFollowsTheRestOfTheGameAsASpectator() throws {
+        let id = try spiritsUnderWay(grace: 3)
+        harness.signal(2, SIGSTOP)
+        try waitFor("a bot takes node 2's seat") { try (0...1).allSatisfy { try !state($0, id).takeovers.isEmpty } }
+        harness.signal(2, SIGCONT)
+        let states = try finishedHashes([0, 1, 2], id)
+        XCTAssertEqual(states[2].spectatorOf, [2])
+        XCTAssertNil(states[0].spectatorOf)
+        let logs = try (0...2).map { try gameLog($0, id) }
+        for (i, log) in logs.enumerated().dropFirst() {
+            XCTAssertEqual(log.moves.map(\.move), logs[0].moves.map(\.move), "node \(i)'s moves")
+            XCTAssertEqual(log.moves.map(\.after), logs[0].moves.map(\.after), "node \(i)'s hashes")
+            XCTAssertEqual(log.takeovers ?? [], logs[0].takeovers ?? [], "node \(i)'s takeovers")
+            XCTAssertEqual(log.finalHash, logs[0].finalHash, "node \(i)'s final hash")
+            XCTAssertEqual(log.finalHashes, logs[0].finalHashes, "node \(i)'s final hashes")
+        }
+        XCTAssertEqual(logs[0].takeovers?.map(\.memberName), [harness.name(2)])
+    }
+
     /// Kill the host mid-game: its seat goes to a bot and its jobs (the deals of the next rounds) to the lowest
     /// remaining member; the game finishes on the two others.
     func testTheGameFinishesWhenTheHostIsKilled() throws {

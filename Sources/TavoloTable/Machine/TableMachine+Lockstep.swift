@@ -19,7 +19,8 @@ extension TableMachine {
     }
 
     mutating func handleDeal(from: NodeID, number: Int, cards: [UInt8]) {
-        guard info.members.contains(from), checks, !info.phase.isOver else {
+        // A former host voted out may deal before it learns it is out: it has no say (§9.12).
+        guard info.members.contains(from), !replaced.contains(from), checks, !info.phase.isOver else {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
         guard from == info.host else {
@@ -99,6 +100,10 @@ extension TableMachine {
                 return
             }
             let number = s.moveNumber
+            // A paused member that others voted out, or may have, applies no move until every member is back: the
+            // table's moves from a takeover's point on are the heir's, and it must know every takeover the others
+            // agreed (their votes come before their syncs) before it gets there (§9.12).
+            if info.phase == .paused, replaced.contains(me) || votes[me]?.isEmpty == false { return }
             if let pending = pendingMoves.removeValue(forKey: number) {
                 // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's
                 // random stream moves on as if it had played it here.
@@ -119,7 +124,8 @@ extension TableMachine {
             }
             // A paused table applies moves already played (a catch-up) but plays none (§9.10).
             guard info.phase == .playing else { return }
-            guard role == .node, let seat = s.turn.seat, info.seats[seat].owner == me else {
+            // A member voted out never plays again, not even before its seats have passed (§9.12).
+            guard role == .node, !replaced.contains(me), let seat = s.turn.seat, info.seats[seat].owner == me else {
                 // Another node's bot answers without its user: its move has a deadline; a human's has none.
                 if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
                 return
@@ -149,6 +155,9 @@ extension TableMachine {
                 throw TableError(.paused, "table \(id) is paused: \(absentNames) lost; moves wait for them")
             }
             throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
+        }
+        guard !replaced.contains(me) else {
+            throw TableError(.notYourTurn, "you were voted out of table \(id): a bot plays your seat; you follow the game")
         }
         guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
             throw TableError(.notYourTurn, "it is not a seat of yours to play")
@@ -207,8 +216,9 @@ extension TableMachine {
         // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
         let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
-        if !botPlaysNext {
-            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? info.members : [info.host, from])
+        // A member voted out confirms nothing: nobody asks for its word (§9.12); the host's goes to it too.
+        if !botPlaysNext && !replaced.contains(me) {
+            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? recipients : [info.host, from])
         }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
@@ -234,9 +244,9 @@ extension TableMachine {
             return
         }
         // The mover times its move until every member has confirmed it.
-        guard var by = confirmedBy[number] else { return }
+        guard var by = confirmedBy[number], !replaced.contains(from) else { return }
         by.insert(from)
-        if by.count >= info.members.count - replaced.count {
+        if by.count >= activeMembers.count {
             confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
             cancelTimer(.confirmations(id, move: number))
@@ -254,7 +264,7 @@ extension TableMachine {
         log.winners = outcome.winners
         log.scores = outcome.scores
         log.finalHash = hash.hex
-        if isMember {
+        if isMember && !replaced.contains(me) {
             sendToTable(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: hash))
             results[me] = hash
             startTimer(.results(id), after: ctx.peerReplyTimeout)
@@ -268,7 +278,8 @@ extension TableMachine {
     }
 
     mutating func handleResult(from: NodeID, finalHash: StateHash) {
-        guard info.members.contains(from), info.phase.isActive, checks, results[from] == nil else { return }
+        guard info.members.contains(from), !replaced.contains(from), info.phase.isActive, checks, results[from] == nil
+        else { return }
         results[from] = finalHash
         guard resultSent, let s = session else { return }
         hashesChecked += 1
@@ -290,8 +301,9 @@ extension TableMachine {
             let seed = jointSeed
         else { return }
         let ranking = raceRanking()
+        // The members that played to the end, the same at every member and spectator: their logs are alike.
         var byName: [String: String] = [:]
-        for (node, h) in results { byName[ctx.name(node)] = h.hex }
+        for (node, h) in results where activeMembers.contains(node) { byName[ctx.name(node)] = h.hex }
         log.finalHashes = byName
         announcePhase(.finished)
         persist()
@@ -307,7 +319,7 @@ extension TableMachine {
     mutating func stop(_ code: StopCode, _ reason: String, broadcast: Bool) {
         guard !info.phase.isOver else { return }
         out.append(.log(.error, "table \(id) stopped: \(code.rawValue): \(reason)"))
-        if broadcast { sendToTable(.stop(table: id, code: code, reason: reason)) }
+        if broadcast && !replaced.contains(me) { sendToTable(.stop(table: id, code: code, reason: reason)) }
         log.stopped = "\(code.rawValue): \(reason)"
         stopReason = (code, reason)
         announcePhase(.stopped)

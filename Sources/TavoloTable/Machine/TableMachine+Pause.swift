@@ -30,10 +30,27 @@ extension TableMachine {
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
     }
 
-    mutating func memberBack(_ peer: NodeID) {
+    /// A member's session is established again: this node sends it every takeover vote it cast, then its sync.
+    /// The member is back when its own sync arrives (`handleSync`).
+    mutating func memberBack(_ peer: NodeID) { sendVotesAndSync(to: peer) }
+
+    /// Every takeover vote this node cast, then its sync.
+    mutating func sendVotesAndSync(to peer: NodeID) {
+        // A member voted out (or one that missed a vote about another) learns it from the votes: it counts them like
+        // everyone. They go before the sync, on the same connection, so a returning member knows every vote of
+        // this node before it is told how far the game went (§9.12).
+        if !replaced.contains(me) {
+            for (member, byNumber) in votes.sorted(by: { $0.key < $1.key }) {
+                for (n, voters) in byNumber.sorted(by: { $0.key < $1.key }) where voters.contains(me) {
+                    send(.takeover(table: id, member: member, number: n), to: [peer])
+                }
+            }
+        }
         sendSync(to: peer)
-        // A member voted out learns it from the votes (it counts them like everyone).
-        if let n = myVote[peer] { send(.takeover(table: id, member: peer, number: n), to: [peer]) }
+    }
+
+    /// `peer`'s sync arrived after its session was established again: it is no longer absent.
+    mutating func memberReturned(_ peer: NodeID) {
         guard absent.remove(peer) != nil else { return }
         graceOver.remove(peer)
         cancelTimer(.grace(id, member: peer))
@@ -44,6 +61,9 @@ extension TableMachine {
     /// With every member back (or replaced): play goes on.
     mutating func maybeResume() {
         guard info.phase == .paused, absent.isEmpty, !info.phase.isOver else { return }
+        // Every member's sync is in, so every vote about this node is too: without a majority for one move, this
+        // node was not voted out, and those votes are moot here (they no longer hold its moves back, §9.12).
+        if !replaced.contains(me) { votes[me] = nil }
         announcePhase(.playing)
         emit(.resumed(message: "every member is back: play goes on"))
         if resultSent { startTimer(.results(id), after: ctx.peerReplyTimeout) }
@@ -56,18 +76,24 @@ extension TableMachine {
     // MARK: Sync and catch-up
 
     mutating func sendSync(to peer: NodeID) {
-        guard isMember, let s = session, let hash = hashes.last else { return }
+        guard isMember || isSpectator, let s = session, let hash = hashes.last else { return }
         syncSent.insert(peer)
         send(.sync(table: id, moves: s.moveNumber, stateHash: hash), to: [peer])
     }
 
     mutating func handleSync(from: NodeID, moves: Int, hash: StateHash) {
         let message = TableMessage.sync(table: id, moves: moves, stateHash: hash)
-        guard info.members.contains(from) || replaced.contains(from), checks, let s = session, moves >= 0,
-            moves <= s.moveNumber + Self.maxPending
-        else { return dropped(message, from: from) }
-        // The sender's word on the state after `moves` moves: checked now, or when this node gets there.
-        if moves == 0 {
+        guard info.members.contains(from) || replaced.contains(from), checks, let s = session else {
+            return dropped(message, from: from)
+        }
+        // Back, however far ahead: its votes came before this sync, so this node counted them already (§9.10).
+        memberReturned(from)
+        guard moves >= 0, moves <= s.moveNumber + Self.maxPending else { return dropped(message, from: from) }
+        // The sender's word on the state after `moves` moves: checked now, or when this node gets there. A member
+        // voted out is answered (it follows the game) but has no say: its word is not asked for (§9.12).
+        if replaced.contains(from) {
+            // nothing to check
+        } else if moves == 0 {
             hashesChecked += 1
             if hash != hashes[0] {
                 stop(.hashMismatch, "\(ctx.name(from)) starts from another state", broadcast: true)
@@ -78,10 +104,13 @@ extension TableMachine {
         }
         guard !info.phase.isOver || info.phase == .finished else { return }
         if moves < s.moveNumber {
-            sendCatchUp(to: from, from: moves)
-        } else if moves > s.moveNumber && !syncSent.contains(from) {
-            sendSync(to: from)
+            // A spectator relays nothing: the members have no use for its word.
+            if !isSpectator { sendCatchUp(to: from, from: moves) }
         }
+        // A member that has not had this node's sync since its session came back gets it (with the votes first):
+        // it is how the sender learns this node is back, even if this node saw no new session (a connection
+        // replaced before its loss was noticed), and how a member behind asks the sender for what it misses.
+        if !syncSent.contains(from) { sendVotesAndSync(to: from) }
         // A member that was away may have missed this node's result.
         if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
             send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
@@ -104,7 +133,7 @@ extension TableMachine {
     }
 
     mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
-        guard info.members.contains(from), checks, info.phase.isActive, let s = session else {
+        guard info.members.contains(from), !replaced.contains(from), checks, info.phase.isActive, let s = session else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }
         // Deals are checked against the joint seed when their turn comes, whoever relays them.

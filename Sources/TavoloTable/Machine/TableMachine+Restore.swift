@@ -12,7 +12,11 @@ extension TableMachine {
         guard let seed = saved.jointSeed, let entry = ctx.catalog[saved.table.game] else {
             throw fail("has no joint seed or an unknown game")
         }
-        guard saved.table.members.contains(ctx.me) else { throw fail("is of a table this node takes no part in") }
+        // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
+        let votedOut = (saved.takeovers ?? []).contains { $0.member == ctx.me && !$0.forfeit }
+        guard saved.table.members.contains(ctx.me) || votedOut else {
+            throw fail("is of a table this node takes no part in")
+        }
         let game: any GameSession
         do { game = try entry.session(players: saved.table.players, seed: seed) } catch {
             throw fail("cannot set its game up: \(error.message)")
@@ -71,7 +75,10 @@ extension TableMachine {
             commitments[p.node] = p.commitment
             if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { reveals[p.node] = nonce }
         }
-        for t in saved.takeovers ?? [] { replaced.insert(t.member) }
+        for t in saved.takeovers ?? [] {
+            replaced.insert(t.member)
+            if !t.forfeit { spectators.insert(t.member) }
+        }
         info.phase = .paused
     }
 

@@ -29,8 +29,9 @@ extension TableMachine {
             emit(.updated)
             return
         }
-        // A member's seats are fixed from the start; later offers only tell other nodes how the table goes.
-        if isMember && info.phase != .open { return }
+        // A member's seats are fixed from the start; later offers only tell other nodes how the table goes. A
+        // spectator's seats change where the game says, never by an offer (§9.12).
+        if (isMember || isSpectator) && info.phase != .open { return }
         let wasOpen = info.phase == .open
         if role == .auditor && info.phase != .open { return }
         info = offered
@@ -59,7 +60,7 @@ extension TableMachine {
 
     mutating func peerConnected(_ peer: NodeID) {
         if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
-        if isMember && session != nil && (info.members.contains(peer) || replaced.contains(peer)) {
+        if (isMember || isSpectator) && session != nil && (info.members.contains(peer) || replaced.contains(peer)) {
             memberBack(peer)
         }
     }
@@ -187,6 +188,9 @@ extension TableMachine {
             } else {
                 send(.leave(table: id), to: [info.host])
             }
+        } else if isSpectator {
+            // A spectator only stops following: it has no seat to forfeit and no say in the table.
+            stop(.memberLeft, "\(ctx.myName) stopped following the game", broadcast: false)
         } else if info.phase.isActive && session != nil {
             leaveDuringPlay()
         } else if info.phase.isActive {

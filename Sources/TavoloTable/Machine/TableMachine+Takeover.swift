@@ -8,15 +8,22 @@ import TavoloProtocol
 /// one (or at the end), a point every member's log has in the same place, so every node and every replay applies
 /// it at the same move.
 extension TableMachine {
-    /// A strict majority of the table's members, the lost one counted.
-    var quorum: Int { info.members.count / 2 + 1 }
+    /// The table's members at the start of play: those playing now and those already voted out or forfeited.
+    var startMembers: Set<NodeID> { Set(info.members).union(replaced) }
+
+    /// A strict majority of the table's members at the start of play, the lost ones and the replaced counted: the
+    /// same number at every node, whatever takeovers it already agreed.
+    var quorum: Int { startMembers.count / 2 + 1 }
+
+    /// Members that can still vote here: not absent, not replaced.
+    var possibleVoters: Int { startMembers.subtracting(replaced).subtracting(absent).count }
 
     mutating func graceEnded(_ member: NodeID) {
-        guard absent.contains(member), info.phase == .paused, isMember, session != nil else { return }
+        guard absent.contains(member), info.phase == .paused, isMember, !replaced.contains(me), session != nil else {
+            return
+        }
         graceOver.insert(member)
-        // Members that can still vote: every one but the absent ones.
-        let voters = info.members.count - absent.count
-        if voters < quorum {
+        if possibleVoters < quorum {
             emit(
                 .paused(
                     members: absent.sorted().map { ctx.name($0) }, since: nil,
@@ -29,7 +36,9 @@ extension TableMachine {
 
     /// Votes that `member`'s seats pass to a bot from the move this node has reached.
     mutating func vote(_ member: NodeID) {
-        guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member) else { return }
+        guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me) else {
+            return
+        }
         myVote[member] = s.moveNumber
         sendToTable(.takeover(table: id, member: member, number: s.moveNumber))
         countVote(member: member, number: s.moveNumber, from: me)
@@ -43,12 +52,13 @@ extension TableMachine {
     }
 
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int) {
+        // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
+        if replaced.contains(member) && info.members.contains(voter) && !replaced.contains(voter) { return }
         guard checks, info.phase.isActive, session != nil, info.members.contains(voter), info.members.contains(member),
             voter != member, !replaced.contains(voter), number >= 0
         else { return dropped(.takeover(table: id, member: member, number: number), from: voter) }
-        guard !replaced.contains(member) else { return }
         // Converge on one move: a voter ahead has moves this node misses; one behind misses this node's.
-        if role == .node, graceOver.contains(member), let s = session {
+        if role == .node, graceOver.contains(member), !replaced.contains(me), let s = session {
             if number > s.moveNumber {
                 sendSync(to: voter)
             } else if number < s.moveNumber {
@@ -75,7 +85,7 @@ extension TableMachine {
     /// the end of the table as abandoned.
     mutating func leaveDuringPlay() {
         guard let s = session else { return }
-        if info.phase == .paused && !graceOver.isEmpty && info.members.count - absent.count < quorum {
+        if info.phase == .paused && !graceOver.isEmpty && possibleVoters < quorum {
             stop(.abandoned, "\(ctx.myName) ended the table: \(absentNames) did not come back", broadcast: true)
             return
         }
@@ -91,6 +101,8 @@ extension TableMachine {
         // The heir is chosen from the table alone, so every member names the same one.
         guard let heir = others.min() else { return }
         replaced.insert(member)
+        // A member voted out follows the rest of the game; one that forfeited has left it.
+        if !forfeit { spectators.insert(member) }
         absent.remove(member)
         graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
@@ -107,6 +119,7 @@ extension TableMachine {
                 .notice,
                 "table \(id): \(ctx.name(member)) \(forfeit ? "forfeits" : "is voted out") from move \(number); "
                     + "\(ctx.name(heir))'s \(bot) takes its seats"))
+        if member == me && !forfeit { becomeSpectator(from: number) }
         // Moves the heir's bot played before this node agreed were refused here: the others have them.
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
         maybeResume()
@@ -122,7 +135,9 @@ extension TableMachine {
     mutating func applyDueTakeovers() {
         guard let s = session, !agreed.isEmpty else { return }
         var kept: [AgreedTakeover] = []
-        for t in agreed {
+        // Takeovers due at the same point apply in the order of their members' ids, the same at every node
+        // whatever order it agreed them in.
+        for t in agreed.sorted(by: { $0.member < $1.member }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
             let due =
                 seats.isEmpty || s.turn == .terminal
@@ -146,6 +161,15 @@ extension TableMachine {
             ]
             persist()
             let list = seats.map(String.init).joined(separator: ", ")
+            if t.member == me && !t.forfeit {
+                emit(
+                    .takenOver(
+                        seats: seats,
+                        message:
+                            "you were voted out: \(ctx.name(t.heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") "
+                            + "\(list) from move \(s.moveNumber + 1); you follow the game as a spectator"))
+                continue
+            }
             emit(
                 .takenOver(
                     seats: seats,

@@ -72,6 +72,9 @@ public struct TableMachine {
     var agreed: [AgreedTakeover] = []
     /// Members whose seats passed, or will pass, to a bot: nobody waits for them any more.
     public internal(set) var replaced: Set<NodeID> = []
+    /// Members voted out (not those that forfeited): they follow the rest of the game as spectators of their former
+    /// seats, so the table's messages still go to them (§9.12, `TableMachine+Spectator.swift`).
+    public internal(set) var spectators: Set<NodeID> = []
     /// Host: nodes lost while this table was seeding; they may not sit at it again (§9.13).
     var seedingDropouts: Set<NodeID> = []
     /// Times seeding was interrupted and the table reopened; after that, commitments that come while the table is
@@ -134,8 +137,10 @@ public struct TableMachine {
     public var isHost: Bool { role == .node && info.host == me }
     /// Whether this node owns a seat or hosts: members send and check everything.
     public var isMember: Bool { role == .node && info.members.contains(me) }
-    /// Whether this node checks the game's messages: members, and the auditor of a replay.
-    var checks: Bool { role == .auditor || isMember }
+    /// Whether this node was voted out of the table and follows it as a spectator of its former seats (§9.12).
+    public var isSpectator: Bool { role == .node && spectators.contains(me) }
+    /// Whether this node checks the game's messages: members, spectators, and the auditor of a replay.
+    var checks: Bool { role == .auditor || isMember || isSpectator }
 
     // MARK: Input
 
@@ -205,18 +210,20 @@ public struct TableMachine {
         case .move(_, let number, let seat, let move, let hash):
             handleMove(from: from, number: number, seat: seat, move: move, stateHash: hash)
         case .confirm(_, let number, let hash):
-            guard info.members.contains(from), info.phase.isActive || info.phase == .finished else {
+            // A member voted out has no say any more: its word on the state is not asked for (§9.12).
+            guard info.members.contains(from), !replaced.contains(from), info.phase.isActive || info.phase == .finished
+            else {
                 return dropped(message, from: from)
             }
             recordConfirm(from: from, number: number, hash: hash)
         case .reject(_, let number, let code, let reason):
-            guard info.members.contains(from), checks else { return dropped(message, from: from) }
+            guard info.members.contains(from), !replaced.contains(from), checks else { return dropped(message, from: from) }
             emit(
                 .rejected(
                     moveNumber: number, code: code, message: "\(ctx.name(from)) rejected move \(number): \(reason)"))
         case .result(_, _, _, let hash): handleResult(from: from, finalHash: hash)
         case .stop(_, let code, let reason):
-            guard info.members.contains(from), info.phase.isActive || info.phase == .open else {
+            guard info.members.contains(from), !replaced.contains(from), info.phase.isActive || info.phase == .open else {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
@@ -250,8 +257,11 @@ public struct TableMachine {
         out.append(.send(m, to: targets))
     }
 
-    /// Sends to every member of the table.
-    mutating func sendToTable(_ m: TableMessage) { send(m, to: info.members) }
+    /// Sends to every member of the table, and to the members voted out, which follow the game as spectators.
+    mutating func sendToTable(_ m: TableMessage) { send(m, to: recipients) }
+
+    /// The table's members and its spectators (§9.12).
+    var recipients: [NodeID] { info.members + spectators.sorted().filter { !info.members.contains($0) } }
 
     mutating func persist() {
         guard role == .node, session != nil || isHost else { return }

@@ -35,6 +35,8 @@ public struct TableState: Codable, Sendable {
     public var pausedSince: String?
     /// Seats that passed to a bot (§9.12).
     public var takeovers: [GameLog.LoggedTakeover] = []
+    /// When this node was voted out (§9.12): the seats it played, whose game it now follows as a spectator.
+    public var spectatorOf: [Int]?
     /// Simultaneous games: when this node saw each seat complete, in milliseconds on its own clock from the
     /// start of play (§10.3: shown, never sent, never ranked).
     public var finishTimes: [SeatTime]?
@@ -49,6 +51,7 @@ extension TableMachine {
         st.stopped = log.stopped
         st.absent = absent.sorted().map { ctx.name($0) }
         st.takeovers = log.takeovers ?? []
+        if isSpectator { st.spectatorOf = formerSeats }
         guard let s = session else { return st }
         if info.phase.isOver { st.jointSeed = jointSeed }
         st.moveNumber = s.moveNumber

@@ -1,0 +1,66 @@
+import TavoloCore
+import TavoloProtocol
+
+/// A member voted out follows the rest of the game as a spectator of its former seats (PROTOCOL.md §9.12). The
+/// members keep sending it the table's messages; it checks every deal and move exactly as a member does, and gets
+/// syncs and catch-ups like one, but it plays nothing, votes nothing, confirms nothing and is waited for by nobody:
+/// its messages other than `table.sync` are dropped. It ends with the same log as every member.
+extension TableMachine {
+    /// This node learns that it was voted out at move `number`. Before it learned, it may have played its own
+    /// seats on its own (stopped, then let go on, it played before it saw its links were gone): those moves are not
+    /// the table's, whose moves of these seats from `number` on are the heir's. It drops them and rebuilds its game
+    /// from its log up to the first of them, exactly as a restart does (§9.11), then asks for the table's moves.
+    mutating func becomeSpectator(from number: Int) {
+        emit(.updated)
+        guard let s = session, !s.isSimultaneous else { return }
+        let mine = Set(info.seats.filter { $0.owner == me }.map(\.seat))
+        guard let first = log.moves.first(where: { $0.number >= number && mine.contains($0.seat) }) else { return }
+        // A takeover logged after that point would have to be undone too: then this node cannot follow, and
+        // says so when the table's moves reach it (a hash mismatch here only: it has no say).
+        guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return }
+        var kept = log
+        kept.table = info
+        kept.moves = Array(log.moves.prefix { $0.number < first.number })
+        kept.winners = nil
+        kept.scores = nil
+        kept.finalHash = nil
+        kept.finalHashes = [:]
+        let rebuilt: TableMachine
+        do { rebuilt = try TableMachine(restoring: kept, ctx) } catch {
+            out.append(.log(.error, "table \(id): cannot drop the moves played here alone: \(error.message)"))
+            return
+        }
+        out.append(
+            .log(
+                .notice,
+                "table \(id): voted out from move \(number); dropping moves \(first.number)–\(s.moveNumber - 1) "
+                    + "played here alone"))
+        session = rebuilt.session
+        hashes = rebuilt.hashes
+        verifiedDeal = rebuilt.verifiedDeal
+        dealsSent = rebuilt.dealsSent
+        log.moves = kept.moves
+        log.deals = kept.deals.filter { $0.number <= verifiedDeal }
+        log.winners = nil
+        log.scores = nil
+        log.finalHash = nil
+        pendingMoves = [:]
+        pendingDeals = [:]
+        earlyConfirms = earlyConfirms.filter { $0.key < first.number }
+        confirmedBy = [:]
+        results = [:]
+        resultSent = false
+        persist()
+        // The members answer a sync with what this node misses from here.
+        syncSent = []
+        for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+    }
+
+    /// The seats this node played before it was voted out, while it follows the game as a spectator.
+    var formerSeats: [Int] {
+        guard isSpectator else { return [] }
+        let passed = (log.takeovers ?? []).filter { $0.member == me && !$0.forfeit }.flatMap(\.seats)
+        let pending = agreed.contains { $0.member == me } ? info.seats.filter { $0.owner == me }.map(\.seat) : []
+        return (passed + pending).sorted()
+    }
+}
