@@ -13,7 +13,9 @@
 -- (6000-6063 is X11, for one) add -o tcp.try_heuristic_first:TRUE -o udp.try_heuristic_first:TRUE, or name
 -- the port in tavolo.ports. TCP frames split across segments are
 -- reassembled with dissect_tcp_pdus. JSON payloads are handed to Wireshark's json dissector and their
--- top-level members also become named tavolo.* fields.
+-- top-level members also become named tavolo.* fields. Compact hot messages (type 8, and datagram bodies whose
+-- first byte is 1-8; section 13) are decoded into tavolo.compact.* fields, tavolo.app.type naming the JSON
+-- message each stands for.
 
 local tavolo = Proto("tavolo", "Tavolo")
 
@@ -24,8 +26,11 @@ local SEALED_VERSION = 2
 
 local type_names = {
     [1] = "handshake", [2] = "heartbeat", [3] = "heartbeat-ack", [4] = "goodbye", [5] = "application", [6] = "datagram",
-    [7] = "noise-handshake",
+    [7] = "noise-handshake", [8] = "compact",
 }
+
+-- Section 13: the kinds of a compact body (its first byte), by the JSON message each stands for.
+local compact_kinds = { [1] = "table.move", [2] = "table.confirm", [3] = "table.race-move", [4] = "table.progress" }
 
 local f = tavolo.fields
 f.magic = ProtoField.string("tavolo.magic", "Magic")
@@ -55,6 +60,13 @@ f.app_type = ProtoField.string("tavolo.app.type", "Application message type")
 f.dg_sender = ProtoField.string("tavolo.datagram.sender", "Sender node id")
 f.dg_seq = ProtoField.uint64("tavolo.datagram.seq", "Sequence", base.DEC)
 f.dg_body = ProtoField.bytes("tavolo.datagram.body", "Body")
+
+f.c_kind = ProtoField.uint8("tavolo.compact.kind", "Compact kind", base.DEC, compact_kinds)
+f.c_table = ProtoField.string("tavolo.compact.table", "Table")
+f.c_number = ProtoField.uint32("tavolo.compact.number", "Number", base.DEC)
+f.c_seat = ProtoField.uint32("tavolo.compact.seat", "Seat", base.DEC)
+f.c_hash = ProtoField.string("tavolo.compact.hash", "Hash (stateHash, or seatHash of a race move)")
+f.c_json = ProtoField.string("tavolo.compact.json", "Move or progress (JSON)")
 
 local e_bad_magic = ProtoExpert.new("tavolo.bad_magic", "Not a Tavolo frame header", expert.group.MALFORMED, expert.severity.ERROR)
 local e_version = ProtoExpert.new("tavolo.unsupported_version", "Unsupported protocol version", expert.group.PROTOCOL, expert.severity.WARN)
@@ -230,6 +242,101 @@ local function dissect_json(tvb, offset, length, pinfo, tree, subtree)
     return obj
 end
 
+-- Section 13.2: an unsigned LEB128 varint at `o`, before `limit`: its value and the offset after it, or nil when it
+-- is cut short, longer than 5 bytes, not in its shortest form or over 2^31 - 1.
+local function read_varint(tvb, o, limit)
+    local value, scale = 0, 1
+    for i = 0, 4 do
+        if o + i >= limit then return nil end
+        local b = tvb(o + i, 1):uint()
+        value = value + (b % 128) * scale
+        if b < 128 then
+            if (i > 0 and b == 0) or value > 2147483647 then return nil end
+            return value, o + i + 1
+        end
+        scale = scale * 128
+    end
+    return nil
+end
+
+-- The most arrays and objects open at once in a JSON text (strings skipped).
+local function json_depth(text)
+    local depth, deepest, in_string, escaped = 0, 0, false, false
+    for i = 1, #text do
+        local c = text:sub(i, i)
+        if in_string then
+            if escaped then escaped = false
+            elseif c == "\\" then escaped = true
+            elseif c == '"' then in_string = false end
+        elseif c == '"' then in_string = true
+        elseif c == "[" or c == "{" then
+            depth = depth + 1
+            if depth > deepest then deepest = depth end
+        elseif c == "]" or c == "}" then depth = depth - 1 end
+    end
+    return deepest
+end
+
+-- A compact body (section 13) at `p`, `length` bytes: its fields under `t`. Returns the summary for the Info
+-- column ("table.confirm 3a1b2c4d-1-1 #5"), or nil when it is malformed (marked, as a receiver would drop it).
+local function dissect_compact(tvb, p, length, pinfo, tree, t)
+    local limit = p + length
+    local function bad(why)
+        t:add_proto_expert_info(e_bad_payload, "compact body: " .. why)
+        return nil
+    end
+    if length < 2 then return bad("cut short") end
+    local kind = tvb(p, 1):uint()
+    local name = compact_kinds[kind]
+    if not name then return bad("reserved kind " .. kind) end
+    t:add(f.c_kind, tvb(p, 1))
+    t:add(f.app_type, tvb(p, 1), name)
+    local id_length = tvb(p + 1, 1):uint()
+    if id_length < 1 or id_length > 64 or p + 2 + id_length > limit then return bad("table id length") end
+    local id = tvb(p + 2, id_length):string()
+    if not id:match("^[%w%-]+$") then return bad("table id not letters, digits and -") end
+    t:add(f.c_table, tvb(p + 2, id_length), id)
+    local o = p + 2 + id_length
+    local number, seat
+    local function varint(field)
+        local v, after = read_varint(tvb, o, limit)
+        if not v then return nil end
+        t:add(field, tvb(o, after - o), v)
+        o = after
+        return v
+    end
+    local function hash()
+        if o + 32 > limit then return false end
+        t:add(f.c_hash, tvb(o, 32), tvb(o, 32):bytes():tohex():lower())
+        o = o + 32
+        return true
+    end
+    local function rest()
+        if o >= limit then return false end
+        local text = tvb(o, limit - o):raw()
+        if not parse_json(text) or json_depth(text) > 15 then return false end
+        t:add(f.c_json, tvb(o, limit - o), text)
+        pcall(function() json_dissector:call(tvb(o, limit - o):tvb(), pinfo, tree) end)
+        return true
+    end
+    if kind == 1 then
+        number = varint(f.c_number); if not number then return bad("number") end
+        seat = varint(f.c_seat); if not seat then return bad("seat") end
+        if not hash() then return bad("stateHash cut short") end
+        if not rest() then return bad("move is not one JSON value") end
+    elseif kind == 2 then
+        number = varint(f.c_number); if not number then return bad("number") end
+        if not hash() then return bad("stateHash cut short") end
+        if o ~= limit then return bad((limit - o) .. " bytes after the hash") end
+    else
+        seat = varint(f.c_seat); if not seat then return bad("seat") end
+        number = varint(f.c_number); if not number then return bad("number") end
+        if kind == 3 and not hash() then return bad("seatHash cut short") end
+        if not rest() then return bad("move or progress is not one JSON value") end
+    end
+    return string.format("%s %s #%d%s", name, id, number, seat and (" seat " .. seat) or "")
+end
+
 -- Summaries of the frames of the packet being dissected, for the Info column.
 local info_parts = {}
 
@@ -289,6 +396,9 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
         local kind = obj and obj.kind == "object" and (add_member(t, tvb, p, obj, "type", f.app_type)
             or add_member(t, tvb, p, obj, "kind", f.app_type))
         info = "application" .. (kind and (" " .. kind) or "")
+    elseif mtype == 8 then
+        local summary = dissect_compact(tvb, p, length, pinfo, tree, t)
+        info = "compact" .. (summary and (" " .. summary) or "")
     elseif mtype == 6 then
         if length < 24 then
             t:add_proto_expert_info(e_bad_payload, "datagram shorter than its 24-byte prefix")
@@ -296,9 +406,15 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
             t:add(f.dg_sender, tvb(p, 16), tvb(p, 16):bytes():tohex():lower())
             t:add(f.dg_seq, tvb(p + 16, 8))
             if length > 24 then t:add(f.dg_body, tvb(p + 24, length - 24)) end
-            local obj = dissect_json(tvb, p + 24, length - 24, pinfo, tree, t)
-            local kind = obj and obj.kind == "object" and (add_member(t, tvb, p + 24, obj, "type", f.app_type)
-                or add_member(t, tvb, p + 24, obj, "kind", f.app_type))
+            local kind
+            local first = length > 24 and tvb(p + 24, 1):uint() or 0
+            if first >= 1 and first <= 8 then  -- a compact body (section 13.1)
+                kind = dissect_compact(tvb, p + 24, length - 24, pinfo, tree, t)
+            else
+                local obj = dissect_json(tvb, p + 24, length - 24, pinfo, tree, t)
+                kind = obj and obj.kind == "object" and (add_member(t, tvb, p + 24, obj, "type", f.app_type)
+                    or add_member(t, tvb, p + 24, obj, "kind", f.app_type))
+            end
             info = string.format("datagram seq=%s%s", tvb(p + 16, 8):uint64(), kind and (" " .. kind) or "")
         end
     end

@@ -20,6 +20,9 @@ bye = {"code": "duplicate-connection", "reason": "already connected to 00112233"
 app = {"kind": "hello", "n": 1}
 dg_body = js({"x": 1})
 dg_payload = bytes.fromhex(NODE_A) + struct.pack(">Q", 42) + dg_body
+# Section 13: a compact table.confirm (kind 2, table "3a1b2c4d-1-1", move 5, hash 00 01 .. 1f); compact.json has
+# every kind and what each decodes to.
+compact_body = bytes([2, 12]) + b"3a1b2c4d-1-1" + bytes([5]) + bytes(range(32))
 
 valid = [
     {"name": "handshake", "type": "handshake", "value": hs, "hex": frame(1, js(hs)).hex()},
@@ -29,6 +32,8 @@ valid = [
     {"name": "application", "type": "application", "value": app, "hex": frame(5, js(app)).hex()},
     {"name": "datagram", "type": "datagram",
      "value": {"sender": NODE_A, "seq": 42, "body": {"x": 1}}, "hex": frame(6, dg_payload).hex()},
+    {"name": "compact", "type": "compact", "value": {"body": compact_body.hex(), "kind": "table.confirm"},
+     "hex": frame(8, compact_body).hex()},
 ]
 invalid = [
     {"name": "bad magic", "error": "badMagic", "hex": (b"XX" + frame(2, js(hb))[2:]).hex()},
@@ -44,6 +49,9 @@ invalid = [
     {"name": "application payload empty", "error": "badPayload", "hex": frame(5, b"").hex()},
     {"name": "datagram body not JSON", "error": "badPayload",
      "hex": frame(6, bytes.fromhex(NODE_A) + struct.pack(">Q", 1) + b"{nope").hex()},
+    {"name": "compact payload empty", "error": "badPayload", "hex": frame(8, b"").hex()},
+    {"name": "compact payload that is JSON", "error": "badPayload", "hex": frame(8, b"{}").hex()},
+    {"name": "compact payload starting with kind 9", "error": "badPayload", "hex": frame(8, b"\x09" + compact_body[1:]).hex()},
     {"name": "heartbeat seq not an integer", "error": "badPayload",
      "hex": frame(2, js({"sentAt": 5, "seq": 1.0})).hex()},
     # Section 3.4: at most 16 arrays and objects open at once, in every JSON payload.

@@ -179,7 +179,9 @@ public final class NodeService: Sendable {
             discovery.meshEvent(event)
             switch event {
             // Records messages go to the sync actor, off the loop; everything else is the tables'.
-            case .message(let m) where m.channel == .reliable && RecordMessage.mayBe(m.body):
+            // Compact bodies (PROTOCOL.md §13) are always the tables'.
+            case .message(let m)
+            where m.channel == .reliable && !CompactMessage.isCompact(m.body) && RecordMessage.mayBe(m.body):
                 recordSync.post(.message(m.body, from: m.from))
                 return
             case .peerConnected(let p): recordSync.post(.connected(p.id))
@@ -195,6 +197,8 @@ public final class NodeService: Sendable {
                 case .peerLost(let p, _):
                     chat.peerLost(p.id)
                     tables.peerLost(p.id)
+                case .message(let m) where m.channel == .reliable && CompactMessage.isCompact(m.body):
+                    tables.received(m.body, from: m.from)
                 case .message(let m) where m.channel == .reliable:
                     let isChat = chat.received(m.body, from: m.from) { room in
                         tables.list().first { $0.id.rawValue == room }?.members

@@ -21,23 +21,42 @@ extension MeshNode {
         try await sendEncoded(try WireJSON.encode(message), to: nil, on: channel)
     }
 
-    /// Queues pre-encoded JSON for some connected peers on the reliable channel without waiting. Calls from
-    /// one thread keep their order. Peers not connected are skipped. A body that is
-    /// not JSON or is over the frame limit is dropped with an error log: the peer would close the connection.
+    /// Queues a pre-encoded message for some connected peers on the reliable channel without waiting: JSON in
+    /// an application frame, or a compact body (PROTOCOL.md §13, told by its first byte) in a compact frame.
+    /// Calls from one thread keep their order. Peers not connected are skipped. A body that is neither, or is
+    /// over the frame limit, is dropped with an error log: the peer would close the connection.
+    ///
+    /// The frame is encoded once, into one buffer that every peer's pipeline reads (each session seals it under
+    /// its own key): a message to five peers costs one encoding, not five.
     public func post(_ body: [UInt8], to targets: [NodeID]) {
-        guard body.count <= FrameLimits.maxReliablePayload, JSONSyntax.isWellFormed(body),
-            let frame = try? Frame.application(body).encoded()
-        else {
+        let compact = CompactMessage.isCompact(body)
+        guard body.count <= FrameLimits.maxReliablePayload, compact || JSONSyntax.isWellFormed(body) else {
             logger.error("dropping an application message of \(body.count) bytes: not JSON, or over the frame limit")
             return
         }
+        let type: MessageType = compact ? .compact : .application
         let write: @Sendable () -> Void = {
+            guard !self.isShutDown else { return }
+            var frame: ByteBuffer?
             for t in targets {
-                if let s = self.peers[t]?.session, !self.isShutDown { s.write(frame, type: .application) }
+                guard let s = self.peers[t]?.session else { continue }
+                if frame == nil { frame = Self.frameBuffer(type: type, body: body) }
+                if let frame { s.write(frame, type: type) }
             }
         }
         // On the loop already (an actor running on it): write now, keeping the caller's order.
         if loop.inEventLoop { write() } else { loop.execute(write) }
+    }
+
+    /// Header and payload in one buffer, written once and shared by every peer it goes to.
+    static func frameBuffer(type: MessageType, body: [UInt8], allocator: ByteBufferAllocator = .init()) -> ByteBuffer {
+        var header: [UInt8] = []
+        header.reserveCapacity(FrameLimits.headerSize)
+        FrameHeader(type: type, length: UInt32(body.count)).encode(into: &header)
+        var buffer = allocator.buffer(capacity: header.count + body.count)
+        buffer.writeBytes(header)
+        buffer.writeBytes(body)
+        return buffer
     }
 
     /// Sends pre-encoded JSON to some connected peers as datagrams without waiting (the table layer's live
@@ -59,11 +78,12 @@ extension MeshNode {
         switch channel {
         case .reliable:
             guard body.count <= FrameLimits.maxReliablePayload else { throw MeshError.messageTooLarge(body.count) }
-            let frame = try Frame.application(body).encoded()
+            // Encoded once; every peer's pipeline reads the same buffer.
+            let frame = Self.frameBuffer(type: .application, body: body)
             if let targets {
                 // Fast path: check the targets against the snapshot here, then let the loop write without
                 // waiting for it. A peer lost in between loses the message, as it would a moment later.
-                let size = frame.count * targets.count
+                let size = frame.readableBytes * targets.count
                 let unsent = try sendState.withLockedValue { state -> Int in
                     guard !state.shutDown else { throw MeshError.shutDown }
                     if let missing = targets.first(where: { !state.connected.contains($0) }) {

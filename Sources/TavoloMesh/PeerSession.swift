@@ -113,7 +113,7 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
             goodbye(.protocolError, "a second handshake")
         case (.established, .datagram):
             goodbye(.protocolError, "datagrams belong on UDP")
-        case (.established, .application(let body)):
+        case (.established, .application(let body)), (.established, .compact(let body)):
             delegate?.session(self, received: body)
             context.fireChannelRead(data)  // heard from the peer
         case (.established, .heartbeat), (.established, .heartbeatAck):
@@ -193,16 +193,24 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     /// written: the session is closing, or the peer is not reading (then it is dropped as a slow reader).
     @discardableResult
     func write(_ bytes: [UInt8], type: MessageType, context: ChannelHandlerContext? = nil) -> Bool {
+        guard let context = context ?? self.context else { return false }
+        return write(context.channel.allocator.buffer(bytes: bytes), type: type, context: context)
+    }
+
+    /// Writes an already encoded frame held in a buffer. A broadcast passes the same buffer to every peer: the
+    /// pipeline only reads it (the secure channel seals from it into a new buffer), so it is encoded once.
+    @discardableResult
+    func write(_ frame: ByteBuffer, type: MessageType, context: ChannelHandlerContext? = nil) -> Bool {
         guard let context = context ?? self.context, phase != .closing else { return false }
         // The channel's own count of bytes written but not yet sent: no per-write promise needed.
         let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
-        if queued + bytes.count > settings.maxQueuedBytes {
+        if queued + frame.readableBytes > settings.maxQueuedBytes {
             closeReason = "slow reader: more than \(settings.maxQueuedBytes) bytes queued"
             goodbye(.slowReader, "more than \(settings.maxQueuedBytes) bytes queued; not reading")
             context.close(promise: nil)
             return false
         }
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        context.write(wrapOutboundOut(frame), promise: nil)
         scheduleFlush(context)
         return true
     }

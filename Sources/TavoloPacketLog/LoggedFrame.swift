@@ -35,13 +35,31 @@ public struct LoggedFrame: Sendable {
         return MessageType(rawValue: code)?.description ?? "type-\(code)"
     }
 
-    /// The application JSON of an application message or datagram.
+    /// The application JSON of an application message or datagram. A compact message (PROTOCOL.md §13) is given
+    /// as the JSON message it stands for, so every reader of the log (stats, show, replay) reads it as such; one
+    /// that does not decode has no body (it is shown as `compactError`).
     public var applicationBody: [UInt8]? {
         switch frame {
         case .application(let body)?: body
-        case .datagram(let d)?: d.body
+        case .compact(let body)?: try? CompactMessage.decode(body).jsonEquivalent()
+        case .datagram(let d)?:
+            CompactMessage.isCompact(d.body) ? try? CompactMessage.decode(d.body).jsonEquivalent() : d.body
         default: nil
         }
+    }
+
+    /// Why a compact body (a compact frame's, or a datagram's) does not decode; nil when it does or is JSON.
+    public var compactError: String? {
+        let body: [UInt8]
+        switch frame {
+        case .compact(let b)?: body = b
+        case .datagram(let d)? where CompactMessage.isCompact(d.body): body = d.body
+        default: return nil
+        }
+        do {
+            _ = try CompactMessage.decode(body)
+            return nil
+        } catch { return error.description }
     }
 
     /// The `type` (else `kind`) string of an application payload: table messages are told apart by it.

@@ -11,7 +11,15 @@ public enum PacketLogReport {
         guard let frame = f.frame else { return nil }
         switch frame {
         case .application(let body): return json(body)
-        case .datagram(let d): return ["sender": d.sender.hex, "seq": NSNumber(value: d.seq), "body": json(d.body)]
+        case .compact(let body):
+            // The JSON message it stands for (§13), which is what people read; the bytes are in the frame.
+            return f.applicationBody.map(json) ?? ["compactError": f.compactError ?? "?", "hex": body.hexString]
+        case .datagram(let d):
+            let body: Any =
+                CompactMessage.isCompact(d.body)
+                ? (f.applicationBody.map(json) ?? ["compactError": f.compactError ?? "?", "hex": d.body.hexString])
+                : json(d.body)
+            return ["sender": d.sender.hex, "seq": NSNumber(value: d.seq), "body": body]
         default: return f.bytes.count > FrameLimits.headerSize ? json(Array(f.bytes[FrameLimits.headerSize...])) : nil
         }
     }

@@ -10,6 +10,9 @@ public enum Frame: Equatable, Sendable {
     /// A reliable application message: the application's Codable value as JSON.
     case application([UInt8])
     case datagram(Datagram)
+    /// A reliable application message in compact binary form (PROTOCOL.md §13): the body as sent, first byte a
+    /// compact kind. Only its first byte is checked here; the application decodes (and drops) the rest.
+    case compact([UInt8])
 
     public var type: MessageType {
         switch self {
@@ -19,6 +22,7 @@ public enum Frame: Equatable, Sendable {
         case .goodbye: .goodbye
         case .application: .application
         case .datagram: .datagram
+        case .compact: .compact
         }
     }
 
@@ -28,7 +32,7 @@ public enum Frame: Equatable, Sendable {
         case .handshake(let h): return try WireJSON.encode(h)
         case .heartbeat(let h), .heartbeatAck(let h): return try WireJSON.encode(h)
         case .goodbye(let g): return try WireJSON.encode(g)
-        case .application(let body): return body
+        case .application(let body), .compact(let body): return body
         case .datagram(let d):
             var out = d.sender.bytes
             out.reserveCapacity(24 + d.body.count)
@@ -53,7 +57,7 @@ public enum Frame: Equatable, Sendable {
     /// Decodes the payload of a frame whose header has already been checked.
     public static func decode(type: MessageType, payload: [UInt8]) throws(FrameError) -> Frame {
         // Before any decoder: `JSONDecoder` costs time cubic in the nesting depth (§3.4).
-        if type != .datagram, !JSONSyntax.isWellFormed(payload) {
+        if type != .datagram, type != .compact, !JSONSyntax.isWellFormed(payload) {
             throw .badPayload(type: type, detail: "not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
         }
         do {
@@ -78,11 +82,18 @@ public enum Frame: Equatable, Sendable {
                 var seq: UInt64 = 0
                 for b in payload[16..<24] { seq = seq << 8 | UInt64(b) }
                 let body = Array(payload[24...])
-                guard JSONSyntax.isWellFormed(body) else {
+                // JSON, or a compact body (§13), told apart by the first byte; the application decodes the latter.
+                guard CompactMessage.isCompact(body) || JSONSyntax.isWellFormed(body) else {
                     throw FrameError.badPayload(
                         type: type, detail: "body is not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
                 }
                 return .datagram(Datagram(sender: sender, seq: seq, body: body))
+            case .compact:
+                // Its first byte names a compact kind, so the application can tell it from JSON (§13.1).
+                guard CompactMessage.isCompact(payload) else {
+                    throw FrameError.badPayload(type: type, detail: "does not start with a compact kind (1-8)")
+                }
+                return .compact(payload)
             }
         } catch let e as FrameError {
             throw e

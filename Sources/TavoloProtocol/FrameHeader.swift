@@ -13,6 +13,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case goodbye = 4
     case application = 5
     case datagram = 6
+    /// A reliable application message in the compact binary form of §13 (the hot table messages).
+    case compact = 8
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
         case .goodbye: "goodbye"
         case .application: "application"
         case .datagram: "datagram"
+        case .compact: "compact"
         }
     }
 }

@@ -89,6 +89,13 @@ public final class Simulation: @unchecked Sendable {
         /// Every node's `scores` (its leaderboards, from its records) is the same, once records have synced
         /// (waited for up to 20 s after the last game).
         public var scoresAgree: Bool?
+        /// Reliable traffic while the games ran (from the first game's start to the last one's end, every message
+        /// included: offers, seeding, deals, moves, confirmations, results, heartbeats), per node and per move, from
+        /// the nodes' counters (`status`): frames as the protocol defines them, header and payload
+        /// (PROTOCOL.md §3), and on the wire once sealed (16 more bytes per frame, §3.7).
+        public var bytesPerNodePerMove: Double?
+        public var sealedBytesPerNodePerMove: Double?
+        public var framesPerNodePerMove: Double?
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double? {
@@ -137,6 +144,7 @@ public final class Simulation: @unchecked Sendable {
         log("full mesh of \(options.peers) in \(Int(formation)) ms")
         let clients = try (0..<options.peers).map { try ControlClient(path: socketPath($0)) }
         var games: [GameReport] = []
+        let before = Self.traffic(clients)
         for g in 0..<options.games {
             let report = try playGame(index: g, clients: clients)
             let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
@@ -145,6 +153,7 @@ public final class Simulation: @unchecked Sendable {
                     + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
             games.append(report)
         }
+        let after = Self.traffic(clients)
         var nodes: [NodeReport] = []
         let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
         for (i, c) in clients.enumerated() {
@@ -173,7 +182,23 @@ public final class Simulation: @unchecked Sendable {
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
         report.scoresAgree = scoresAgree
+        let moves = Double(totalMoves * options.peers)
+        if moves > 0 {
+            let bytes = Double(after.bytes - before.bytes)
+            let frames = Double(after.frames - before.frames)
+            report.bytesPerNodePerMove = bytes / moves
+            report.framesPerNodePerMove = frames / moves
+            report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
+        }
         return report
+    }
+
+    /// Reliable bytes and frames every node has sent so far, summed.
+    static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int) {
+        clients.reduce((0, 0)) { sum, c in
+            guard let s = try? c.call(.status, as: NodeStatus.self) else { return sum }
+            return (sum.0 + s.stats.bytesSent, sum.1 + s.stats.framesSent)
+        }
     }
 
     /// Polls every node's `scores` until they are equal, for up to 20 s (records sync in the background).

@@ -137,6 +137,11 @@ struct Simulate: ParsableCommand {
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
             print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }
+        if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
+            print(
+                "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
+                    + "(\(format(sealed, 0)) bytes sealed)")
+        }
         for n in r.nodes {
             let dropped = (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
             let place = [n.host, n.address.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")

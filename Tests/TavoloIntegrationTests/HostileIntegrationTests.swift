@@ -89,8 +89,12 @@ final class HostileIntegrationTests: DaemonTestCase {
             raw.setTimeout(0.3)
             let until = Date().addingTimeInterval(1)
             while Date() < until, let frame = try? raw.readFrame() {
-                guard case .application(let body) = frame else { continue }
-                guard let table = try? CanonicalJSON.decode(TableMessage.self, body) else { continue }  // records sync, chat
+                let body: [UInt8]
+                switch frame {
+                case .application(let b), .compact(let b): body = b
+                default: continue
+                }
+                guard let table = try? TableMessage.decode(wire: body) else { continue }  // records sync, chat
                 if case .offer = table { continue }
                 XCTFail("answered a non-member: \(String(decoding: body, as: UTF8.self))")
             }

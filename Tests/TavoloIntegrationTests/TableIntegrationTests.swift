@@ -213,9 +213,12 @@ final class TableIntegrationTests: DaemonTestCase {
             let byType = try XCTUnwrap(object["byType"] as? [String: Any])
             XCTAssertEqual(
                 Set(byType.keys),
-                ["handshake", "heartbeat", "heartbeat-ack", "application", "goodbye"].filter { byType[$0] != nil }
-                    .reduce(into: Set<String>()) { $0.insert($1) })
+                ["handshake", "heartbeat", "heartbeat-ack", "application", "compact", "goodbye"].filter {
+                    byType[$0] != nil
+                }
+                .reduce(into: Set<String>()) { $0.insert($1) })
             XCTAssertNotNil(byType["application"])
+            XCTAssertNotNil(byType["compact"], "moves and confirmations travel compact (PROTOCOL.md §13)")
             XCTAssertNotNil(byType["handshake"])
             if let tshark = which("tshark") {
                 let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

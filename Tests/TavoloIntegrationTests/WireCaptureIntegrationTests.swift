@@ -100,7 +100,12 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         // The host's packet log has the deal and the Tavolo handshakes in clear, and replays.
         let hostLog = try [UInt8](Data(contentsOf: URL(fileURLWithPath: logs[0])))
         XCTAssertTrue(hostLog.contains(subsequence: Array("table.deal".utf8)), "the packet log lost the deal")
+        // Moves and confirmations travel compact (§13): frames of type 8 in the log, shown as their JSON.
+        XCTAssertTrue(hostLog.contains(subsequence: [0x54, 0x56, 1, 8]), "no compact frame in the packet log")
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let confirms = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "table.confirm"])
+        XCTAssertEqual(confirms?.status, 0, confirms?.stderr ?? "")
+        XCTAssertTrue(confirms?.stdout.contains("stateHash=") == true, "confirm not shown: \(confirms?.stdout.prefix(500) ?? "")")
         let shown = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "handshake"])
         XCTAssertEqual(shown?.status, 0, shown?.stderr ?? "")
         XCTAssertTrue(shown?.stdout.contains(harness.name(1)) == true, "handshake not shown: \(shown?.stdout ?? "")")

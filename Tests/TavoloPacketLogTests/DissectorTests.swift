@@ -72,8 +72,8 @@ final class DissectorTests: XCTestCase {
             case .goodbye:
                 XCTAssertEqual(column(row, "tavolo.goodbye.code"), str("code"))
                 XCTAssertEqual(column(row, "tavolo.goodbye.reason"), str("reason"))
-            case .application:
-                XCTAssertEqual(column(row, "tavolo.app.type"), str("kind"))
+            case .application, .compact:
+                XCTAssertEqual(column(row, "tavolo.app.type"), str("kind"), name)
             case .datagram:
                 XCTAssertEqual(column(row, "tavolo.datagram.sender"), str("sender"))
                 XCTAssertEqual(column(row, "tavolo.datagram.seq"), str("seq"))

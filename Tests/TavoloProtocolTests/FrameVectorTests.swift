@@ -20,6 +20,9 @@ final class FrameVectorTests: XCTestCase {
         case "heartbeat-ack": return .heartbeatAck(try d.decode(Heartbeat.self, from: json))
         case "goodbye": return .goodbye(try d.decode(Goodbye.self, from: json))
         case "application": return .application(Array(json))
+        case "compact":
+            let v = try XCTUnwrap(value as? [String: Any])
+            return .compact(try XCTUnwrap([UInt8](hexString: try XCTUnwrap(v["body"] as? String))))
         case "datagram":
             let v = try XCTUnwrap(value as? [String: Any])
             let body = try JSONSerialization.data(withJSONObject: try XCTUnwrap(v["body"]), options: [.sortedKeys])

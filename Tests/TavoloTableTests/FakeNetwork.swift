@@ -25,7 +25,10 @@ final class FakeNetwork: @unchecked Sendable {
     }
 
     func deliver(_ body: [UInt8], from: NodeID, to nodes: [NodeID]) {
-        let type = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
+        let type =
+            CompactMessage.isCompact(body)
+            ? ((try? CompactMessage.decode(body))?.kind.typeName ?? "?")
+            : (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
         lock.withLock {
             bodies.append((from, body))
             for n in nodes {

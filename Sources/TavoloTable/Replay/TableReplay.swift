@@ -48,7 +48,7 @@ public struct TableReplay {
         var byTable: [TableID: [(Captured, TableMessage)]] = [:]
         var order: [TableID] = []
         for c in messages {
-            guard let m = try? CanonicalJSON.decode(TableMessage.self, c.body) else { continue }
+            guard let m = try? TableMessage.decode(wire: c.body) else { continue }  // JSON or compact (§13)
             if byTable[m.table] == nil { order.append(m.table) }
             byTable[m.table, default: []].append((c, m))
         }

@@ -17,13 +17,39 @@ struct LiveRace {
     var endedAt: ContinuousClock.Instant?
 }
 
-/// The datagram's JSON (§10.4).
+/// The datagram's JSON (§10.4); sent in its compact form (§13.3).
 struct ProgressDatagram: Codable {
     var type = "table.progress"
     var table: TableID
     var seat: Int
     var number: Int
     var progress: JSONValue
+
+    init(table: TableID, seat: Int, number: Int, progress: JSONValue) {
+        self.table = table
+        self.seat = seat
+        self.number = number
+        self.progress = progress
+    }
+
+    /// A received body, compact or JSON (§13.1); nil when it is neither.
+    init?(wire body: [UInt8]) {
+        guard CompactMessage.isCompact(body) else {
+            guard let d = try? CanonicalJSON.decode(ProgressDatagram.self, body) else { return nil }
+            self = d
+            return
+        }
+        guard let m = try? CompactMessage.decode(body), m.kind == .progress, let table = TableID(m.table),
+            let seat = m.seat, let json = m.json, let progress = try? CanonicalJSON.decode(JSONValue.self, json)
+        else { return nil }
+        self.init(table: table, seat: seat, number: m.number, progress: progress)
+    }
+
+    func wireBytes() throws -> [UInt8] {
+        try CompactMessage(
+            kind: .progress, table: table.rawValue, number: number, seat: seat, json: try CanonicalJSON.encode(progress)
+        ).encoded()
+    }
 }
 
 extension TableManager {
@@ -57,7 +83,7 @@ extension TableManager {
                 guard let progress = s.liveProgress(seat: seat) else { continue }
                 let datagram = ProgressDatagram(
                     table: id, seat: seat, number: machine.raceNext(seat), progress: progress)
-                guard let body = try? CanonicalJSON.encode(datagram) else { continue }
+                guard let body = try? datagram.wireBytes() else { continue }
                 transport.postUnreliable(body, to: others)
                 if live[id]?.startedAt == nil { live[id]?.startedAt = .now }
                 live[id]?.stats.sent += others.count
@@ -69,9 +95,7 @@ extension TableManager {
 
     /// A datagram from `from` (the mesh checked it came from that connected peer's address, §4.6).
     public func receivedDatagram(_ body: [UInt8], from: NodeID) {
-        guard let d = try? CanonicalJSON.decode(ProgressDatagram.self, body), d.type == "table.progress" else {
-            return
-        }
+        guard let d = ProgressDatagram(wire: body), d.type == "table.progress" else { return }
         guard let machine = directory.tables[d.table], machine.isRace, live[d.table] != nil,
             machine.info.seats.indices.contains(d.seat), machine.info.seats[d.seat].owner == from
         else {

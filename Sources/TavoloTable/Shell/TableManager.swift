@@ -119,7 +119,8 @@ public actor TableManager {
             return perform([.refused("a table message of \(body.count) bytes", from: from)])
         }
         let message: TableMessage
-        do { message = try CanonicalJSON.decode(TableMessage.self, body) } catch {
+        // Compact (the hot messages, §13) or JSON, told apart by the first byte.
+        do { message = try TableMessage.decode(wire: body) } catch {
             return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
         perform(directory.received(message, from: from), about: from)
@@ -132,7 +133,7 @@ public actor TableManager {
         for effect in effects {
             switch effect {
             case .send(let message, let nodes):
-                do { transport.post(try CanonicalJSON.encode(message), to: nodes) } catch {
+                do { transport.post(try message.wireBytes(), to: nodes) } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
             case .emit(var event):

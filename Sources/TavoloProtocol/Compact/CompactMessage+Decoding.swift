@@ -1,0 +1,113 @@
+import TavoloCore
+
+extension CompactMessage {
+    /// Why bytes are not a compact message (§13.4). A receiver drops such a message and counts it as a refused
+    /// table message; it never closes the connection for it.
+    public struct Malformed: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        public init(_ d: String) { description = d }
+    }
+
+    /// Decodes one compact body; every rule of §13 is checked here.
+    public static func decode(_ body: some Collection<UInt8>) throws(Malformed) -> CompactMessage {
+        var r = Reader(bytes: Array(body))
+        guard body.count <= maxBodyBytes else { throw Malformed("longer than \(maxBodyBytes) bytes") }
+        guard let k = r.byte() else { throw Malformed("empty") }
+        guard let kind = Kind(rawValue: k) else { throw Malformed("unknown kind \(k)") }
+        guard let length = r.byte(), (1...64).contains(length) else { throw Malformed("table id length not 1-64") }
+        guard let id = r.take(Int(length)), id.allSatisfy(isTableIDByte) else {
+            throw Malformed("table id not letters, digits and -")
+        }
+        var m = CompactMessage(kind: kind, table: String(decoding: id, as: UTF8.self), number: 0)
+        switch kind {
+        case .move:
+            m.number = try r.varint("number")
+            m.seat = try r.varint("seat")
+            m.hash = try r.hash()
+            m.json = try r.jsonTail()
+        case .confirm:
+            m.number = try r.varint("number")
+            m.hash = try r.hash()
+            guard r.atEnd else { throw Malformed("\(r.remaining) bytes after the hash") }
+        case .raceMove:
+            m.seat = try r.varint("seat")
+            m.number = try r.varint("number")
+            m.hash = try r.hash()
+            m.json = try r.jsonTail()
+        case .progress:
+            m.seat = try r.varint("seat")
+            m.number = try r.varint("number")
+            m.json = try r.jsonTail()
+        }
+        return m
+    }
+
+    /// The JSON message this one stands for, as canonical JSON text (hashes in lower-case hex): what a JSON
+    /// sender would have sent. The packet log and the dissector show it; decoding it gives the same message.
+    public func jsonEquivalent() -> [UInt8] {
+        var members: [(String, String)] = [
+            ("type", Self.quoted(kind.typeName)), ("table", Self.quoted(table)), ("number", String(number)),
+        ]
+        if let seat { members.append(("seat", String(seat))) }
+        if let hash {
+            members.append((kind == .raceMove ? "seatHash" : "stateHash", Self.quoted(hash.hexString)))
+        }
+        if let json { members.append((kind == .progress ? "progress" : "move", String(decoding: json, as: UTF8.self))) }
+        // Keys sorted by their bytes (§4's dialect); the values are already JSON text.
+        let text = "{" + members.sorted { $0.0 < $1.0 }.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        return Array(text.utf8)
+    }
+
+    /// Table ids and type names are ASCII letters, digits, `-` and `.`: nothing to escape.
+    private static func quoted(_ s: String) -> String { "\"\(s)\"" }
+
+    struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+
+        var atEnd: Bool { at == bytes.count }
+        var remaining: Int { bytes.count - at }
+
+        mutating func byte() -> UInt8? {
+            guard at < bytes.count else { return nil }
+            defer { at += 1 }
+            return bytes[at]
+        }
+
+        mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
+            guard n <= remaining else { return nil }
+            defer { at += n }
+            return bytes[at..<at + n]
+        }
+
+        /// Unsigned LEB128 in its shortest form, at most 5 bytes, at most `maxInteger`.
+        mutating func varint(_ name: String) throws(Malformed) -> Int {
+            var value: UInt64 = 0
+            for i in 0..<5 {
+                guard let b = byte() else { throw Malformed("\(name) cut short") }
+                value |= UInt64(b & 0x7F) << (7 * UInt64(i))
+                if b & 0x80 == 0 {
+                    guard i == 0 || b != 0 else { throw Malformed("\(name) not in its shortest form") }
+                    guard value <= UInt64(CompactMessage.maxInteger) else { throw Malformed("\(name) too large") }
+                    return Int(value)
+                }
+            }
+            throw Malformed("\(name) longer than 5 bytes")
+        }
+
+        mutating func hash() throws(Malformed) -> [UInt8] {
+            guard let h = take(CompactMessage.hashSize) else { throw Malformed("hash cut short") }
+            return Array(h)
+        }
+
+        /// The rest: exactly one JSON value, nested at most one level less than a whole message may be (§3.4).
+        mutating func jsonTail() throws(Malformed) -> [UInt8] {
+            let rest = Array(bytes[at...])
+            at = bytes.count
+            guard !rest.isEmpty, JSONSyntax.isWellFormed(rest, maxDepth: JSONSyntax.maxDepth - 1) else {
+                throw Malformed("the move or progress is not one JSON value")
+            }
+            return rest
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import TavoloCore
+import TavoloProtocol
+
+/// The wire bytes of table messages: the messages sent for every move in the compact form of PROTOCOL.md §13,
+/// every other one as JSON (§9.1). Both are decoded here, so the shell, the replay and the tests agree on one path.
+extension TableMessage {
+    /// The bytes a node sends: compact for `table.move`, `table.confirm` and `table.race-move`, JSON otherwise.
+    public func wireBytes() throws -> [UInt8] {
+        if let compact = compactForm { return try compact.encoded() }
+        return try CanonicalJSON.encode(self)
+    }
+
+    /// Decodes a received body: compact or JSON, told apart by its first byte (§13.1).
+    public static func decode(wire body: [UInt8]) throws -> TableMessage {
+        guard CompactMessage.isCompact(body) else { return try CanonicalJSON.decode(TableMessage.self, body) }
+        return try TableMessage(compact: try CompactMessage.decode(body))
+    }
+
+    /// The compact form of a hot message; nil for the others (they stay JSON).
+    public var compactForm: CompactMessage? {
+        switch self {
+        case .move(let t, let number, let seat, let move, let hash):
+            guard let json = try? CanonicalJSON.encode(move) else { return nil }
+            return CompactMessage(
+                kind: .move, table: t.rawValue, number: number, seat: seat, hash: hash.bytes, json: json)
+        case .confirm(let t, let number, let hash):
+            return CompactMessage(kind: .confirm, table: t.rawValue, number: number, hash: hash.bytes)
+        case .raceMove(let t, let seat, let number, let move, let hash):
+            guard let json = try? CanonicalJSON.encode(move) else { return nil }
+            return CompactMessage(
+                kind: .raceMove, table: t.rawValue, number: number, seat: seat, hash: hash.bytes, json: json)
+        default:
+            return nil
+        }
+    }
+
+    /// The table message a compact one stands for. A `table.progress` is a datagram, not a table message: it
+    /// throws here (`ProgressDatagram` reads it).
+    public init(compact m: CompactMessage) throws {
+        guard let table = TableID(m.table) else { throw CompactMessage.Malformed("table id") }
+        let hash = m.hash.map(StateHash.init(bytes:))
+        func move() throws -> JSONValue { try CanonicalJSON.decode(JSONValue.self, m.json ?? []) }
+        switch (m.kind, m.seat, hash) {
+        case (.move, let seat?, let hash?):
+            self = .move(table: table, number: m.number, seat: seat, move: try move(), stateHash: hash)
+        case (.confirm, nil, let hash?):
+            self = .confirm(table: table, number: m.number, stateHash: hash)
+        case (.raceMove, let seat?, let hash?):
+            self = .raceMove(table: table, seat: seat, number: m.number, move: try move(), seatHash: hash)
+        default:
+            throw CompactMessage.Malformed("\(m.kind.typeName) is not a reliable table message")
+        }
+    }
+}
