@@ -155,15 +155,16 @@ public final class MeshNode: @unchecked Sendable {
 
     /// Builds the pipeline of a new connection (`PeerPipeline`), on the connection's event loop.
     func installSession(on channel: Channel, outbound: Bool, expected: NodeID?) throws {
+        let highWater = 1 << 20
         let settings = PeerSession.Settings(
             localHandshake: localHandshake, handshakeTimeout: config.handshakeTimeout.timeAmount,
-            maxQueuedBytes: config.maxQueuedBytes, logger: logger)
+            maxQueuedBytes: config.maxQueuedBytes, logger: logger, writeBufferHighWater: highWater)
         let session = PeerSession(settings: settings, outbound: outbound, expectedPeer: expected)
         session.secureChannel = config.staticKey.map {
             SecureChannelHandler(initiator: outbound, staticKey: $0, psk: config.circle?.psk)
         }
         session.delegate = self
-        _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+        _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: highWater))
         if !outbound {
             // Our own dials are bounded by the peers we know; what others open is bounded here (§3.4).
             if let n = pending.opened(from: channel.remoteAddress?.ipAddress ?? "?") {
