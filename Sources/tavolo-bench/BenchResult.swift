@@ -22,6 +22,8 @@ struct BenchResult: Encodable {
     var baseline: Percentiles
     /// Plain UDP ping-pong, blocking sockets (the unreliable figures' baseline).
     var udpBaseline: Percentiles
+    /// The TCP ping-pong on two SwiftNIO event loops, bytes echoed by a bare handler: the event loop's share.
+    var nioBaseline: Percentiles
     var reliable: Percentiles
     var reliableOnLoop: Percentiles
     /// On the loop, JSON encoded once and echoed as bytes: the transport alone.
@@ -49,14 +51,15 @@ struct BenchResult: Encodable {
     var sealedToClearP50: Double { reliableOnLoop.p50 / reliableOnLoopClear.p50 }
     var unreliableToUDPP50: Double { unreliable.p50 / udpBaseline.p50 }
     var unreliableOnLoopToUDPP50: Double { unreliableOnLoop.p50 / udpBaseline.p50 }
+    var nioToBaselineP50: Double { nioBaseline.p50 / baseline.p50 }
 
     private enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, udpBaseline, reliable, reliableOnLoop, reliableRaw, reliableOnLoopClear
+        case frameBytes, pings, baseline, udpBaseline, nioBaseline, reliable, reliableOnLoop, reliableRaw, reliableOnLoopClear
         case meshFormationSeconds, meshFormationClearSeconds, unreliable, unreliableOnLoop
         case broadcastNodes, broadcastEach, broadcastFrameBytes, broadcastMessagesReceived, broadcastSeconds
         case broadcastMessagesPerSecond
         case reliableToBaselineP50, reliableOnLoopToBaselineP50, reliableRawToBaselineP50, sealedToClearP50
-        case unreliableToUDPP50, unreliableOnLoopToUDPP50
+        case unreliableToUDPP50, unreliableOnLoopToUDPP50, nioToBaselineP50
     }
 
     func encode(to encoder: Encoder) throws {
@@ -65,6 +68,7 @@ struct BenchResult: Encodable {
         try c.encode(pings, forKey: .pings)
         try c.encode(baseline, forKey: .baseline)
         try c.encode(udpBaseline, forKey: .udpBaseline)
+        try c.encode(nioBaseline, forKey: .nioBaseline)
         try c.encode(reliable, forKey: .reliable)
         try c.encode(reliableOnLoop, forKey: .reliableOnLoop)
         try c.encode(reliableRaw, forKey: .reliableRaw)
@@ -85,6 +89,7 @@ struct BenchResult: Encodable {
         try c.encode(sealedToClearP50, forKey: .sealedToClearP50)
         try c.encode(unreliableToUDPP50, forKey: .unreliableToUDPP50)
         try c.encode(unreliableOnLoopToUDPP50, forKey: .unreliableOnLoopToUDPP50)
+        try c.encode(nioToBaselineP50, forKey: .nioToBaselineP50)
     }
 
     var text: String {
@@ -95,6 +100,7 @@ struct BenchResult: Encodable {
         return """
             plain TCP ping-pong (baseline) \(f(baseline))   (\(pings) round trips, \(frameBytes)-byte frames)
             plain UDP ping-pong (baseline) \(f(udpBaseline))
+            NIO TCP echo, 2 event loops    \(f(nioBaseline))   = \(r(nioToBaselineP50)) x TCP p50 (the event loop alone)
             mesh reliable round trip       \(f(reliable))   = \(r(reliableToBaselineP50)) x TCP p50 (async API)
             mesh reliable, on event loop   \(f(reliableOnLoop))   = \(r(reliableOnLoopToBaselineP50)) x TCP p50 (goal <= 1.5)
             mesh reliable, bytes echoed    \(f(reliableRaw))   = \(r(reliableRawToBaselineP50)) x TCP p50 (transport alone)

@@ -50,6 +50,7 @@ struct TavoloBench: AsyncParsableCommand {
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let udpBaseline = try PlainSocketPingPong.runUDP(frameBytes: frameBytes, count: pings)
+        let nioBaseline = try await NIOPingPong.run(frameBytes: frameBytes, count: pings)
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
         let onLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
         let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
@@ -64,7 +65,8 @@ struct TavoloBench: AsyncParsableCommand {
             FrameLimits.headerSize + (try WireJSON.encode(Ping(seq: broadcasts - 1, pad: "broadcast"))).count
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
-            baseline: Percentiles(baseline), udpBaseline: Percentiles(udpBaseline), reliable: Percentiles(reliable),
+            baseline: Percentiles(baseline), udpBaseline: Percentiles(udpBaseline),
+            nioBaseline: Percentiles(nioBaseline), reliable: Percentiles(reliable),
             reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
             reliableOnLoopClear: Percentiles(onLoopClear),
             meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
