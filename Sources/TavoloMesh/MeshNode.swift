@@ -171,7 +171,7 @@ public final class MeshNode: @unchecked Sendable {
                 pendingSessions[n] = session
                 pendingNumbers[ObjectIdentifier(session)] = n
                 try channel.pipeline.syncOperations.addHandler(
-                    PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) })
+                    PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) ?? false })
             } else {
                 session.refusalAtStart = .init(
                     code: .busy,
@@ -186,14 +186,16 @@ public final class MeshNode: @unchecked Sendable {
         sessions[ObjectIdentifier(session)] = session
     }
 
-    /// Cuts the oldest connections still waiting for their handshake while together they hold too much.
-    private func pendingReceived(_ bytes: Int, on n: PendingConnections.Number) {
+    /// Cuts the oldest connections still waiting for their handshake while together they hold too much. Answers
+    /// whether connection `n` still awaits its handshake (once not, its bytes no longer need reporting).
+    private func pendingReceived(_ bytes: Int, on n: PendingConnections.Number) -> Bool {
         for victim in pending.received(bytes, on: n) {
             guard let session = pendingSessions.removeValue(forKey: victim) else { continue }
             pendingNumbers[ObjectIdentifier(session)] = nil
             session.goodbye(
                 .busy, "connections awaiting their handshake hold more than \(pending.limits.totalBytes) bytes")
         }
+        return pendingSessions[n] != nil
     }
 
     /// The handshake was accepted or the connection closed: it no longer counts against the pending limits.

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import NIOCore
 import NIOFoundationCompat
 import TavoloNoise
@@ -140,11 +141,16 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             header.length >= 16
         {
             // The hot path: opened straight from the frame's bytes (header as associated data), no array copies.
-            let view = frame.readableBytesView
-            let body = view.dropFirst(FrameLimits.headerSize)
-            if let plaintext = try? receive.open(
-                ciphertext: body.dropLast(16), tag: body.suffix(16), associatedData: view.prefix(FrameLimits.headerSize))
-            {
+            // Given to swift-crypto as raw pointers, not `ByteBufferView` slices: its generic `DataProtocol` code
+            // is not specialised for NIO's views, and walked them through dynamic casts and witness calls.
+            let plaintext = frame.withUnsafeReadableBytes { raw -> Data? in
+                let tag = raw.count - 16
+                return try? receive.open(
+                    ciphertext: UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize..<tag]),
+                    tag: UnsafeRawBufferPointer(rebasing: raw[tag...]),
+                    associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]))
+            }
+            if let plaintext {
                 state = .transport(send: send, receive: receive)
                 openedAny = true
                 return deliver(type: header.type, plaintext, context: context)
@@ -292,8 +298,14 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length + 16)
             SecureWire.writeHeader(version: SecureWire.version, type: type, length: length + 16, into: &out)
             do {
-                let box = try send.seal(
-                    frame.readableBytesView.dropFirst(FrameLimits.headerSize), associatedData: out.readableBytesView)
+                // Raw pointers for swift-crypto, as on the inbound path.
+                let box = try frame.withUnsafeReadableBytes { plaintext in
+                    try out.withUnsafeReadableBytes { header in
+                        try send.seal(
+                            UnsafeRawBufferPointer(rebasing: plaintext[FrameLimits.headerSize...]),
+                            associatedData: header)
+                    }
+                }
                 state = .transport(send: send, receive: receive)
                 out.writeBytes(box.ciphertext)
                 out.writeBytes(box.tag)
