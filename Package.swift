@@ -129,6 +129,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // The NIO echo baseline (NIOPingPong.swift): what the event loop alone costs.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Records figures for scripts/bench records: inserts, leaderboard queries, sync between two mesh nodes.

@@ -15,8 +15,10 @@ enum DatagramVerdict: Sendable {
 /// Decides on well-formed datagrams from connected peers; the node, which knows the peers.
 protocol DatagramHandlerDelegate: AnyObject {
     func datagram(_ datagram: Datagram, from address: SocketAddress) -> DatagramVerdict
-    /// A v2 datagram (§4.6) that claims `sender`: the delegate authenticates it with that peer's key.
-    func sealedDatagram(_ bytes: [UInt8], sender: NodeID, from address: SocketAddress) -> DatagramVerdict
+    /// A v2 datagram (§4.6) that claims `sender` and `seq`: the delegate authenticates it with that peer's key.
+    /// `bytes` are the received buffer's, valid only during the call.
+    func sealedDatagram(_ bytes: UnsafeRawBufferPointer, sender: NodeID, seq: UInt64, from address: SocketAddress)
+        -> DatagramVerdict
 }
 
 /// Receives UDP datagrams: refuses what is not a valid datagram frame (check 1, a body that is not JSON
@@ -46,15 +48,17 @@ final class DatagramHandler: ChannelInboundHandler {
             return
         }
         var envelope = unwrapInboundIn(data)
-        let bytes = envelope.data.readBytes(length: envelope.data.readableBytes) ?? []
         let verdict: DatagramVerdict
         if sealed {
-            if let (sender, _) = DatagramSeal.peek(bytes) {
-                verdict = delegate?.sealedDatagram(bytes, sender: sender, from: envelope.remoteAddress) ?? .rejected
-            } else {
-                verdict = .rejected
+            // Checked and opened where NIO read it: no copy of the datagram.
+            let delegate = delegate
+            verdict = envelope.data.withUnsafeReadableBytes { raw in
+                guard let (sender, seq) = DatagramSeal.peek(raw) else { return .rejected }
+                return delegate?.sealedDatagram(raw, sender: sender, seq: seq, from: envelope.remoteAddress)
+                    ?? .rejected
             }
-        } else if bytes.count <= FrameLimits.maxDatagramSize,
+        } else if let bytes = envelope.data.readBytes(length: envelope.data.readableBytes),
+            bytes.count <= FrameLimits.maxDatagramSize,
             case .datagram(let d)? = try? Frame.parse(
                 bytes, maxPayload: FrameLimits.maxDatagramSize - FrameLimits.headerSize)
         {

@@ -155,22 +155,23 @@ public final class MeshNode: @unchecked Sendable {
 
     /// Builds the pipeline of a new connection (`PeerPipeline`), on the connection's event loop.
     func installSession(on channel: Channel, outbound: Bool, expected: NodeID?) throws {
+        let highWater = 1 << 20
         let settings = PeerSession.Settings(
             localHandshake: localHandshake, handshakeTimeout: config.handshakeTimeout.timeAmount,
-            maxQueuedBytes: config.maxQueuedBytes, logger: logger)
+            maxQueuedBytes: config.maxQueuedBytes, logger: logger, writeBufferHighWater: highWater)
         let session = PeerSession(settings: settings, outbound: outbound, expectedPeer: expected)
         session.secureChannel = config.staticKey.map {
             SecureChannelHandler(initiator: outbound, staticKey: $0, psk: config.circle?.psk)
         }
         session.delegate = self
-        _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+        _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: highWater))
         if !outbound {
             // Our own dials are bounded by the peers we know; what others open is bounded here (§3.4).
             if let n = pending.opened(from: channel.remoteAddress?.ipAddress ?? "?") {
                 pendingSessions[n] = session
                 pendingNumbers[ObjectIdentifier(session)] = n
                 try channel.pipeline.syncOperations.addHandler(
-                    PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) })
+                    PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) ?? false })
             } else {
                 session.refusalAtStart = .init(
                     code: .busy,
@@ -185,14 +186,16 @@ public final class MeshNode: @unchecked Sendable {
         sessions[ObjectIdentifier(session)] = session
     }
 
-    /// Cuts the oldest connections still waiting for their handshake while together they hold too much.
-    private func pendingReceived(_ bytes: Int, on n: PendingConnections.Number) {
+    /// Cuts the oldest connections still waiting for their handshake while together they hold too much. Answers
+    /// whether connection `n` still awaits its handshake (once not, its bytes no longer need reporting).
+    private func pendingReceived(_ bytes: Int, on n: PendingConnections.Number) -> Bool {
         for victim in pending.received(bytes, on: n) {
             guard let session = pendingSessions.removeValue(forKey: victim) else { continue }
             pendingNumbers[ObjectIdentifier(session)] = nil
             session.goodbye(
                 .busy, "connections awaiting their handshake hold more than \(pending.limits.totalBytes) bytes")
         }
+        return pendingSessions[n] != nil
     }
 
     /// The handshake was accepted or the connection closed: it no longer counts against the pending limits.

@@ -24,6 +24,9 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
         /// How long a goodbye may take to be written before the connection is closed anyway.
         var goodbyeGrace: TimeAmount = .seconds(1)
         var logger: Logger
+        /// The channel's write-buffer high-water mark, when the node set one: while the channel is writable fewer
+        /// bytes than this are queued, so a frame that fits under `maxQueuedBytes` with it needs no exact count.
+        var writeBufferHighWater: Int? = nil
     }
 
     weak var delegate: PeerSessionDelegate?
@@ -202,8 +205,14 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     @discardableResult
     func write(_ frame: ByteBuffer, type: MessageType, context: ChannelHandlerContext? = nil) -> Bool {
         guard let context = context ?? self.context, phase != .closing else { return false }
-        // The channel's own count of bytes written but not yet sent: no per-write promise needed.
-        let queued = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        // The channel's own count of bytes written but not yet sent: no per-write promise needed. Asking for it
+        // costs a chain of dynamic casts in NIO's option lookup; while the channel is writable (an atomic read)
+        // the high-water mark bounds it, which is enough for any frame well under the limit.
+        let bounded = settings.writeBufferHighWater.map {
+            context.channel.isWritable && $0 + frame.readableBytes <= settings.maxQueuedBytes
+        }
+        let queued =
+            bounded == true ? 0 : ((try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0)
         if queued + frame.readableBytes > settings.maxQueuedBytes {
             closeReason = "slow reader: more than \(settings.maxQueuedBytes) bytes queued"
             goodbye(.slowReader, "more than \(settings.maxQueuedBytes) bytes queued; not reading")

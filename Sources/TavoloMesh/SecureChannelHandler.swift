@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import NIOCore
 import NIOFoundationCompat
 import TavoloNoise
@@ -33,6 +34,9 @@ enum SecureChannelError: Error, CustomStringConvertible {
 /// The Tavolo handshake frame the session writes first becomes the payload of Noise message 2 (responder) or 3
 /// (initiator); the peer's arrives as the payload of the other and is passed on as a plaintext handshake frame,
 /// after its `nodeId` was checked against the peer's static key.
+///
+/// Every plaintext frame it passes on is one whole frame whose header it wrote itself, within the limits of §3.1
+/// (the first, the handshake, within the handshake's): the v2 pipeline needs no `FrameSplitter` after it.
 final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -56,6 +60,8 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Whether a sealed frame has been opened: until then a clear goodbye `circle-mismatch` is the responder's
     /// refusal of message 3 (§3.8).
     private var openedAny = false
+    /// Whether a plaintext frame has been passed on: the first must be within the handshake's limit (§3.4).
+    private var deliveredAny = false
     /// Set once the handshake is complete: the datagram keys of this session (§4.6).
     private(set) var sessionKeys: SessionKeys?
 
@@ -100,7 +106,8 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !inboundClosed else { return }
         var incoming = unwrapInboundIn(data)
-        buffer.writeBuffer(&incoming)
+        // Usually every earlier frame was whole: work on NIO's buffer itself instead of copying it into ours.
+        if buffer.readableBytes == 0 { buffer = incoming } else { buffer.writeBuffer(&incoming) }
         drain(context)
         if buffer.readerIndex > 65_536 { buffer.discardReadBytes() }
     }
@@ -134,11 +141,16 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             header.length >= 16
         {
             // The hot path: opened straight from the frame's bytes (header as associated data), no array copies.
-            let view = frame.readableBytesView
-            let body = view.dropFirst(FrameLimits.headerSize)
-            if let plaintext = try? receive.open(
-                ciphertext: body.dropLast(16), tag: body.suffix(16), associatedData: view.prefix(FrameLimits.headerSize))
-            {
+            // Given to swift-crypto as raw pointers, not `ByteBufferView` slices: its generic `DataProtocol` code
+            // is not specialised for NIO's views, and walked them through dynamic casts and witness calls.
+            let plaintext = frame.withUnsafeReadableBytes { raw -> Data? in
+                let tag = raw.count - 16
+                return try? receive.open(
+                    ciphertext: UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize..<tag]),
+                    tag: UnsafeRawBufferPointer(rebasing: raw[tag...]),
+                    associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]))
+            }
+            if let plaintext {
                 state = .transport(send: send, receive: receive)
                 openedAny = true
                 return deliver(type: header.type, plaintext, context: context)
@@ -235,8 +247,18 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func deliver(type: UInt8, _ payload: some Collection<UInt8>, context: ChannelHandlerContext) {
+        if !deliveredAny {
+            deliveredAny = true
+            // The limit `FrameSplitter(maxFirstPayload:)` keeps on the v1 wire; a Noise message may hold a little more.
+            guard payload.count <= FrameLimits.maxHandshakePayload else {
+                inboundClosed = true
+                buffer.clear()
+                return context.fireErrorCaught(
+                    FrameError.tooLarge(length: payload.count, limit: FrameLimits.maxHandshakePayload))
+            }
+        }
         var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + payload.count)
-        out.writeBytes(SecureWire.header(version: ProtocolVersion.current, type: type, length: payload.count))
+        SecureWire.writeHeader(version: ProtocolVersion.current, type: type, length: payload.count, into: &out)
         out.writeBytes(payload)
         context.fireChannelRead(wrapInboundOut(out))
     }
@@ -274,10 +296,16 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             // The hot path: sealed straight from the frame's bytes into the outgoing buffer, no array copies.
             let length = frame.readableBytes - FrameLimits.headerSize
             var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length + 16)
-            out.writeBytes(SecureWire.header(version: SecureWire.version, type: type, length: length + 16))
+            SecureWire.writeHeader(version: SecureWire.version, type: type, length: length + 16, into: &out)
             do {
-                let box = try send.seal(
-                    frame.readableBytesView.dropFirst(FrameLimits.headerSize), associatedData: out.readableBytesView)
+                // Raw pointers for swift-crypto, as on the inbound path.
+                let box = try frame.withUnsafeReadableBytes { plaintext in
+                    try out.withUnsafeReadableBytes { header in
+                        try send.seal(
+                            UnsafeRawBufferPointer(rebasing: plaintext[FrameLimits.headerSize...]),
+                            associatedData: header)
+                    }
+                }
                 state = .transport(send: send, receive: receive)
                 out.writeBytes(box.ciphertext)
                 out.writeBytes(box.tag)

@@ -11,16 +11,19 @@ final class TrafficTap {
 
     init(recorder: (any FrameRecorder)?) { self.recorder = recorder }
 
-    /// Copies the bytes only when something records them.
+    /// Copies the bytes only when something records them. The frame and addresses are autoclosures: without a
+    /// recorder (the usual case) nothing is allocated or looked up per frame (a channel's address is read under a
+    /// lock, and a sealed datagram's clear form would be a second encoding).
     func capture(
-        _ frame: ByteBuffer, _ direction: CapturedFrame.Direction, _ transport: CapturedFrame.Transport,
-        local: SocketAddress?, remote: SocketAddress?
+        _ frame: @autoclosure () -> ByteBuffer, _ direction: CapturedFrame.Direction,
+        _ transport: CapturedFrame.Transport, local: @autoclosure () -> SocketAddress?,
+        remote: @autoclosure () -> SocketAddress?
     ) {
         guard let recorder else { return }
         recorder.record(
             CapturedFrame(
-                time: Date(), direction: direction, transport: transport, local: local, remote: remote,
-                bytes: Array(frame.readableBytesView)))
+                time: Date(), direction: direction, transport: transport, local: local(), remote: remote(),
+                bytes: Array(frame().readableBytesView)))
     }
 }
 

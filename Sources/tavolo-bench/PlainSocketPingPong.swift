@@ -59,6 +59,87 @@ enum PlainSocketPingPong {
         return samples
     }
 
+    /// The UDP baseline, written here rather than in C so that both plain-socket figures come from the same process
+    /// and thread model as the TCP one (blocking sockets, one echo thread, the caller timing send-then-receive).
+    /// Round-trip times in microseconds (after a 10% warm-up); a datagram lost on loopback would stall it, so each
+    /// socket has a receive timeout and a lost ping is sent again.
+    static func runUDP(frameBytes: Int, count: Int) throws -> [Double] {
+        let server = try boundUDPSocket()
+        let client = try boundUDPSocket()
+        defer {
+            close(server.fd)
+            close(client.fd)
+        }
+        let total = count + count / 10
+        let done = Counter()  // > 0: the echo thread stops
+        let echo = Thread {
+            var buf = [UInt8](repeating: 0, count: frameBytes)
+            var from = sockaddr_storage()
+            while done.value == 0 {
+                var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let r = buf.withUnsafeMutableBytes { raw in
+                    withUnsafeMutablePointer(to: &from) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            recvfrom(server.fd, raw.baseAddress!, raw.count, 0, $0, &len)
+                        }
+                    }
+                }
+                guard r > 0 else { continue }
+                _ = buf.withUnsafeBytes { raw in
+                    withUnsafePointer(to: &from) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(server.fd, raw.baseAddress!, r, 0, $0, len) }
+                    }
+                }
+            }
+        }
+        echo.start()
+        defer { _ = done.add(1) }
+        var to = server.address
+        var out = [UInt8](repeating: 0x61, count: frameBytes)
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        var i = 0
+        while i < total {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let sent = out.withUnsafeBytes { raw in
+                withUnsafePointer(to: &to) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(client.fd, raw.baseAddress!, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+            guard sent == frameBytes else { throw BenchError("udp baseline: sendto: \(String(cString: strerror(errno)))") }
+            let got = out.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress!, $0.count, 0) }
+            guard got == frameBytes else { continue }  // timed out: lost on loopback, ping again
+            if i >= total - count { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
+            i += 1
+        }
+        return samples
+    }
+
+    /// A UDP socket on 127.0.0.1 (any port) with a 1 s receive timeout, and its address.
+    private static func boundUDPSocket() throws -> (fd: Int32, address: sockaddr_in) {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                bind(fd, sa, len) == 0 && getsockname(fd, sa, &len) == 0
+            }
+        }
+        guard ok else {
+            close(fd)
+            throw BenchError("udp bind: \(String(cString: strerror(errno)))")
+        }
+        return (fd, addr)
+    }
+
     private static func noDelay(_ fd: Int32) {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -49,21 +49,30 @@ struct TavoloBench: AsyncParsableCommand {
         let message = Ping(seq: 0, pad: String(repeating: "x", count: pad))
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
+        let udpBaseline = try PlainSocketPingPong.runUDP(frameBytes: frameBytes, count: pings)
+        let nioBaseline = try await NIOPingPong.run(frameBytes: frameBytes, count: pings)
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
         let onLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
         let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
         let onLoopClear = try await Self.loopRoundTrips(pings: pings, pad: message.pad, clear: true)
+        let unreliableOnLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad, channel: .unreliable)
         let meshSealed = try await Self.meshFormation(nodes: nodes, clear: false)
         let meshClear = try await Self.meshFormation(nodes: nodes, clear: true)
         let (delivered, seconds) =
             roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
+        // The broadcasts' seq runs to `broadcasts - 1`: the frame of the last one (the longest) stands for them all.
+        let broadcastFrameBytes =
+            FrameLimits.headerSize + (try WireJSON.encode(Ping(seq: broadcasts - 1, pad: "broadcast"))).count
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
-            baseline: Percentiles(baseline), reliable: Percentiles(reliable), reliableOnLoop: Percentiles(onLoop),
-            reliableRaw: Percentiles(raw), reliableOnLoopClear: Percentiles(onLoopClear),
+            baseline: Percentiles(baseline), udpBaseline: Percentiles(udpBaseline),
+            nioBaseline: Percentiles(nioBaseline), reliable: Percentiles(reliable),
+            reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
+            reliableOnLoopClear: Percentiles(onLoopClear),
             meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
-            unreliable: Percentiles(unreliable),
-            broadcastNodes: nodes, broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
+            unreliable: Percentiles(unreliable), unreliableOnLoop: Percentiles(unreliableOnLoop),
+            broadcastNodes: nodes, broadcastEach: broadcasts, broadcastFrameBytes: broadcastFrameBytes,
+            broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
             broadcastMessagesPerSecond: Double(delivered) / seconds)
         if json {
             let enc = JSONEncoder()
@@ -152,19 +161,23 @@ struct TavoloBench: AsyncParsableCommand {
         return (reliable, unreliable)
     }
 
-    /// The same reliable ping-pong with both ends handled on the nodes' event loops (`setEventHandler` + `post`),
-    /// as the table layer runs: each end decodes the ping and encodes its answer, but no task or thread hop.
-    /// With `codable` false the JSON is encoded once up front and echoed as bytes: the transport alone.
-    static func loopRoundTrips(pings: Int, pad: String, codable: Bool = true, clear: Bool = false) async throws
-        -> [Double]
-    {
+    /// The same ping-pong with both ends handled on the nodes' event loops (`setEventHandler` + `post` or
+    /// `postDatagram`), as the table layer runs: each end decodes the ping and encodes its answer, but no task or
+    /// thread hop. With `codable` false the JSON is encoded once up front and echoed as bytes: the transport alone.
+    /// On the unreliable channel a ping or answer lost is sent again after 100 ms (never seen on loopback).
+    static func loopRoundTrips(
+        pings: Int, pad: String, codable: Bool = true, clear: Bool = false, channel: MeshChannel = .reliable
+    ) async throws -> [Double] {
         let nodes = try await makeNodes(2, prefix: codable ? "rttl" : "rttr", clear: clear)
         let (a, b) = (nodes[0], nodes[1])
+        @Sendable func post(_ node: MeshNode, _ body: [UInt8], to peer: NodeID) {
+            if channel == .reliable { node.post(body, to: [peer]) } else { node.postDatagram(body, to: [peer]) }
+        }
         b.setEventHandler { event in
-            guard case .message(let m) = event, m.channel == .reliable else { return }
-            if !codable { return b.post(m.body, to: [m.from]) }
+            guard case .message(let m) = event, m.channel == channel else { return }
+            if !codable { return post(b, m.body, to: m.from) }
             guard let p = try? m.decode(Ping.self), let answer = try? WireJSON.encode(p) else { return }
-            b.post(answer, to: [m.from])
+            post(b, answer, to: m.from)
         }
         let fixed = try WireJSON.encode(Ping(seq: 0, pad: pad))
         let warmup = pings / 10
@@ -173,15 +186,17 @@ struct TavoloBench: AsyncParsableCommand {
                 var samples: [Double] = []
                 var seq = 0
                 var start: UInt64 = 0
+                /// The seq seen by the last look of the lost-datagram watch.
+                var watched = -1
             }
             let run = Run()
             @Sendable func ping() {
                 run.start = DispatchTime.now().uptimeNanoseconds
-                if !codable { return a.post(fixed, to: [b.id]) }
-                if let bytes = try? WireJSON.encode(Ping(seq: run.seq, pad: pad)) { a.post(bytes, to: [b.id]) }
+                if !codable { return post(a, fixed, to: b.id) }
+                if let bytes = try? WireJSON.encode(Ping(seq: run.seq, pad: pad)) { post(a, bytes, to: b.id) }
             }
             a.setEventHandler { event in
-                guard case .message(let m) = event, m.channel == .reliable else { return }
+                guard case .message(let m) = event, m.channel == channel else { return }
                 if codable {
                     guard let p = try? m.decode(Ping.self), p.seq == run.seq else { return }
                 }
@@ -193,6 +208,14 @@ struct TavoloBench: AsyncParsableCommand {
             }
             // Handlers are installed on each loop in order; start once both are in place.
             b.eventLoop.execute { a.eventLoop.execute { ping() } }
+            if channel == .unreliable {
+                // One timer for the whole run, not one per ping: a round trip stuck for 100 ms is pinged again.
+                a.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) { task in
+                    if run.seq == warmup + pings { return task.cancel() }
+                    if run.seq == run.watched { ping() }
+                    run.watched = run.seq
+                }
+            }
         }
         for n in nodes { await n.shutdown() }
         return samples
@@ -248,88 +271,5 @@ final class Counter: @unchecked Sendable {
         lock.withLock {
             n += k; return n
         }
-    }
-}
-
-/// Microseconds.
-struct Percentiles: Codable {
-    var p50: Double
-    var p99: Double
-    var mean: Double
-    init(_ samples: [Double]) {
-        let s = samples.sorted()
-        p50 = s.isEmpty ? 0 : s[s.count / 2]
-        p99 = s.isEmpty ? 0 : s[min(s.count - 1, s.count * 99 / 100)]
-        mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
-    }
-}
-
-struct BenchResult: Encodable {
-    var frameBytes: Int
-    var pings: Int
-    var baseline: Percentiles
-    var reliable: Percentiles
-    var reliableOnLoop: Percentiles
-    /// On the loop, JSON encoded once and echoed as bytes: the transport alone.
-    var reliableRaw: Percentiles
-    /// On the loop, v1 wire in clear (no Noise): what encryption costs.
-    var reliableOnLoopClear: Percentiles
-    /// Nodes started and introduced until a full mesh, v2 (Noise XX) and v1.
-    var meshFormationSeconds: Double
-    var meshFormationClearSeconds: Double
-    var unreliable: Percentiles
-    var broadcastNodes: Int
-    var broadcastMessagesReceived: Int
-    var broadcastSeconds: Double
-    var broadcastMessagesPerSecond: Double
-    var reliableToBaselineP50: Double { reliable.p50 / baseline.p50 }
-    var reliableOnLoopToBaselineP50: Double { reliableOnLoop.p50 / baseline.p50 }
-    var reliableRawToBaselineP50: Double { reliableRaw.p50 / baseline.p50 }
-    var sealedToClearP50: Double { reliableOnLoop.p50 / reliableOnLoopClear.p50 }
-
-    enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, reliable, reliableOnLoop, reliableRaw, unreliable, broadcastNodes,
-            broadcastMessagesReceived
-        case broadcastSeconds, broadcastMessagesPerSecond, reliableToBaselineP50, reliableOnLoopToBaselineP50,
-            reliableRawToBaselineP50
-        case reliableOnLoopClear, meshFormationSeconds, meshFormationClearSeconds, sealedToClearP50
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(frameBytes, forKey: .frameBytes)
-        try c.encode(pings, forKey: .pings)
-        try c.encode(baseline, forKey: .baseline)
-        try c.encode(reliable, forKey: .reliable)
-        try c.encode(reliableOnLoop, forKey: .reliableOnLoop)
-        try c.encode(reliableRaw, forKey: .reliableRaw)
-        try c.encode(unreliable, forKey: .unreliable)
-        try c.encode(broadcastNodes, forKey: .broadcastNodes)
-        try c.encode(broadcastMessagesReceived, forKey: .broadcastMessagesReceived)
-        try c.encode(broadcastSeconds, forKey: .broadcastSeconds)
-        try c.encode(broadcastMessagesPerSecond, forKey: .broadcastMessagesPerSecond)
-        try c.encode(reliableToBaselineP50, forKey: .reliableToBaselineP50)
-        try c.encode(reliableOnLoopToBaselineP50, forKey: .reliableOnLoopToBaselineP50)
-        try c.encode(reliableRawToBaselineP50, forKey: .reliableRawToBaselineP50)
-        try c.encode(reliableOnLoopClear, forKey: .reliableOnLoopClear)
-        try c.encode(meshFormationSeconds, forKey: .meshFormationSeconds)
-        try c.encode(meshFormationClearSeconds, forKey: .meshFormationClearSeconds)
-        try c.encode(sealedToClearP50, forKey: .sealedToClearP50)
-    }
-
-    var text: String {
-        func f(_ p: Percentiles) -> String {
-            String(format: "p50 %7.1f us  p99 %7.1f us  mean %7.1f us", p.p50, p.p99, p.mean)
-        }
-        return """
-            plain TCP ping-pong (baseline) \(f(baseline))   (\(pings) round trips, \(frameBytes)-byte frames)
-            mesh reliable round trip       \(f(reliable))   = \(String(format: "%.2f", reliableToBaselineP50)) x baseline p50 (async API)
-            mesh reliable, on event loop   \(f(reliableOnLoop))   = \(String(format: "%.2f", reliableOnLoopToBaselineP50)) x baseline p50 (goal <= 2)
-            mesh reliable, bytes echoed    \(f(reliableRaw))   = \(String(format: "%.2f", reliableRawToBaselineP50)) x baseline p50 (transport alone)
-            mesh reliable, on loop, v1     \(f(reliableOnLoopClear))   sealed (v2) / clear (v1) p50 = \(String(format: "%.2f", sealedToClearP50)) (goal <= 1.3)
-            mesh unreliable round trip     \(f(unreliable))
-            \(broadcastNodes) fresh nodes to a full mesh   v2 (Noise XX) \(String(format: "%.3f", meshFormationSeconds)) s, v1 clear \(String(format: "%.3f", meshFormationClearSeconds)) s (goal <= 2 s)
-            broadcast, \(broadcastNodes) nodes              \(String(format: "%.0f", broadcastMessagesPerSecond)) messages/s received (\(broadcastMessagesReceived) in \(String(format: "%.2f", broadcastSeconds)) s)
-            """
     }
 }

@@ -15,7 +15,9 @@ final class DatagramHandlerTests: XCTestCase {
             asked.append(datagram)
             return verdict
         }
-        func sealedDatagram(_ bytes: [UInt8], sender: NodeID, from address: SocketAddress) -> DatagramVerdict {
+        func sealedDatagram(
+            _ bytes: UnsafeRawBufferPointer, sender: NodeID, seq: UInt64, from address: SocketAddress
+        ) -> DatagramVerdict {
             .rejected
         }
     }
