@@ -250,6 +250,8 @@ public final class NodeService: Sendable {
         await control.close()
         try? await controlGroup.shutdownGracefully()
         (mesh.config.recorder as? PacketLogRecorder)?.close()
+        // The journals' last appends, not flushed yet by the group commit (PROTOCOL.md §9.9).
+        tables.flushLogs()
         logger.info("node \(options.name) stopped")
     }
 }

@@ -238,9 +238,8 @@ public final class ChaosSimulation: @unchecked Sendable {
     // MARK: One game
 
     private func gameLog(_ i: Int, _ id: TableID) -> GameLog? {
-        let path = "\(workDir)/state/\(names[i])/games/\(id).json"
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(GameLog.self, from: data)
+        // The journal while the game goes on, the complete log once it is over (PROTOCOL.md §9.9).
+        SavedGames.load(stateDirectory: "\(workDir)/state/\(names[i])", table: id)
     }
 
     /// Moves node `i` had applied (its `state`) that its log on disk lacks: read just after a `kill -9`.

@@ -51,7 +51,7 @@ public final class Simulation: @unchecked Sendable {
         public var finishTimes: [SeatTime]?
         /// Milliseconds from a move's sending to the last node's confirmation, over every move of the game.
         public var latencyMs: [Double]
-        /// Milliseconds per durable write of a node's game log (one per move applied, PROTOCOL.md §9.9).
+        /// Milliseconds per append to a node's game journal (one per move applied, PROTOCOL.md §9.9).
         public var logWriteMs: [Double] = []
     }
 
@@ -83,7 +83,7 @@ public final class Simulation: @unchecked Sendable {
         /// Per-move latency, send to the last confirmation, over every game.
         public var latencyP50Ms: Double?
         public var latencyP99Ms: Double?
-        /// Per durable game-log write (every node, every move): what surviving a `kill -9` costs.
+        /// Per game-journal append (every node, every move): what surviving a `kill -9` costs a move.
         public var logWriteP50Ms: Double?
         public var logWriteP99Ms: Double?
         /// Every node's `scores` (its leaderboards, from its records) is the same, once records have synced

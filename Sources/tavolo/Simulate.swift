@@ -38,7 +38,7 @@ struct Simulate: ParsableCommand {
             """)
     var chaos = false
     @Option(help: "With --chaos: the tables' grace period in seconds.") var grace: Int = 6
-    @Flag(help: "Start the nodes with --no-log-fsync (game logs renamed atomically but not flushed).")
+    @Flag(help: "Start the nodes with --no-log-fsync (game journals and logs never flushed to disk).")
     var noLogFsync = false
 
     func validate() throws {

@@ -75,8 +75,8 @@ struct Tavolod: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Write game logs with an atomic rename but no fsync: a kill -9 still loses nothing (the kernel keeps \
-            the file), a power cut may lose the last moves (the other members keep them); much faster on slow disks.
+            Never fsync game logs (journal appends, headers, complete logs): a kill -9 still loses nothing (the \
+            kernel keeps the files), a power cut may lose the game's log on this node (the other members keep it).
             """)
     var noLogFsync = false
 

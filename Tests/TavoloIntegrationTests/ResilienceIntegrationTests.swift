@@ -55,9 +55,9 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         return st.moveNumber ?? 0
     }
 
+    /// Node `i`'s log of table `id` on disk: its journal while the game goes on, its complete log after (§9.9).
     func gameLog(_ i: Int, _ id: TableID) throws -> GameLog {
-        let path = "\(harness.nodes[i].stateDir)/games/\(id).json"
-        return try JSONDecoder().decode(GameLog.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        try XCTUnwrap(SavedGames.load(stateDirectory: harness.nodes[i].stateDir, table: id), "no log of \(id) on disk")
     }
 
     // MARK: Durability and ids

@@ -3,16 +3,17 @@ import TavoloCore
 import TavoloProtocol
 
 /// Everything needed to replay a table's game, kept in the node's state directory as
-/// `games/<table>.json` (PROTOCOL.md §9.6).
-public struct GameLog: Codable, Sendable {
-    public struct Participant: Codable, Sendable {
+/// `games/<table>.json` once the game is over (PROTOCOL.md §9.6), and while it goes on as the journal
+/// `games/<table>.journal` (§9.9, `GameJournal`, `GameLogStore`).
+public struct GameLog: Codable, Sendable, Equatable {
+    public struct Participant: Codable, Sendable, Equatable {
         public var node: NodeID
         public var name: String
         public var commitment: String
         public var nonce: String?
     }
 
-    public struct LoggedMove: Codable, Sendable {
+    public struct LoggedMove: Codable, Sendable, Equatable {
         public var number: Int
         public var seat: Int
         public var move: JSONValue
@@ -22,7 +23,7 @@ public struct GameLog: Codable, Sendable {
         public var after: String
     }
 
-    public struct LoggedDeal: Codable, Sendable {
+    public struct LoggedDeal: Codable, Sendable, Equatable {
         public var number: Int
         public var cards: [UInt8]
     }
@@ -67,18 +68,11 @@ public struct GameLog: Codable, Sendable {
 
     public init(table: TableInfo) { self.table = table }
 
-    /// Writes `<dir>/games/<table>.json` durably (temporary file, fsync, rename: a `kill -9` at any moment leaves
-    /// the previous version or this one); returns an error line instead of throwing.
-    func save(stateDirectory dir: String, sync: Bool = true) -> String? {
-        let games = (dir as NSString).appendingPathComponent("games")
-        do {
-            try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
-            // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name; they never
-            // repeat across restarts (TableEpoch), so an earlier game's log is never overwritten.
-            try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)), sync: sync)
-            return nil
-        } catch {
-            return "cannot write the game log of table \(table.id): \(error)"
-        }
+    /// Writes the complete log to `<games>/<table>.json` durably (temporary file, fsync, rename: a `kill -9` or a
+    /// power cut at any moment leaves the previous version or this one).
+    func save(games: String, sync: Bool = true) throws {
+        // Table ids are letters, digits and '-' only (TableID), so the id is a safe file name; they never
+        // repeat across restarts (TableEpoch), so an earlier game's log is never overwritten.
+        try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)), sync: sync)
     }
 }

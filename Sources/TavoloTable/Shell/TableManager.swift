@@ -31,8 +31,11 @@ public actor TableManager {
         /// Called with the log of every table that ended (finished or stopped), after its file is written and
         /// before the end is told to local clients: the daemon records the game here (TavoloRecords).
         public var gameEnded: (@Sendable (GameLog) -> Void)?
-        /// Flush each game-log write to disk (power-cut safe); without it the atomic rename still survives kill -9.
+        /// Flush game logs to disk (power-cut safe): journals by group commit, headers and complete logs at once;
+        /// without it an append or a rename still survives kill -9 (PROTOCOL.md §9.9).
         public var logFsync = true
+        /// The group commit's longest wait: a journal append is flushed at most this long after it was written.
+        public var logFlushInterval: Duration = .milliseconds(50)
         public init() {}
     }
 
@@ -57,6 +60,9 @@ public actor TableManager {
     /// Live progress of simultaneous games, from datagrams (`TableManager+Live.swift`).
     var live: [TableID: LiveRace] = [:]
     var liveTask: Task<Void, Never>?
+    /// The game logs on disk (journals, complete logs), with a state directory; their group commit.
+    let logs: GameLogStore?
+    nonisolated let logSync: JournalSync
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -73,6 +79,9 @@ public actor TableManager {
         context.overTableLifetime = options.overTableLifetime
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
+        let sync = JournalSync(enabled: options.logFsync, interval: options.logFlushInterval, logger: logger)
+        logSync = sync
+        logs = options.stateDirectory.map { GameLogStore(stateDirectory: $0, sync: sync) }
         if let dir = options.stateDirectory {
             do { directory.tableEpoch = try TableEpoch.next(stateDirectory: dir) } catch {
                 logger.error("cannot keep the table id counter in \(dir): \(error); table ids use a random part")
@@ -80,29 +89,33 @@ public actor TableManager {
         }
     }
 
-    /// Picks up every unfinished game of this node's logs (a restart after a crash, PROTOCOL.md §9.11); returns
-    /// the tables restored. Call before the mesh delivers events.
+    /// Picks up every unfinished game of this node's logs (a restart after a crash, PROTOCOL.md §9.11): from its
+    /// journal (§9.9), or from a complete-format log still unfinished; returns the tables restored. Call before
+    /// the mesh delivers events.
     @discardableResult
     public func restoreUnfinished() -> [TableID] {
-        guard let dir = options.stateDirectory else { return [] }
-        let games = (dir as NSString).appendingPathComponent("games")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
+        guard let dir = options.stateDirectory, let logs else { return [] }
+        let (games, problems) = SavedGames.unfinished(stateDirectory: dir)
+        for problem in problems { logger.error("\(problem)") }
         var restored: [TableID] = []
-        for file in files.sorted() where file.hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: "\(games)/\(file)"),
-                let log = try? JSONDecoder().decode(GameLog.self, from: data)
-            else { continue }
-            guard log.stopped == nil, log.finalHashes.isEmpty, log.jointSeed != nil else { continue }
+        for game in games {
+            let log = game.log
             switch directory.restore(log) {
             case .success(let id):
+                // Written whole again (a torn last line dropped) and opened: the next move appends to it.
+                do { try logs.start(log) } catch { logger.error("\(error)") }
                 restored.append(id)
-                logger.notice("table \(id): restored from its log at move \(log.moves.count); waiting for its members")
-            case .failure(let error): logger.error("cannot restore \(file): \(error)")
+                let torn = game.tornTail ? " (a torn last line left out)" : ""
+                logger.notice("table \(id): restored from \(game.file) at move \(log.moves.count)\(torn); waiting for its members")
+            case .failure(let error): logger.error("cannot restore \(game.file): \(error)")
             }
         }
         perform(directory.takeRestoredEffects())
         return restored
     }
+
+    /// Flushes every game journal to disk and waits (shutdown: nothing a clean stop leaves is lost to a power cut).
+    public nonisolated func flushLogs() { logSync.flushAndWait() }
 
     // MARK: Mesh input
 
@@ -139,6 +152,8 @@ public actor TableManager {
             case .emit(var event):
                 // The machine reads no clock: the shell stamps when a pause began.
                 if case .paused(let members, nil, let message) = event.detail {
+                    // A member is gone; the power may be going too: the journals go to disk now.
+                    logSync.flushSoon()
                     let since = timings[event.table]?.pausedSince ?? Date().formatted(.iso8601)
                     timings[event.table, default: .init()].pausedSince = since
                     event.detail = .paused(members: members, since: since, message: message)
@@ -147,23 +162,24 @@ public actor TableManager {
                 note(event)
                 for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
             case .persist(var log):
-                // The machine persists a table after every move it applies (§9.9) and when it ends: the record
-                // is made once the game is over.
+                // The machine persists a table once its joint seed is known, after every move it applies and when
+                // it ends (§9.9): one append to the journal, or the complete log at the end. The record is made
+                // once the game is over.
                 let over = log.table.phase == .finished || log.table.phase == .stopped
-                log.startedAt = timings[log.table.id]?.startedWall
-                if over { log.endedAt = Self.wallMilliseconds() }
-                if let dir = options.stateDirectory {
+                log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
+                if over || log.isComplete { log.endedAt = Self.wallMilliseconds() }
+                if let logs {
                     let started = ContinuousClock.now
-                    if let problem = log.save(stateDirectory: dir) { logger.error("\(problem)") }
-                    timings[log.table.id, default: .init()].logWriteMs.append(
-                        (ContinuousClock.now - started).milliseconds)
+                    do {
+                        // Only appends are timed: they are what each move waits for (the header is written once
+                        // per game, the complete log after its end).
+                        if try logs.save(log) == .appended {
+                            timings[log.table.id, default: .init()].logWriteMs.append(
+                                (ContinuousClock.now - started).milliseconds)
+                        }
+                    } catch { logger.error("\(error)") }
                 }
                 if over { options.gameEnded?(log) }
-            case .persist(let log):
-                guard let dir = options.stateDirectory else { continue }
-                let started = ContinuousClock.now
-                if let problem = log.save(stateDirectory: dir, sync: options.logFsync) { logger.error("\(problem)") }
-                timings[log.table.id, default: .init()].logWriteMs.append((ContinuousClock.now - started).milliseconds)
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
                 timers[timer] = Task { [weak self] in
@@ -324,7 +340,7 @@ struct TableTimings {
     var endedAt: ContinuousClock.Instant?
     var sent: [Int: ContinuousClock.Instant] = [:]
     var confirmLatencies: [Double] = []
-    /// How long each durable write of the game log took (§9.9): the cost of surviving a `kill -9`.
+    /// How long each append to the game's journal took (§9.9): what each move waits for to survive a `kill -9`.
     var logWriteMs: [Double] = []
     /// When the table last paused here (ISO 8601), while it is paused.
     var pausedSince: String?
