@@ -50,14 +50,18 @@ final class TableResilienceTests: XCTestCase {
 
         /// Delivers until nothing is in flight; messages on a cut link are lost.
         mutating func run() {
-            while !queue.isEmpty {
-                let (from, to, m) = queue.removeFirst()
-                guard !cut.contains([from, to]), var d = nodes[to] else { continue }
-                record(to, sender: from, m)
-                let effects = d.received(m, from: from)
-                nodes[to] = d
-                apply(to, effects)
-            }
+            while !queue.isEmpty { step() }
+        }
+
+        /// Delivers one message in flight (lost if its link is cut).
+        mutating func step() {
+            guard !queue.isEmpty else { return }
+            let (from, to, m) = queue.removeFirst()
+            guard !cut.contains([from, to]), var d = nodes[to] else { return }
+            record(to, sender: from, m)
+            let effects = d.received(m, from: from)
+            nodes[to] = d
+            apply(to, effects)
         }
 
         mutating func record(_ node: NodeID, sender: NodeID, _ m: TableMessage) {

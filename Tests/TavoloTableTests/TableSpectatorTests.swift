@@ -145,17 +145,6 @@ final class TableSpectatorTests: XCTestCase {
 }
 
 extension TableResilienceTests.Mesh {
-    /// Delivers one message in flight.
-    mutating func step() {
-        guard !queue.isEmpty else { return }
-        let (from, to, m) = queue.removeFirst()
-        guard !cut.contains([from, to]), var d = nodes[to] else { return }
-        record(to, sender: from, m)
-        let effects = d.received(m, from: from)
-        nodes[to] = d
-        apply(to, effects)
-    }
-
     /// Cuts every link between the two groups (each side sees the other lost), with what was in flight.
     mutating func partition(_ a: [Int], from b: [Int]) {
         for i in a {
