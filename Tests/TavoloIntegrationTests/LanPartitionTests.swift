@@ -35,10 +35,11 @@ extension LanIntegrationTests {
         try startOnePerHost(6)
         try harness.eventually("full mesh of six hosts", seconds: 40) { harness.isFullMesh(Array(0..<6)) }
         let client = { (i: Int) in try ControlClient(path: self.harness.nodes[i].controlPath) }
-        // The two cut off are the nodes with the highest ids among 1…5, so the heir of each (the lowest id left)
-        // is on the four's side whatever order a node agreed the two takeovers in.
+        // The two cut off are the nodes with the lowest ids among 1…5 (node 0 holds the test's seat): each would
+        // be the other's heir if heirs were named when a takeover is agreed, which the four do in their own
+        // orders; named when the seats pass, every node names the same one (§9.12).
         let ids = try (0..<6).map { try harness.status($0).id }
-        let cut = Array((1..<6).sorted { ids[$0] > ids[$1] }.prefix(2)).sorted()
+        let cut = Array((1..<6).sorted { ids[$0] < ids[$1] }.prefix(2)).sorted()
         let four = (0..<6).filter { !cut.contains($0) }
 
         let info = try client(0).call(.host(game: "spirits", players: 6, grace: 5), as: TableInfo.self)

@@ -2,7 +2,7 @@ import Foundation
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-import TavoloTable
+@testable import TavoloTable
 import XCTest
 
 /// A member voted out follows the rest of the game as a spectator of its former seats, and a minority cut off by a
@@ -94,16 +94,25 @@ final class TableSpectatorTests: XCTestCase {
     /// A six-node Spirits! table of bots cut 2/4 mid-game: the four vote the two out after the grace and finish the
     /// game; the two wait, paused, and play nothing. After the heal both follow as spectators and every log is alike.
     func testATableCutTwoFourFinishesOnTheFourAndTheTwoFollowAfterTheHeal() throws {
-        try cutTwoFour(healOneLinkAtATime: false)
+        try cutTwoFour([4, 5], healOneLinkAtATime: false)
     }
 
     /// The same, the links coming back one at a time, each delivering what it carries before the next: a cut node
     /// gets a catch-up from the first member back long before the last member's votes.
     func testTheTwoFollowWhenTheirLinksComeBackOneAtATime() throws {
-        try cutTwoFour(healOneLinkAtATime: true)
+        try cutTwoFour([4, 5], healOneLinkAtATime: true)
     }
 
-    func cutTwoFour(healOneLinkAtATime: Bool) throws {
+    /// The two lowest ids cut off, the host among them, their takeovers agreed in a different order at different
+    /// members: the heir is named when the seats pass, so every member names the same one and the logs are alike
+    /// (named when agreed, half the members recorded n0 -> n1 -> n2 and the other half n0 -> n2).
+    func testTheTwoLowestIdsCutOffGetTheSameHeirEverywhere() throws {
+        try cutTwoFour([0, 1], healOneLinkAtATime: false)
+        try cutTwoFour([1, 0], healOneLinkAtATime: true)
+    }
+
+    func cutTwoFour(_ cut: [Int], healOneLinkAtATime: Bool) throws {
+        let rest = (0..<6).filter { !cut.contains($0) }
         var mesh = Mesh(6)
         let info = try mesh.request(0) { $0.host(game: "spirits", players: 6) }.get()
         let id = info.id
@@ -111,31 +120,32 @@ final class TableSpectatorTests: XCTestCase {
         _ = try mesh.request(0, deliver: false) { $0.request(id, .start) }.get()
         while mesh.moves(0, id) < 30 && !mesh.queue.isEmpty { mesh.step() }
         XCTAssertEqual(mesh.table(0, id)?.info.phase, .playing)
-        // n4 and n5 (the highest ids) lose the four others; they keep each other.
-        mesh.partition([4, 5], from: [0, 1, 2, 3])
+        // The two lose the four others; they keep each other.
+        mesh.partition(cut, from: rest)
         mesh.run()
-        let cutAt = [4, 5].map { mesh.moves($0, id) }
-        for i in [4, 5] {
-            for j in 0..<4 { mesh.fire(i, .grace(id, member: mesh[j])) }
+        let cutAt = cut.map { mesh.moves($0, id) }
+        for i in cut {
+            for j in rest { mesh.fire(i, .grace(id, member: mesh[j])) }
         }
-        for i in 0..<4 {
-            for j in [4, 5] { mesh.fire(i, .grace(id, member: mesh[j])) }
+        // Each of the four agrees the two takeovers in its own order.
+        for (k, i) in rest.enumerated() {
+            for j in k % 2 == 0 ? cut : cut.reversed() { mesh.fire(i, .grace(id, member: mesh[j])) }
         }
-        for i in 0..<4 {
+        for i in rest {
             let t = try XCTUnwrap(mesh.table(i, id))
             XCTAssertEqual(t.info.phase, .finished, "n\(i): \(t.stopReason.map { $0.reason } ?? "")")
-            XCTAssertEqual(t.log.takeovers?.map(\.memberName).sorted(), ["n4", "n5"])
+            XCTAssertEqual(t.log.takeovers?.map(\.memberName).sorted(), cut.sorted().map { "n\($0)" })
         }
-        for (k, i) in [4, 5].enumerated() {
+        for (k, i) in cut.enumerated() {
             XCTAssertEqual(mesh.table(i, id)?.info.phase, .paused, "the minority waits")
             XCTAssertEqual(mesh.moves(i, id), cutAt[k], "the minority played a move")
         }
         if healOneLinkAtATime {
-            for i in [4, 5] { for j in 0..<4 { mesh.heal([i], with: [j]) } }
+            for i in cut { for j in rest { mesh.heal([i], with: [j]) } }
         } else {
-            mesh.heal([4, 5], with: [0, 1, 2, 3])
+            mesh.heal(cut, with: rest)
         }
-        for i in [4, 5] {
+        for i in cut {
             let t = try XCTUnwrap(mesh.table(i, id))
             XCTAssertEqual(t.info.phase, .finished, "n\(i): \(t.stopReason.map { $0.reason } ?? "")")
             XCTAssertTrue(t.isSpectator)

@@ -6,15 +6,22 @@ import TavoloProtocol
 /// syncs and catch-ups like one, but it plays nothing, votes nothing, confirms nothing and is waited for by nobody:
 /// its messages other than `table.sync` are dropped. It ends with the same log as every member.
 extension TableMachine {
-    /// This node learns that it was voted out at move `number`. Before it learned, it may have played its own
-    /// seats on its own (stopped, then let go on, it played before it saw its links were gone): those moves are not
-    /// the table's, whose moves of these seats from `number` on are the heir's. It drops them and rebuilds its game
-    /// from its log up to the first of them, exactly as a restart does (§9.11), then asks for the table's moves.
+    /// This node learns that it was voted out at move `number`: it follows the game from there (and drops the moves
+    /// it played alone, below).
     mutating func becomeSpectator(from number: Int) {
         emit(.updated)
+        dropMoves(of: me, from: number)
+    }
+
+    /// A takeover of `member` at move `number` is agreed here. Before, this node may have applied moves of
+    /// `member`'s seats from `number` on: its own (stopped, then let go on, it played before it saw its links were
+    /// gone), or those of a member cut off with it. They are not the table's, whose moves of these seats from
+    /// `number` on are the heir's. It drops them and rebuilds its game from its log up to the first of them,
+    /// exactly as a restart does (§9.11), then asks for the table's moves.
+    mutating func dropMoves(of member: NodeID, from number: Int) {
         guard let s = session, !s.isSimultaneous else { return }
-        let mine = Set(info.seats.filter { $0.owner == me }.map(\.seat))
-        guard let first = log.moves.first(where: { $0.number >= number && mine.contains($0.seat) }) else { return }
+        let theirs = Set(info.seats.filter { $0.owner == member }.map(\.seat))
+        guard let first = log.moves.first(where: { $0.number >= number && theirs.contains($0.seat) }) else { return }
         // A takeover logged after that point would have to be undone too: then this node cannot follow, and
         // says so when the table's moves reach it (a hash mismatch here only: it has no say).
         guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return }
@@ -33,8 +40,8 @@ extension TableMachine {
         out.append(
             .log(
                 .notice,
-                "table \(id): voted out from move \(number); dropping moves \(first.number)–\(s.moveNumber - 1) "
-                    + "played here alone"))
+                "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
+                    + "\(first.number)–\(s.moveNumber - 1) played apart from the table"))
         session = rebuilt.session
         hashes = rebuilt.hashes
         verifiedDeal = rebuilt.verifiedDeal

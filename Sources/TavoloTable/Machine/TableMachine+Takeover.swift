@@ -97,9 +97,7 @@ extension TableMachine {
     /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
     mutating func agree(member: NodeID, number: Int, forfeit: Bool) {
         guard !replaced.contains(member), info.members.contains(member) else { return }
-        let others = info.members.filter { $0 != member && !replaced.contains($0) }
-        // The heir is chosen from the table alone, so every member names the same one.
-        guard let heir = others.min() else { return }
+        guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
         replaced.insert(member)
         // A member voted out follows the rest of the game; one that forfeited has left it.
         if !forfeit { spectators.insert(member) }
@@ -107,19 +105,23 @@ extension TableMachine {
         graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
-        agreed.append(AgreedTakeover(member: member, number: number, heir: heir, bot: bot, forfeit: forfeit))
-        // The host's jobs (deals, the confirmation fan-out, offers) pass at once: they change no state (§9.13).
-        if member == info.host {
-            info.host = heir
-            info.hostName = ctx.name(heir)
-            if heir == me { dealsSent = verifiedDeal }
+        let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit)
+        agreed.append(takeover)
+        // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
+        guard let heir = heir(of: takeover, at: number) else { return }
+        // The host's jobs (deals, the confirmation fan-out, offers) pass at once, to the lowest member still
+        // playing: they change no state (§9.13).
+        if member == info.host, let next = startMembers.filter({ !replaced.contains($0) }).min() {
+            info.host = next
+            info.hostName = ctx.name(next)
+            if next == me { dealsSent = verifiedDeal }
         }
         out.append(
             .log(
                 .notice,
                 "table \(id): \(ctx.name(member)) \(forfeit ? "forfeits" : "is voted out") from move \(number); "
                     + "\(ctx.name(heir))'s \(bot) takes its seats"))
-        if member == me && !forfeit { becomeSpectator(from: number) }
+        if member == me && !forfeit { becomeSpectator(from: number) } else { dropMoves(of: member, from: number) }
         // Moves the heir's bot played before this node agreed were refused here: the others have them.
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
         maybeResume()
@@ -128,12 +130,29 @@ extension TableMachine {
 
     /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).
     func isHeir(_ node: NodeID, of seat: Int) -> Bool {
-        agreed.contains { $0.heir == node && info.seats[safe: seat]?.owner == $0.member }
+        let point = max(session?.moveNumber ?? 0, 0)
+        return agreed.contains {
+            info.seats[safe: seat]?.owner == $0.member && heir(of: $0, at: max($0.number, point)) == node
+        }
+    }
+
+    /// Who takes `t`'s seats when they pass at move `point` (§9.12): the lowest node id among the members at the
+    /// start of play other than `t.member`, leaving out those whose seats already passed and those voted out (or
+    /// forfeited) at a number up to `point`. Named when the seats pass, not when the takeover is agreed: members
+    /// cut off together are agreed out in an order that differs from node to node, but every node knows all of
+    /// them before it plays on (§9.10, and a returning member holds moves until it knows every vote), so all
+    /// name the same heir. A member voted out at a later number was still playing at `point`: it may inherit.
+    func heir(of t: AgreedTakeover, at point: Int) -> NodeID? {
+        let passed = Set((log.takeovers ?? []).map(\.member))
+        let out = Set(agreed.filter { $0.number <= point }.map(\.member))
+        return startMembers.filter { $0 != t.member && !passed.contains($0) && !out.contains($0) }.min()
     }
 
     /// Hands agreed seats to their bot when their move comes (or at the end). Called before each move.
     mutating func applyDueTakeovers() {
-        guard let s = session, !agreed.isEmpty else { return }
+        // Not while a member is absent here: its takeover may still be agreed, and it must count when the heir is
+        // named (heir(of:at:)). Moves of those seats wait meanwhile; none is played while paused anyway.
+        guard let s = session, !agreed.isEmpty, absent.isEmpty else { return }
         var kept: [AgreedTakeover] = []
         // Takeovers due at the same point apply in the order of their members' ids, the same at every node
         // whatever order it agreed them in.
@@ -142,13 +161,13 @@ extension TableMachine {
             let due =
                 seats.isEmpty || s.turn == .terminal
                 || (s.moveNumber >= t.number && s.turn.seat.map(seats.contains) == true)
-            guard due else {
+            guard due, let heir = heir(of: t, at: s.moveNumber) else {
                 kept.append(t)
                 continue
             }
             for seat in seats {
-                info.seats[seat].owner = t.heir
-                info.seats[seat].ownerName = ctx.name(t.heir)
+                info.seats[seat].owner = heir
+                info.seats[seat].ownerName = ctx.name(heir)
                 info.seats[seat].bot = t.bot
             }
             // Moves the member sent that were waiting are no longer its to play.
@@ -156,7 +175,7 @@ extension TableMachine {
             log.table = info
             log.takeovers = (log.takeovers ?? []) + [
                 GameLog.LoggedTakeover(
-                    member: t.member, memberName: ctx.name(t.member), seats: seats, heir: t.heir, bot: t.bot,
+                    member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
                     number: t.number, appliedAt: s.moveNumber, forfeit: t.forfeit)
             ]
             persist()
@@ -166,7 +185,7 @@ extension TableMachine {
                     .takenOver(
                         seats: seats,
                         message:
-                            "you were voted out: \(ctx.name(t.heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") "
+                            "you were voted out: \(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") "
                             + "\(list) from move \(s.moveNumber + 1); you follow the game as a spectator"))
                 continue
             }
@@ -175,7 +194,7 @@ extension TableMachine {
                     seats: seats,
                     message:
                         "\(ctx.name(t.member)) \(t.forfeit ? "forfeited" : "did not come back"): "
-                        + "\(ctx.name(t.heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list) "
+                        + "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list) "
                         + "from move \(s.moveNumber + 1)"))
         }
         agreed = kept

@@ -109,7 +109,6 @@ public struct TableMachine {
     struct AgreedTakeover {
         var member: NodeID
         var number: Int
-        var heir: NodeID
         var bot: String
         var forfeit: Bool
     }
