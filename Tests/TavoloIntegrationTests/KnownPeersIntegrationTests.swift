@@ -100,7 +100,8 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         XCTAssertEqual(after.state, .connected)
         XCTAssertEqual(after.id, victim)
         XCTAssertEqual(after.address, before.address)
-        XCTAssertTrue(harness.logTail(1, lines: 60).contains("identity mismatch"), harness.logTail(1))
+        // Not checked in the log: its lines about connections are limited per address (4 per 10 s), and on lo
+        // every test's connections come from 127.0.0.1 (tests run two at a time), so the line may be left out.
     }
 
     func testADNSSDRecordWithAVictimsIdNeitherRenamesItNorGetsDialedAsIt() throws {
@@ -140,7 +141,9 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
             harness.peers(observer)?.first { $0.id.hex == ids[victim] }?.state != .connected
         }
         try publish()
-        try harness.eventually("the observer dials the lure and refuses it", seconds: 30) {
+        // Generous: the observer dials the victim's id again only when its backoff after the loss allows, and
+        // tests run two at a time.
+        try harness.eventually("the observer dials the lure and refuses it", seconds: 75) {
             harness.peers(observer)?.first { $0.id.hex == ids[victim] }?.reason?.contains("advertised id") == true
         }
         XCTAssertNotEqual(harness.peers(observer)?.first { $0.id.hex == ids[victim] }?.state, .connected)
