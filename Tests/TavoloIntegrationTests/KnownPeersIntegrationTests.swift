@@ -113,11 +113,13 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         let (observer, attacker, victim) = (ordered[0], ordered[1], ordered[2])
         let lure = try harness.status(attacker)
         let forged = "it\(harness.runID)-forged"
-        func publish() throws {
+        // Each publication under a name of its own: the same name published again soon after it was withdrawn may
+        // give browsers no new event (Avahi's removal still in flight), and the observer would never look again.
+        func publish(_ name: String) throws {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-publish")
             p.arguments = [
-                "-s", forged, "_tavolo._tcp", String(lure.tcpPort), "id=\(ids[victim])", "v=2", "u=\(lure.udpPort)",
+                "-s", name, "_tavolo._tcp", String(lure.tcpPort), "id=\(ids[victim])", "v=2", "u=\(lure.udpPort)",
             ]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
@@ -126,7 +128,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         }
 
         // While the victim is connected, the record does not rename or redirect it.
-        try publish()
+        try publish(forged)
         try harness.eventually("the observer sees the forged record", seconds: 20) {
             harness.logTail(observer, lines: 80).contains("ignoring service \(forged)")
         }
@@ -140,7 +142,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         try harness.eventually("the observer loses the victim", seconds: 20) {
             harness.peers(observer)?.first { $0.id.hex == ids[victim] }?.state != .connected
         }
-        try publish()
+        try publish(forged + "-again")
         // Generous: the observer dials the victim's id again only when its backoff after the loss allows, and
         // tests run two at a time.
         try harness.eventually("the observer dials the lure and refuses it", seconds: 75) {
