@@ -38,10 +38,14 @@ let package = Package(
         // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
         .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
-        // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto.
+        // ChaCha20-Poly1305 of the transport's frames and datagrams (TavoloNoise.ChaChaPolyAEAD).
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // Noise_XX_25519_ChaChaPoly_SHA256 as pure value types (no I/O), on swift-crypto (X25519, SHA-256, HKDF) and
+        // libsodium (ChaCha20-Poly1305).
         .target(
             name: "TavoloNoise",
             dependencies: [
+                "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),

@@ -1,5 +1,4 @@
-import Crypto
-import Foundation
+import NIOCore
 import TavoloNoise
 import TavoloProtocol
 
@@ -7,27 +6,42 @@ import TavoloProtocol
 /// `seq` in clear, then the JSON body sealed with ChaCha20-Poly1305 under the session's datagram key for that
 /// direction, nonce = `seq`, associated data = header ‖ id ‖ seq. A pure value type: no I/O.
 ///
-/// The hot path works on the received bytes in place (`UnsafeRawBufferPointer`, the datagram's NIO buffer): the
-/// only allocations per datagram are swift-crypto's (its sealed box and the plaintext) and the body handed up.
+/// Both ends work in place: a datagram is sealed straight into the buffer that is sent, and opened from the
+/// received NIO buffer into the body handed up (`ChaChaPolyAEAD`, libsodium): one allocation each way.
 enum DatagramSeal {
     /// Bytes before the ciphertext: header, id, seq. They are the associated data.
     static let clearPrefix = FrameLimits.headerSize + 24
     /// Bytes a sealed datagram adds to the body: header, id, seq, tag.
     static let overhead = clearPrefix + 16
 
-    static func seal(body: [UInt8], sender: NodeID, seq: UInt64, key: SymmetricKey) throws -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count + overhead)
-        SecureWire.appendHeader(
-            version: SecureWire.version, type: MessageType.datagram.rawValue, length: 24 + body.count + 16,
+    /// The sealed datagram in one buffer, ready to send.
+    static func seal(
+        body: [UInt8], sender: NodeID, seq: UInt64, key: [UInt8], allocator: ByteBufferAllocator = .init()
+    ) -> ByteBuffer {
+        let total = body.count + overhead
+        var out = allocator.buffer(capacity: total)
+        SecureWire.writeHeader(
+            version: SecureWire.version, type: MessageType.datagram.rawValue, length: total - FrameLimits.headerSize,
             into: &out)
-        out += sender.bytes
-        for i in (0..<8).reversed() { out.append(UInt8(truncatingIfNeeded: seq >> (8 * UInt64(i)))) }
-        let box = try ChaChaPoly.seal(
-            body, using: key, nonce: try NoiseCipherState.chachaNonce(seq), authenticating: out)
-        out += box.ciphertext
-        out += box.tag
+        out.writeBytes(sender.bytes)
+        out.writeInteger(seq, endianness: .big)
+        body.withUnsafeBytes { plaintext in
+            key.withUnsafeBytes { key in
+                out.withVeryUnsafeMutableBytes { storage in
+                    ChaChaPolyAEAD.seal(
+                        key: key, nonce: seq, plaintext: plaintext,
+                        ad: UnsafeRawBufferPointer(rebasing: storage[..<clearPrefix]),
+                        into: UnsafeMutableRawBufferPointer(rebasing: storage[clearPrefix..<total]))
+                }
+            }
+        }
+        out.moveWriterIndex(forwardBy: body.count + ChaChaPolyAEAD.tagBytes)
         return out
+    }
+
+    /// The same as bytes (tests, tools).
+    static func seal(body: [UInt8], sender: NodeID, seq: UInt64, key: [UInt8]) -> [UInt8] {
+        Array(seal(body: body, sender: sender, seq: seq, key: key, allocator: ByteBufferAllocator()).readableBytesView)
     }
 
     /// The claimed sender and seq, read before authentication only to find the key: nil unless the bytes have the
@@ -52,22 +66,24 @@ enum DatagramSeal {
 
     /// The body if the bytes authenticate under `key` as a datagram of `seq` (from `peek`) and the body is a compact
     /// body (§13) or one JSON value (§3.5): the check `Frame.decode` makes of a clear datagram's body; nil otherwise.
-    static func openBody(_ bytes: UnsafeRawBufferPointer, seq: UInt64, key: SymmetricKey) -> [UInt8]? {
-        guard bytes.count >= overhead, let nonce = try? NoiseCipherState.chachaNonce(seq) else { return nil }
-        let sealed = bytes.count - 16
-        guard
-            let box = try? ChaChaPoly.SealedBox(
-                nonce: nonce, ciphertext: UnsafeRawBufferPointer(rebasing: bytes[clearPrefix..<sealed]),
-                tag: UnsafeRawBufferPointer(rebasing: bytes[sealed...])),
-            let plaintext = try? ChaChaPoly.open(
-                box, using: key, authenticating: UnsafeRawBufferPointer(rebasing: bytes[0..<clearPrefix]))
-        else { return nil }
-        let body = [UInt8](plaintext)
+    static func openBody(_ bytes: UnsafeRawBufferPointer, seq: UInt64, key: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= overhead else { return nil }
+        let sealed = UnsafeRawBufferPointer(rebasing: bytes[clearPrefix...])
+        var authentic = false
+        let body = [UInt8](unsafeUninitializedCapacity: sealed.count - ChaChaPolyAEAD.tagBytes) { out, count in
+            authentic = key.withUnsafeBytes { key in
+                ChaChaPolyAEAD.open(
+                    key: key, nonce: seq, sealed: sealed, ad: UnsafeRawBufferPointer(rebasing: bytes[..<clearPrefix]),
+                    into: UnsafeMutableRawBufferPointer(out))
+            }
+            count = out.count  // zeroed when it did not authenticate
+        }
+        guard authentic else { return nil }
         return CompactMessage.isCompact(body) || JSONSyntax.isWellFormed(body) ? body : nil
     }
 
     /// The datagram if it authenticates under `key` and its body is one JSON value (§3.5); nil otherwise.
-    static func open(_ bytes: [UInt8], key: SymmetricKey) -> Datagram? {
+    static func open(_ bytes: [UInt8], key: [UInt8]) -> Datagram? {
         bytes.withUnsafeBytes { raw in
             guard let (sender, seq) = peek(raw), let body = openBody(raw, seq: seq, key: key) else { return nil }
             return Datagram(sender: sender, seq: seq, body: body)

@@ -1,15 +1,14 @@
-import Crypto
 import NIOCore
 import TavoloProtocol
 
 /// The datagram keys of one connection, one per direction (PROTOCOL.md §4.6).
 struct DatagramKeys {
-    var send: SymmetricKey
-    var receive: SymmetricKey
+    var send: [UInt8]
+    var receive: [UInt8]
 
     init(_ keys: SecureChannelHandler.SessionKeys) {
-        send = SymmetricKey(data: keys.datagramSend)
-        receive = SymmetricKey(data: keys.datagramReceive)
+        send = keys.datagramSend
+        receive = keys.datagramReceive
     }
 }
 

@@ -117,32 +117,42 @@ extension MeshNode {
         }
     }
 
-    /// One datagram per target, all with the same sequence number (it counts datagrams, not deliveries).
+    /// One datagram per target, all with the same sequence number (it counts datagrams, not deliveries), written
+    /// together and flushed once. On v2 each is sealed straight into the buffer sent; the clear frame is encoded
+    /// only on v1, or for the packet log.
     private func sendDatagrams(_ body: [UInt8], to targets: [NodeID]?) throws -> Int {
         guard !isShutDown, let udp else { throw MeshError.shutDown }
         let sessions = try resolve(targets)
         datagramSeq += 1
-        let clear = try Frame.datagram(Datagram(sender: id, seq: datagramSeq, body: body)).encoded()
-        let size = config.staticKey == nil ? clear.count : body.count + DatagramSeal.overhead
+        let seq = datagramSeq
+        let sealed = config.staticKey != nil
+        var clearFrame: [UInt8]?
+        func clear() throws -> [UInt8] {
+            if let clearFrame { return clearFrame }
+            let bytes = try Frame.datagram(Datagram(sender: id, seq: seq, body: body)).encoded()
+            clearFrame = bytes
+            return bytes
+        }
+        let size = sealed ? body.count + DatagramSeal.overhead : try clear().count
         guard size <= FrameLimits.maxDatagramSize else { throw MeshError.datagramTooLarge(size) }
         var sent = 0
         for s in sessions {
-            guard let ip = s.remoteIP, let pid = s.peerID, let port = peers[pid]?.udpPort,
-                let address = try? SocketAddress(ipAddress: ip, port: port)
-            else { continue }
-            var bytes = clear
-            if config.staticKey != nil {
-                guard let keys = peers[pid]?.datagramKeys,
-                    let sealed = try? DatagramSeal.seal(body: body, sender: id, seq: datagramSeq, key: keys.send)
-                else { continue }
-                bytes = sealed
-                tap.capture(
-                    udp.allocator.buffer(bytes: clear), .sent, .udp, local: udp.localAddress, remote: address)
+            guard let pid = s.peerID, let peer = peers[pid], let address = peer.udpAddress else { continue }
+            let data: ByteBuffer
+            if sealed {
+                guard let keys = peer.datagramKeys else { continue }
+                data = DatagramSeal.seal(body: body, sender: id, seq: seq, key: keys.send, allocator: udp.allocator)
+                if tap.recorder != nil, let bytes = try? clear() {
+                    tap.capture(
+                        udp.allocator.buffer(bytes: bytes), .sent, .udp, local: udp.localAddress, remote: address)
+                }
+            } else {
+                data = udp.allocator.buffer(bytes: try clear())
             }
-            udp.writeAndFlush(
-                AddressedEnvelope(remoteAddress: address, data: udp.allocator.buffer(bytes: bytes)), promise: nil)
+            udp.write(AddressedEnvelope(remoteAddress: address, data: data), promise: nil)
             sent += 1
         }
+        if sent > 0 { udp.flush() }
         return sent
     }
 

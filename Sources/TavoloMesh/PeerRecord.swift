@@ -10,10 +10,16 @@ final class PeerRecord: @unchecked Sendable {
     var advertised: DiscoveredNode?
     var state: PeerState = .discovered
     /// The established session, if any.
-    var session: PeerSession?
+    var session: PeerSession? {
+        didSet { udpAddress = Self.address(session?.remoteAddress, port: udpPort) }
+    }
     var dial = DialState()
     /// Where its datagrams go: the handshake's, else the TXT record's.
-    var udpPort: Int?
+    var udpPort: Int? {
+        didSet { udpAddress = Self.address(session?.remoteAddress, port: udpPort) }
+    }
+    /// The session's address with `udpPort`: built once per connection, not parsed from a string per datagram.
+    private(set) var udpAddress: SocketAddress?
     var rttMs: Double?
     var reason: String?
     /// When its established connection ended (lost peers are forgotten after a while, `LostPeerRetention`).
@@ -26,6 +32,12 @@ final class PeerRecord: @unchecked Sendable {
     init(id: NodeID, name: String) {
         self.id = id
         self.name = name
+    }
+
+    private static func address(_ remote: SocketAddress?, port: Int?) -> SocketAddress? {
+        guard var address = remote, let port, address.ipAddress != nil else { return nil }
+        address.port = port
+        return address
     }
 
     var info: PeerInfo {

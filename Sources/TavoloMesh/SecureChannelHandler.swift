@@ -1,7 +1,5 @@
 import Crypto
-import Foundation
 import NIOCore
-import NIOFoundationCompat
 import TavoloNoise
 import TavoloProtocol
 
@@ -140,20 +138,30 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         if case .transport(let send, var receive) = state, header.type != SecureWire.noiseHandshakeType,
             header.length >= 16
         {
-            // The hot path: opened straight from the frame's bytes (header as associated data), no array copies.
-            // Given to swift-crypto as raw pointers, not `ByteBufferView` slices: its generic `DataProtocol` code
-            // is not specialised for NIO's views, and walked them through dynamic casts and witness calls.
-            let plaintext = frame.withUnsafeReadableBytes { raw -> Data? in
-                let tag = raw.count - 16
-                return try? receive.open(
-                    ciphertext: UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize..<tag]),
-                    tag: UnsafeRawBufferPointer(rebasing: raw[tag...]),
-                    associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]))
+            // The hot path: opened straight from the frame's bytes (header as associated data) into the buffer passed
+            // on, behind the plaintext header written first: no copies, one allocation.
+            let length = Int(header.length) - 16
+            var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length)
+            SecureWire.writeHeader(version: ProtocolVersion.current, type: header.type, length: length, into: &out)
+            let opened: Bool
+            do {
+                try frame.withUnsafeReadableBytes { raw in
+                    _ = try out.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { dest in
+                        try receive.open(
+                            UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
+                            associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
+                            into: UnsafeMutableRawBufferPointer(rebasing: dest[..<length]))
+                        return length
+                    }
+                }
+                opened = true
+            } catch {
+                opened = false
             }
-            if let plaintext {
+            if opened {
                 state = .transport(send: send, receive: receive)
                 openedAny = true
-                return deliver(type: header.type, plaintext, context: context)
+                return deliver(out, payloadBytes: length, context: context)
             }
         }
         let headerBytes = Array(frame.readableBytesView.prefix(FrameLimits.headerSize))
@@ -246,21 +254,26 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         state = .transport(send: send, receive: receive)
     }
 
-    private func deliver(type: UInt8, _ payload: some Collection<UInt8>, context: ChannelHandlerContext) {
-        if !deliveredAny {
-            deliveredAny = true
-            // The limit `FrameSplitter(maxFirstPayload:)` keeps on the v1 wire; a Noise message may hold a little more.
-            guard payload.count <= FrameLimits.maxHandshakePayload else {
-                inboundClosed = true
-                buffer.clear()
-                return context.fireErrorCaught(
-                    FrameError.tooLarge(length: payload.count, limit: FrameLimits.maxHandshakePayload))
-            }
-        }
+    private func deliver(type: UInt8, _ payload: [UInt8], context: ChannelHandlerContext) {
         var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + payload.count)
         SecureWire.writeHeader(version: ProtocolVersion.current, type: type, length: payload.count, into: &out)
         out.writeBytes(payload)
-        context.fireChannelRead(wrapInboundOut(out))
+        deliver(out, payloadBytes: payload.count, context: context)
+    }
+
+    /// Passes on one whole plaintext frame (header written here, `payloadBytes` after it).
+    private func deliver(_ frame: ByteBuffer, payloadBytes: Int, context: ChannelHandlerContext) {
+        if !deliveredAny {
+            deliveredAny = true
+            // The limit `FrameSplitter(maxFirstPayload:)` keeps on the v1 wire; a Noise message may hold a little more.
+            guard payloadBytes <= FrameLimits.maxHandshakePayload else {
+                inboundClosed = true
+                buffer.clear()
+                return context.fireErrorCaught(
+                    FrameError.tooLarge(length: payloadBytes, limit: FrameLimits.maxHandshakePayload))
+            }
+        }
+        context.fireChannelRead(wrapInboundOut(frame))
     }
 
     private func fail(_ context: ChannelHandlerContext, _ error: SecureChannelError) {
@@ -293,22 +306,23 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             promise?.succeed()
         case .transport(var send, let receive):
-            // The hot path: sealed straight from the frame's bytes into the outgoing buffer, no array copies.
+            // The hot path: sealed straight from the frame's bytes into the outgoing buffer, behind its header (the
+            // associated data): no copies, one allocation.
             let length = frame.readableBytes - FrameLimits.headerSize
-            var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length + 16)
+            let sealedLength = FrameLimits.headerSize + length + 16
+            var out = context.channel.allocator.buffer(capacity: sealedLength)
             SecureWire.writeHeader(version: SecureWire.version, type: type, length: length + 16, into: &out)
             do {
-                // Raw pointers for swift-crypto, as on the inbound path.
-                let box = try frame.withUnsafeReadableBytes { plaintext in
-                    try out.withUnsafeReadableBytes { header in
+                try frame.withUnsafeReadableBytes { plaintext in
+                    try out.withVeryUnsafeMutableBytes { storage in
                         try send.seal(
                             UnsafeRawBufferPointer(rebasing: plaintext[FrameLimits.headerSize...]),
-                            associatedData: header)
+                            associatedData: UnsafeRawBufferPointer(rebasing: storage[..<FrameLimits.headerSize]),
+                            into: UnsafeMutableRawBufferPointer(rebasing: storage[FrameLimits.headerSize..<sealedLength]))
                     }
                 }
+                out.moveWriterIndex(forwardBy: length + 16)
                 state = .transport(send: send, receive: receive)
-                out.writeBytes(box.ciphertext)
-                out.writeBytes(box.tag)
                 context.write(wrapOutboundOut(out), promise: promise)
             } catch {
                 promise?.fail(error)

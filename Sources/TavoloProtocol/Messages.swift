@@ -34,6 +34,12 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
     public static func < (a: NodeID, b: NodeID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
+    /// The 16 bytes in one call: the synthesised hash fed them one at a time, and every message looks its peer up
+    /// in a dictionary by id.
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let id = NodeID(hex: s) else {

@@ -32,6 +32,12 @@ struct TavoloBench: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Runs one on-loop round trip only and prints its figures, for perf (raw, loop, clear or datagram), or times the pieces of one (micro).",
+            valueName: "phase"))
+    var profile: String?
+
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
@@ -47,6 +53,26 @@ struct TavoloBench: AsyncParsableCommand {
         watchdog.start()
 
         let message = Ping(seq: 0, pad: String(repeating: "x", count: pad))
+        if profile == "micro" {
+            for (label, ns) in try MicroTimings.run(pad: message.pad) {
+                print(String(format: "%-32@ %8.0f ns", label as NSString, ns))
+            }
+            return
+        }
+        if let profile {
+            let samples: [Double]
+            switch profile {
+            case "raw": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
+            case "loop": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
+            case "clear": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, clear: true)
+            case "datagram":
+                samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, channel: .unreliable)
+            default: throw ValidationError("--profile: raw, loop, clear or datagram, not '\(profile)'")
+            }
+            let p = Percentiles(samples)
+            print(String(format: "%@: p50 %.1f us  p99 %.1f us  mean %.1f us  (%d round trips)", profile, p.p50, p.p99, p.mean, pings))
+            return
+        }
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let udpBaseline = try PlainSocketPingPong.runUDP(frameBytes: frameBytes, count: pings)

@@ -1,0 +1,62 @@
+import Crypto
+import Dispatch
+import Foundation
+import TavoloNoise
+import TavoloProtocol
+
+/// Nanoseconds per call of the pieces a round trip is made of, on one thread without the network
+/// (`tavolo-bench --profile micro`): where a round trip's microseconds go, without perf.
+enum MicroTimings {
+    static func run(pad: String) throws -> [(String, Double)] {
+        let ping = Ping(seq: 12_345, pad: pad)
+        let json = try WireJSON.encode(ping)
+        let frame = [UInt8](repeating: 0, count: FrameLimits.headerSize) + json
+        let key = [UInt8](repeating: 7, count: 32)
+        var sender = NoiseCipherState(key: key)
+        var receiver = NoiseCipherState(key: key)
+        var figures: [(String, Double)] = []
+        func time(_ label: String, _ n: Int = 200_000, _ body: () throws -> Void) rethrows {
+            for _ in 0..<(n / 10) { try body() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<n { try body() }
+            figures.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n)))
+        }
+        try time("JSON encode (Ping)") { _ = try WireJSON.encode(ping) }
+        try time("JSON decode (Ping)") { _ = try WireJSON.decode(Ping.self, json) }
+        time("JSON syntax check") { _ = JSONSyntax.isWellFormed(json) }
+        var sealed = [UInt8](repeating: 0, count: frame.count + 16)
+        var opened = [UInt8](repeating: 0, count: json.count)
+        time("seal (frame)") {
+            frame.withUnsafeBytes { raw in
+                sealed.withUnsafeMutableBytes { out in
+                    try? sender.seal(
+                        UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
+                        associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
+                        into: UnsafeMutableRawBufferPointer(rebasing: out[FrameLimits.headerSize...]))
+                }
+            }
+        }
+        // Each seal with a fresh nonce, each open of that seal with the receiver's nonce kept in step.
+        sender = NoiseCipherState(key: key)
+        try time("seal + open (frame)") {
+            try frame.withUnsafeBytes { raw in
+                try sealed.withUnsafeMutableBytes { out in
+                    try sender.seal(
+                        UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
+                        associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
+                        into: UnsafeMutableRawBufferPointer(rebasing: out[FrameLimits.headerSize...]))
+                }
+            }
+            try sealed.withUnsafeBytes { raw in
+                try opened.withUnsafeMutableBytes { out in
+                    try receiver.open(
+                        UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
+                        associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
+                        into: out)
+                }
+            }
+        }
+        precondition(opened == json, "what was sealed opens to the same bytes")
+        return figures
+    }
+}
