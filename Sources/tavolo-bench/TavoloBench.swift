@@ -2,6 +2,7 @@ import ArgumentParser
 import Crypto
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import TavoloMesh
 import TavoloProtocol
 
@@ -34,7 +35,7 @@ struct TavoloBench: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Runs one on-loop round trip only and prints its figures, for perf (raw, loop, clear or datagram), or times the pieces of one (micro).",
+            "Runs one on-loop round trip only and prints its figures, for perf (raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast), or times the pieces of one (micro).",
             valueName: "phase"))
     var profile: String?
 
@@ -65,9 +66,18 @@ struct TavoloBench: AsyncParsableCommand {
             case "raw": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
             case "loop": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
             case "clear": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, clear: true)
+            case "raw-clear":
+                samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false, clear: true)
             case "datagram":
                 samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, channel: .unreliable)
-            default: throw ValidationError("--profile: raw, loop, clear or datagram, not '\(profile)'")
+            case "raw-datagram":
+                samples = try await Self.loopRoundTrips(
+                    pings: pings, pad: message.pad, codable: false, channel: .unreliable)
+            case "broadcast":
+                let (n, seconds) = try await Self.loopBroadcastThroughput(nodes: nodes, each: broadcasts)
+                print(String(format: "broadcast on the loop: %.0f messages/s (%d in %.2f s)", Double(n) / seconds, n, seconds))
+                return
+            default: throw ValidationError("--profile: micro, raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast, not '\(profile)'")
             }
             let p = Percentiles(samples)
             print(String(format: "%@: p50 %.1f us  p99 %.1f us  mean %.1f us  (%d round trips)", profile, p.p50, p.p99, p.mean, pings))
@@ -82,10 +92,14 @@ struct TavoloBench: AsyncParsableCommand {
         let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
         let onLoopClear = try await Self.loopRoundTrips(pings: pings, pad: message.pad, clear: true)
         let unreliableOnLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad, channel: .unreliable)
+        let unreliableRaw = try await Self.loopRoundTrips(
+            pings: pings, pad: message.pad, codable: false, channel: .unreliable)
         let meshSealed = try await Self.meshFormation(nodes: nodes, clear: false)
         let meshClear = try await Self.meshFormation(nodes: nodes, clear: true)
         let (delivered, seconds) =
             roundTripsOnly ? (0, 1) : try await Self.broadcastThroughput(nodes: nodes, each: broadcasts)
+        let (deliveredOnLoop, secondsOnLoop) =
+            roundTripsOnly ? (0, 1) : try await Self.loopBroadcastThroughput(nodes: nodes, each: broadcasts)
         // The broadcasts' seq runs to `broadcasts - 1`: the frame of the last one (the longest) stands for them all.
         let broadcastFrameBytes =
             FrameLimits.headerSize + (try WireJSON.encode(Ping(seq: broadcasts - 1, pad: "broadcast"))).count
@@ -97,9 +111,12 @@ struct TavoloBench: AsyncParsableCommand {
             reliableOnLoopClear: Percentiles(onLoopClear),
             meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
             unreliable: Percentiles(unreliable), unreliableOnLoop: Percentiles(unreliableOnLoop),
+            unreliableRaw: Percentiles(unreliableRaw),
             broadcastNodes: nodes, broadcastEach: broadcasts, broadcastFrameBytes: broadcastFrameBytes,
             broadcastMessagesReceived: delivered, broadcastSeconds: seconds,
-            broadcastMessagesPerSecond: Double(delivered) / seconds)
+            broadcastMessagesPerSecond: Double(delivered) / seconds,
+            broadcastOnLoopMessagesReceived: deliveredOnLoop, broadcastOnLoopSeconds: secondsOnLoop,
+            broadcastOnLoopMessagesPerSecond: Double(deliveredOnLoop) / secondsOnLoop)
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys]
@@ -276,6 +293,54 @@ struct TavoloBench: AsyncParsableCommand {
         for c in counters { c.cancel() }
         for n in nodes { await n.shutdown() }
         return (received.value, seconds)
+    }
+
+    /// The broadcast as tables send (`post` on each node's event loop, events by `setEventHandler`): every node
+    /// posts `each` pre-encoded messages to all the others, 64 per turn of its loop so that reads interleave, and
+    /// counts what it receives on its loop. Returns the messages received by all nodes and the time taken.
+    static func loopBroadcastThroughput(nodes count: Int, each: Int) async throws -> (Int, Double) {
+        let nodes = try await makeNodes(count, prefix: "bcl")
+        let expected = count * (count - 1) * each
+        let body = try WireJSON.encode(Ping(seq: each - 1, pad: "broadcast"))
+        final class Tally: @unchecked Sendable {  // `total` locked; `done` set before the first send
+            let total = NIOLockedValueBox(0)
+            var done: CheckedContinuation<Void, Never>?
+        }
+        let tally = Tally()
+        for n in nodes {
+            final class Received: @unchecked Sendable { var count = 0 }
+            let received = Received()
+            n.setEventHandler { event in
+                guard case .message = event else { return }
+                received.count += 1
+                // Counted into the total 64 at a time: one lock per batch, not per message.
+                if received.count % 64 == 0 || received.count == (count - 1) * each {
+                    let add = received.count % 64 == 0 ? 64 : received.count % 64
+                    let total = tally.total.withLockedValue { t -> Int in
+                        t += add
+                        return t
+                    }
+                    if total == expected { tally.done?.resume() }
+                }
+            }
+            // Every handler in place before any node sends: a message that came first would go to the stream.
+            try await n.eventLoop.submit {}.get()
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            tally.done = continuation
+            for n in nodes {
+                let peers = nodes.filter { $0 !== n }.map(\.id)
+                @Sendable func send(from i: Int) {
+                    for _ in i..<min(i + 64, each) { n.post(body, to: peers) }
+                    if i + 64 < each { n.eventLoop.execute { send(from: i + 64) } }
+                }
+                n.eventLoop.execute { send(from: 0) }
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        for n in nodes { await n.shutdown() }
+        return (expected, seconds)
     }
 }
 
