@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "tavolo-bench",
             dependencies: [
-                "TavoloMesh", "TavoloProtocol",
+                "TavoloCore", "TavoloMesh", "TavoloNoise", "TavoloProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

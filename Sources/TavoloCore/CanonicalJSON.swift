@@ -15,7 +15,15 @@ public enum CanonicalJSON {
         return e
     }()
 
+    /// Our own writer (`CanonicalJSONWriter`, the same bytes, several times faster); Foundation's for what it
+    /// leaves to Foundation (floating point, `Date`, `Data`, …) and to report a value's own encoding error.
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let bytes = try? CanonicalJSONWriter.encode(value) { return bytes }
+        return Array(try encoder.encode(value))
+    }
+
+    /// Foundation's `JSONEncoder` alone, for comparing with the writer (tests, benchmarks).
+    public static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> [UInt8] {
         Array(try encoder.encode(value))
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import TavoloCore
 import TavoloNoise
 import TavoloProtocol
 
@@ -22,6 +23,7 @@ enum MicroTimings {
             figures.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n)))
         }
         try time("JSON encode (Ping)") { _ = try WireJSON.encode(ping) }
+        try time("JSON encode, Foundation (Ping)") { _ = try CanonicalJSON.encodeWithFoundation(ping) }
         try time("JSON decode (Ping)") { _ = try WireJSON.decode(Ping.self, json) }
         time("JSON syntax check") { _ = JSONSyntax.isWellFormed(json) }
         var sealed = [UInt8](repeating: 0, count: frame.count + 16)
