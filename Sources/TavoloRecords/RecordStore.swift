@@ -200,6 +200,22 @@ public final class RecordStore: Sendable {
         }
     }
 
+    /// Of `ids`, those of games in which `node` (hex) had a seat and that ended at or after `since` (milliseconds
+    /// since 1970): games it has just played, and records itself.
+    public func playedRecently(_ ids: [String], by node: String, since: Int64) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try pool.read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            var arguments: [any DatabaseValueConvertible] = [node, since]
+            arguments += ids as [any DatabaseValueConvertible]
+            return Set(
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT recordID FROM seat WHERE node = ? AND endedAt >= ? AND recordID IN (\(marks))",
+                    arguments: StatementArguments(arguments)))
+        }
+    }
+
     /// Records of `table` (usually one; the members of a stopped table may have stopped at different moves).
     public func stored(table: String) throws -> [StoredRecord] {
         try pool.read { db in

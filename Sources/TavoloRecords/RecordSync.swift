@@ -29,7 +29,14 @@ public actor RecordSync {
         var lastSummary: ContinuousClock.Instant?
         var pendingSummary: [String]?
         var summaryTask: Task<Void, Never>?
+        /// A summary to send again once the games it has just played are no longer fresh (`idsArrived`).
+        var recheckTask: Task<Void, Never>?
     }
+
+    /// How long after a game ends its record is not pushed to a peer that had a seat at it: that peer records the
+    /// game itself a moment after this node does, and the summaries they exchange in between would have the whole
+    /// record (a few KiB per game) cross the link for nothing. After it, the peer is asked again.
+    let freshness: Duration
 
     let store: RecordStore
     let verifier: RecordVerifier
@@ -79,9 +86,10 @@ public actor RecordSync {
 
     public nonisolated func finish() { inputs.finish() }
 
-    public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5), logger: Logger,
-                send: @escaping Send) {
+    public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5),
+                freshness: Duration = .seconds(10), logger: Logger, send: @escaping Send) {
         self.store = store
+        self.freshness = freshness
         self.verifier = verifier
         self.send = send
         self.pause = pause
@@ -97,7 +105,9 @@ public actor RecordSync {
     }
 
     public func peerLost(_ id: NodeID) {
-        peers.removeValue(forKey: id)?.summaryTask?.cancel()
+        let peer = peers.removeValue(forKey: id)
+        peer?.summaryTask?.cancel()
+        peer?.recheckTask?.cancel()
     }
 
     /// A record was added here (a game this node played, or records from a peer): tell the peers, once the
@@ -191,12 +201,30 @@ public actor RecordSync {
     func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
         guard var peer = peers[id], let mine = try? store.ids(inBucket: bucket) else { return }
         let theirSet = Set(theirs)
-        for r in mine where !theirSet.contains(r) && !peer.queued.contains(r) {
+        let lacking = mine.filter { !theirSet.contains($0) && !peer.queued.contains($0) }
+        // Games the peer has just played are left to it for a while (`freshness`), then it is asked again.
+        let since = Int64(Date().timeIntervalSince1970 * 1000) - freshness.milliseconds
+        let fresh = (try? store.playedRecently(lacking, by: id.hex, since: since)) ?? []
+        for r in lacking where !fresh.contains(r) {
             peer.outbox.append(r)
             peer.queued.insert(r)
         }
+        if !fresh.isEmpty, peer.recheckTask == nil {
+            let wait = freshness
+            peer.recheckTask = Task {
+                try? await Task.sleep(for: wait)
+                self.recheck(id)
+            }
+        }
         peers[id] = peer
         pump(id)
+    }
+
+    /// The fresh games' time is over: the peer compares again, and asks for whatever it still lacks.
+    func recheck(_ id: NodeID) {
+        guard peers[id] != nil else { return }
+        peers[id]?.recheckTask = nil
+        sendSummary(to: id)
     }
 
     /// Sends the next `records.data` to `id` if none is waiting for its ack (or the ack is 30 s late).
@@ -277,4 +305,11 @@ final class Backlog: @unchecked Sendable {
     }
 
     func leave() { lock.withLock { count -= 1 } }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
 }

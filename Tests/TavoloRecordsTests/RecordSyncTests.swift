@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import TavoloCore
+import TavoloProtocol
+@testable import TavoloRecords
+import XCTest
+
+/// Two syncs wired to each other directly (no mesh): a game the peer has just played is not pushed to it at once
+/// (it records the game itself), and is pushed once it is no longer fresh if the peer still lacks it.
+final class RecordSyncTests: XCTestCase {
+    var dir: String!
+    // RecordFactory gives seat s the node id s + 1.
+    let a = NodeID(hex: String(format: "%032x", 1))!
+    let b = NodeID(hex: String(format: "%032x", 2))!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    private func wire(_ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration) -> (RecordSync, RecordSync) {
+        var logger = Logger(label: "test.sync")
+        logger.logLevel = .error
+        let verifier = RecordVerifier(catalog: .standard)
+        final class Ends: @unchecked Sendable { var a: RecordSync?; var b: RecordSync? }
+        let ends = Ends()
+        let (a, b) = (a, b)
+        let syncA = RecordSync(store: storeA, verifier: verifier, freshness: freshness, logger: logger) { m, _ in
+            if let bytes = try? CanonicalJSON.encode(m) { ends.b?.post(.message(bytes, from: a)) }
+        }
+        let syncB = RecordSync(store: storeB, verifier: verifier, freshness: freshness, logger: logger) { m, _ in
+            if let bytes = try? CanonicalJSON.encode(m) { ends.a?.post(.message(bytes, from: b)) }
+        }
+        (ends.a, ends.b) = (syncA, syncB)
+        Task { await syncA.run() }
+        Task { await syncB.run() }
+        return (syncA, syncB)
+    }
+
+    private func eventually(_ what: String, within seconds: Double = 10, _ check: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !check() {
+            guard Date() < deadline else { return XCTFail("not within \(seconds) s: \(what)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func testAGameThePeerJustPlayedWaitsForItsFreshnessThenGoesIfStillLacking() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let old = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 1, bot: "random")
+        let fresh = try RecordFactory.playout(
+            catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now)
+        try storeA.insert([(old, try old.decodedBody()), (fresh, try fresh.decodedBody())], source: .local)
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(2))
+        syncA.post(.connected(b))
+        syncB.post(.connected(a))
+        try await eventually("b holds the old game") { try storeB.known([old.id]) == [old.id] }
+        XCTAssertEqual(try storeB.known([fresh.id]), [], "the game b has just played is not pushed at once")
+        // b never recorded it (it crashed, say): once it is no longer fresh, a asks again and sends it.
+        try await eventually("b holds the fresh game after the freshness", within: 15) {
+            try storeB.known([fresh.id]) == [fresh.id]
+        }
+        syncA.finish()
+        syncB.finish()
+    }
+
+    func testAGameThePeerRecordsItselfNeverCrossesTheLink() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let fresh = try RecordFactory.playout(
+            catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now)
+        try storeA.insert([(fresh, try fresh.decodedBody())], source: .local)
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(2))
+        syncA.post(.connected(b))
+        syncB.post(.connected(a))
+        try await Task.sleep(for: .milliseconds(500))
+        // b records the same game itself, as a member of its table does a moment after a.
+        try storeB.insert([(fresh, try fresh.decodedBody())], source: .local)
+        await syncB.recordsAdded()
+        try await Task.sleep(for: .seconds(4))
+        let sent = await syncA.stats.sent
+        XCTAssertEqual(sent, 0, "the record never crossed the link")
+        syncA.finish()
+        syncB.finish()
+    }
+}
