@@ -15,6 +15,8 @@ final class TableMachineTests: XCTestCase {
         var events: [NodeID: [TableEvent]] = [:]
         var timers: [NodeID: [TableTimer]] = [:]
         var sent: [TableMessage] = []
+        /// The last log each node persisted, by table.
+        var persisted: [NodeID: [TableID: GameLog]] = [:]
 
         init(_ count: Int) {
             for i in 0..<count {
@@ -41,6 +43,7 @@ final class TableMachineTests: XCTestCase {
                     for t in to { queue.append((node, t, m)) }
                 case .emit(let event): events[node, default: []].append(event)
                 case .startTimer(let t, _): timers[node, default: []].append(t)
+                case .persist(let log): persisted[node, default: [:]][log.table.id] = log
                 default: break
                 }
             }
@@ -99,6 +102,19 @@ final class TableMachineTests: XCTestCase {
         let id2 = try seatedTable(&again, game: "spirits", bots: ["heuristic", "random", "heuristic"])
         _ = try again.request(0) { $0.request(id2, .start) }.get()
         XCTAssertEqual(again.table(2, id2)?.session?.stateHash, hashes.first)
+    }
+
+    /// Every member's last log says the table finished, as the host's does: that log is what each node records
+    /// (§11) and what a restart reads. (Only the host's did: members never recorded their own games.)
+    func testEveryMembersLastLogSaysTheTableFinished() throws {
+        var mesh = Mesh(2)
+        let id = try seatedTable(&mesh, game: "othello", bots: ["random", "greedy"])
+        _ = try mesh.request(0) { $0.request(id, .start) }.get()
+        let logs = (0..<2).compactMap { mesh.persisted[mesh[$0]]?[id] }
+        XCTAssertEqual(logs.count, 2)
+        XCTAssertEqual(logs.map(\.table.phase), [.finished, .finished])
+        XCTAssertEqual(Set(logs.map { $0.moves.map(\.after) }).count, 1)
+        XCTAssertEqual(Set(logs.compactMap(\.finalHash)).count, 1)
     }
 
     func testExpiredTablesLeaveTheLobby() throws {

@@ -48,9 +48,12 @@ extension TableMachine {
         emit(.updated)
     }
 
-    /// Host: a phase change other nodes learn from the next offer.
+    /// A phase change; the host's is one other nodes learn from the next offer.
     mutating func announcePhase(_ phase: TablePhase) {
         info.phase = phase
+        // Every node's log says how its table ended, not only the host's: a member records its own game from it
+        // (§11; before, only the host did, and every member had the record sent to it) and a restart reads it.
+        log.table.phase = phase
         guard isHost else { return }
         info.revision += 1
         announce()
