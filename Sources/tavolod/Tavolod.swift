@@ -201,7 +201,16 @@ struct Tavolod: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Started: the code that ran only to start can leave memory (CodePageTrim). After a few seconds, so the
+        // first handshakes and discovery are done too.
+        let trim = Task {
+            try? await Task.sleep(for: .seconds(3))
+            guard !Task.isCancelled else { return }
+            let bytes = CodePageTrim.run()
+            logger.debug("code mappings trimmed: \(bytes >> 20) MB mapped, pages map again when used")
+        }
         await signalled.value
+        trim.cancel()
         logger.info("signal received; shutting down")
         await page?.close()
         await service.shutdown()
