@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import TavoloControl
 import TavoloCore
 import TavoloGames
@@ -11,6 +12,18 @@ struct MeshTableTransport: TableTransport {
     let mesh: MeshNode
     func post(_ body: [UInt8], to nodes: [NodeID]) { mesh.post(body, to: nodes) }
     func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, to: nodes) }
+
+    /// On the mesh's event loop, which is the table manager's executor.
+    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)? {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return LoopTimer(scheduled: mesh.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { fire() })
+    }
+
+    struct LoopTimer: TableTimerHandle {
+        let scheduled: Scheduled<Void>
+        func cancel() { scheduled.cancel() }
+    }
 }
 
 extension NodeService {

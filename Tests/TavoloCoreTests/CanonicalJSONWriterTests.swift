@@ -80,7 +80,7 @@ final class CanonicalJSONWriterTests: XCTestCase {
 
     /// Random JSON trees (random keys, strings with any character, integers at the edges), 2,000 of them.
     func testRandomValuesGiveFoundationsBytes() throws {
-        var rng = SplitMix(seed: 19)
+        var rng = TavoloRNG(seed: 19)
         let alphabet: [Character] = ["a", "b", "B", "_", "0", "9", " ", "\"", "\\", "/", "é", "€", "𝄞", "\u{1}",
             "\u{1f}", "\n", "\t", "\u{7f}", "\u{2028}"]
         func string() -> String { String((0..<Int(rng.next() % 6)).map { _ in alphabet[Int(rng.next() % 19)] }) }
@@ -99,18 +99,6 @@ final class CanonicalJSONWriterTests: XCTestCase {
             }
         }
         for _ in 0..<2_000 { try assertSameBytes(value(0)) }
-    }
-
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
 

@@ -55,13 +55,14 @@ final class RecordSyncTests: XCTestCase {
         let fresh = try RecordFactory.playout(
             catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now)
         try storeA.insert([(old, try old.decodedBody()), (fresh, try fresh.decodedBody())], source: .local)
-        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(2))
+        // 5 s: room for a loaded machine between the record's end (`now`) and the first exchange.
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
         syncA.post(.connected(b))
         syncB.post(.connected(a))
         try await eventually("b holds the old game") { try storeB.known([old.id]) == [old.id] }
         XCTAssertEqual(try storeB.known([fresh.id]), [], "the game b has just played is not pushed at once")
         // b never recorded it (it crashed, say): once it is no longer fresh, a asks again and sends it.
-        try await eventually("b holds the fresh game after the freshness", within: 15) {
+        try await eventually("b holds the fresh game after the freshness", within: 20) {
             try storeB.known([fresh.id]) == [fresh.id]
         }
         syncA.finish()
@@ -75,14 +76,15 @@ final class RecordSyncTests: XCTestCase {
         let fresh = try RecordFactory.playout(
             catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now)
         try storeA.insert([(fresh, try fresh.decodedBody())], source: .local)
-        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(2))
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
         syncA.post(.connected(b))
         syncB.post(.connected(a))
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: .milliseconds(300))
         // b records the same game itself, as a member of its table does a moment after a.
         try storeB.insert([(fresh, try fresh.decodedBody())], source: .local)
         await syncB.recordsAdded()
-        try await Task.sleep(for: .seconds(4))
+        // Past a's freshness and its summary again, which now finds nothing b lacks.
+        try await Task.sleep(for: .seconds(7))
         let sent = await syncA.stats.sent
         XCTAssertEqual(sent, 0, "the record never crossed the link")
         syncA.finish()

@@ -8,11 +8,30 @@ public protocol TableTransport: Sendable {
     func post(_ body: [UInt8], to nodes: [NodeID])
     /// Sends on the unreliable channel (datagrams): live progress only (PROTOCOL.md §10.4).
     func postUnreliable(_ body: [UInt8], to nodes: [NodeID])
+    /// Calls `fire` on the table manager's executor once `delay` has passed, unless cancelled first; nil when the
+    /// transport has no clock on that executor (the manager then sleeps in a task). The daemon's transport runs
+    /// it on the mesh's event loop, the manager's executor: the timers of every move (a confirmation's deadline,
+    /// a peer bot's) then cost no task and no thread wake-up.
+    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)?
+}
+
+/// A timer a transport scheduled for the table manager.
+public protocol TableTimerHandle: Sendable {
+    func cancel()
 }
 
 extension TableTransport {
     /// A transport without datagrams drops them: live progress is never needed for a table to finish.
     public func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) {}
+    public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)? {
+        nil
+    }
+}
+
+/// A timer as a sleeping task, for transports without their own clock.
+struct TaskTimer: TableTimerHandle {
+    let task: Task<Void, Never>
+    func cancel() { task.cancel() }
 }
 
 /// The thin shell around this node's `TableDirectory`: feeds it mesh input, local requests and timers, and
@@ -51,7 +70,7 @@ public actor TableManager {
 
     var directory: TableDirectory
     var subscribers: [UUID: (kinds: Set<TableEvent.Kind>?, continuation: AsyncStream<TableEvent>.Continuation)] = [:]
-    var timers: [TableTimer: Task<Void, Never>] = [:]
+    var timers: [TableTimer: any TableTimerHandle] = [:]
     var timings: [TableID: TableTimings] = [:]
     /// Table messages dropped because their sender had no say in them, or they were too large or malformed.
     public private(set) var refusedMessages = 0
@@ -182,11 +201,18 @@ public actor TableManager {
                 if over { options.gameEnded?(log) }
             case .startTimer(let timer, let delay):
                 timers[timer]?.cancel()
-                timers[timer] = Task { [weak self] in
-                    try? await Task.sleep(for: delay)
-                    guard !Task.isCancelled else { return }
-                    await self?.fire(timer)
+                // The transport calls back on this actor's executor (its promise), hence `assumeIsolated`.
+                let onExecutor = transport.schedule(after: delay) { [weak self] in
+                    self?.assumeIsolated { $0.fire(timer) }
                 }
+                timers[timer] =
+                    onExecutor
+                    ?? TaskTimer(
+                        task: Task { [weak self] in
+                            try? await Task.sleep(for: delay)
+                            guard !Task.isCancelled else { return }
+                            await self?.fire(timer)
+                        })
             case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
             case .refused(let what, let from):
                 refusedMessages += 1
