@@ -29,6 +29,12 @@ public enum CanonicalJSON {
 
     /// Indented, for files people read (game logs).
     public static func encodePretty<T: Encodable>(_ value: T) throws -> Data {
+        if let bytes = try? CanonicalJSONWriter.encode(value, pretty: true) { return Data(bytes) }
+        return try prettyEncoder.encode(value)
+    }
+
+    /// Foundation's indented form alone, for comparing with the writer's (tests).
+    public static func encodePrettyWithFoundation<T: Encodable>(_ value: T) throws -> Data {
         try prettyEncoder.encode(value)
     }
 

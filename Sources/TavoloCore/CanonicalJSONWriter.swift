@@ -13,13 +13,15 @@ import Foundation
 enum CanonicalJSONWriter {
     struct Unsupported: Error {}
 
-    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    /// With `pretty`, the layout of `JSONEncoder`'s `.prettyPrinted` (two spaces a level, `"key" : value`, an
+    /// empty array or object opened and closed on lines of their own), for files people read.
+    static func encode<T: Encodable>(_ value: T, pretty: Bool = false) throws -> [UInt8] {
         let root = Root()
         let node = try Self.node(for: value, root: root, codingPath: [])
         guard !root.unsupported, let node else { throw Unsupported() }
         var out: [UInt8] = []
-        out.reserveCapacity(128)
-        write(node, into: &out)
+        out.reserveCapacity(pretty ? 1024 : 128)
+        write(node, into: &out, indent: pretty ? 0 : nil)
         return out
     }
 
@@ -57,10 +59,10 @@ enum CanonicalJSONWriter {
 
     // MARK: Writing
 
-    static func write(_ node: Node, into out: inout [UInt8]) {
+    /// `indent` nil: compact; otherwise the pretty layout at that depth (in spaces).
+    static func write(_ node: Node, into out: inout [UInt8], indent: Int? = nil) {
         switch node {
         case .object(let o):
-            out.append(UInt8(ascii: "{"))
             // Indices sorted by key, stably (insertion sort: objects are small), so that of two equal keys the
             // later stays later: it is the one written. No generic sequence adapters: their metadata lookups showed.
             let members = o.members
@@ -74,24 +76,24 @@ enum CanonicalJSONWriter {
                 }
                 order[j] = moving
             }
-            var first = true
-            for (position, index) in order.enumerated() {
-                let member = members[index]
-                if position + 1 < order.count, members[order[position + 1]].key == member.key { continue }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(member.key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(member.value, into: &out)
+            let written = order.enumerated().compactMap { position, index in
+                position + 1 < order.count && members[order[position + 1]].key == members[index].key ? nil : index
             }
-            out.append(UInt8(ascii: "}"))
+            open(UInt8(ascii: "{"), empty: written.isEmpty, into: &out, indent: indent)
+            for (position, index) in written.enumerated() {
+                separate(first: position == 0, into: &out, indent: indent)
+                writeString(members[index].key, into: &out)
+                out.append(contentsOf: indent == nil ? colon : prettyColon)
+                write(members[index].value, into: &out, indent: indent.map { $0 + 2 })
+            }
+            close(UInt8(ascii: "}"), empty: written.isEmpty, into: &out, indent: indent)
         case .array(let a):
-            out.append(UInt8(ascii: "["))
+            open(UInt8(ascii: "["), empty: a.items.isEmpty, into: &out, indent: indent)
             for (i, item) in a.items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(item, into: &out)
+                separate(first: i == 0, into: &out, indent: indent)
+                write(item, into: &out, indent: indent.map { $0 + 2 })
             }
-            out.append(UInt8(ascii: "]"))
+            close(UInt8(ascii: "]"), empty: a.items.isEmpty, into: &out, indent: indent)
         case .string(let s): writeString(s, into: &out)
         case .int(let n):
             if n < 0 {
@@ -104,6 +106,31 @@ enum CanonicalJSONWriter {
         case .bool(let b): out.append(contentsOf: b ? trueBytes : falseBytes)
         case .null: out.append(contentsOf: nullBytes)
         }
+    }
+
+    private static let colon = [UInt8(ascii: ":")]
+    private static let prettyColon = Array(" : ".utf8)
+
+    /// `{` or `[`; pretty, an empty one gets an empty line (as Foundation writes it).
+    private static func open(_ bracket: UInt8, empty: Bool, into out: inout [UInt8], indent: Int?) {
+        out.append(bracket)
+        if indent != nil && empty { out.append(UInt8(ascii: "\n")) }
+    }
+
+    /// Before a member or an item: a comma after the first; pretty, a new line and the deeper indent.
+    private static func separate(first: Bool, into out: inout [UInt8], indent: Int?) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        guard let indent else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2))
+    }
+
+    private static func close(_ bracket: UInt8, empty: Bool, into out: inout [UInt8], indent: Int?) {
+        if let indent {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+        }
+        out.append(bracket)
     }
 
     private static let trueBytes = Array("true".utf8)

@@ -11,6 +11,12 @@ final class CanonicalJSONWriterTests: XCTestCase {
         let ours = try CanonicalJSONWriter.encode(value)
         XCTAssertEqual(
             String(decoding: ours, as: UTF8.self), String(decoding: foundation, as: UTF8.self), file: file, line: line)
+        // The indented form of game logs, too.
+        let foundationPretty = try CanonicalJSON.encodePrettyWithFoundation(value)
+        let oursPretty = try CanonicalJSONWriter.encode(value, pretty: true)
+        XCTAssertEqual(
+            String(decoding: oursPretty, as: UTF8.self), String(decoding: foundationPretty, as: UTF8.self),
+            "pretty", file: file, line: line)
     }
 
     struct Empty: Codable, Equatable {}
