@@ -325,9 +325,22 @@ public final class Simulation: @unchecked Sendable {
             table = try host.call(.host(game: options.game, players: options.peers), as: TableInfo.self)
         } catch { throw Failure("hosting failed: \(error)") }
         tableID.value = table.id
-        // Every node must know the table before asking for its seat.
-        try waitUntil("every node sees table \(table.id)") {
-            try clients.allSatisfy { c in try c.call(.tables, as: [TableInfo].self).contains { $0.id == table.id } }
+        // Every node must know the table before asking for its seat. A timeout names the nodes that do not, and
+        // what each knows of the host (its peer state), since that is where an offer would have been lost.
+        func missing() -> [Int] {
+            clients.indices.filter { i in
+                (try? clients[i].call(.tables, as: [TableInfo].self).contains { $0.id == table.id }) != true
+            }
+        }
+        do {
+            try waitUntil("every node sees table \(table.id)") { missing().isEmpty }
+        } catch {
+            let report = missing().map { i -> String in
+                let peers = try? clients[i].call(.peers, as: [PeerSummary].self)
+                let hostState = peers?.first { $0.name == names[0] }?.state.rawValue ?? "unknown"
+                return "\(names[i]) (sees the host \(names[0]) as \(hostState))"
+            }
+            throw Failure("timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
         }
         for (i, c) in clients.enumerated() {
             do {

@@ -58,8 +58,19 @@ final class RecordsIntegrationTests: DaemonTestCase {
         _ = try c0.call(.start(table: shared.id), as: TableInfo.self)
 
         // Generous: under CI load every move waits for durable game-log writes on both nodes.
-        try harness.eventually("both nodes hold the 4 games", seconds: 150) {
-            finishedCount(0) == 4 && finishedCount(1) == 4
+        do {
+            try harness.eventually("both nodes hold the 4 games", seconds: 150) {
+                finishedCount(0) == 4 && finishedCount(1) == 4
+            }
+        } catch {
+            // What each node holds (two records of one table would be two ids for one game) and its last lines.
+            for i in 0..<2 {
+                let held = ((try? history(i)) ?? []).map {
+                    "\($0.table) \($0.outcome)\($0.stopCode.map { " " + $0 } ?? "") \($0.moves) moves id \($0.id.prefix(12)) mine \($0.mine) \($0.source)"
+                }
+                print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog:\n" + harness.logTail(i, lines: 40))
+            }
+            throw error
         }
         try harness.eventually("both leaderboards agree", seconds: 30) { (try? scores(0)) == (try? scores(1)) }
         let mine0 = Set(try history(0).filter(\.mine).map(\.table))
