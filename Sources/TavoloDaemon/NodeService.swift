@@ -123,6 +123,8 @@ public final class NodeService: Sendable {
         config.wireVersion = options.wireVersion
         config.datagramDropShare = options.datagramDropShare
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
+        // Peers may connect as soon as the mesh listens, before the handler below exists: their events wait for it.
+        config.eventsWaitForHandler = true
         let mesh: MeshNode
         do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
             let inUse = "\(error)".contains("in use")

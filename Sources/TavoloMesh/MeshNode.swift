@@ -49,6 +49,9 @@ public final class MeshNode: @unchecked Sendable {
     /// ...and at most a few per address, however many ids a host makes up.
     var addressLog = LogRateLimiter(burst: 32)
     private var eventHandler: (@Sendable (MeshEvent) -> Void)?
+    /// Events waiting for the handler (`MeshConfiguration.eventsWaitForHandler`), and how many were dropped.
+    private var waitingEvents: [MeshEvent] = []
+    private var droppedWaitingEvents = 0
 
     /// What `send` needs to know off the loop, so a send to named peers can be handed to the loop with
     /// `execute` instead of `submit(...).get()`. Awaiting the loop's answer cost a second thread wake-up per
@@ -211,11 +214,29 @@ public final class MeshNode: @unchecked Sendable {
     /// Delivers events to `handler`, called on the node's event loop, instead of the `events` stream: no thread
     /// hop per message. The handler must be quick and must not block.
     public func setEventHandler(_ handler: @escaping @Sendable (MeshEvent) -> Void) {
-        loop.execute { self.eventHandler = handler }
+        loop.execute {
+            self.eventHandler = handler
+            let waiting = self.waitingEvents
+            self.waitingEvents = []
+            if self.droppedWaitingEvents > 0 {
+                self.logger.warning("\(self.droppedWaitingEvents) mesh events dropped while the node was starting")
+            }
+            for event in waiting { handler(event) }
+        }
     }
 
     func emit(_ event: MeshEvent) {
-        if let eventHandler { eventHandler(event) } else { continuation.yield(event) }
+        if let eventHandler {
+            eventHandler(event)
+        } else if config.eventsWaitForHandler {
+            if waitingEvents.count < config.maxWaitingEvents {
+                waitingEvents.append(event)
+            } else {
+                droppedWaitingEvents += 1
+            }
+        } else {
+            continuation.yield(event)
+        }
     }
 
     /// The TXT record to advertise (PROTOCOL.md §6).

@@ -36,6 +36,17 @@ final class RecordsIntegrationTests: DaemonTestCase {
         try harness.eventually("the node answers", seconds: 30) { (try? history(0)) != nil }
     }
 
+    /// What each node holds (two records of one table would be two ids for one game) and its log's last lines,
+    /// for a failure message.
+    func printHoldings(_ nodes: Range<Int>) {
+        for i in nodes {
+            let held = ((try? history(i)) ?? []).map {
+                "\($0.table) \($0.outcome)\($0.stopCode.map { " " + $0 } ?? "") \($0.moves) moves id \($0.id.prefix(12)) mine \($0.mine) \($0.source)"
+            }
+            print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog:\n" + harness.logTail(i, lines: 40))
+        }
+    }
+
     func finishedCount(_ i: Int) -> Int { ((try? history(i)) ?? []).filter { $0.outcome == "finished" }.count }
 
     func testRecordsReachEveryNodeAndANodeStartedLaterCatchesUp() throws {
@@ -63,13 +74,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
                 finishedCount(0) == 4 && finishedCount(1) == 4
             }
         } catch {
-            // What each node holds (two records of one table would be two ids for one game) and its last lines.
-            for i in 0..<2 {
-                let held = ((try? history(i)) ?? []).map {
-                    "\($0.table) \($0.outcome)\($0.stopCode.map { " " + $0 } ?? "") \($0.moves) moves id \($0.id.prefix(12)) mine \($0.mine) \($0.source)"
-                }
-                print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog:\n" + harness.logTail(i, lines: 40))
-            }
+            printHoldings(0..<2)
             throw error
         }
         try harness.eventually("both leaderboards agree", seconds: 30) { (try? scores(0)) == (try? scores(1)) }
@@ -81,8 +86,13 @@ final class RecordsIntegrationTests: DaemonTestCase {
 
         try harness.startNode()
         try harness.eventually("the late node joins the mesh", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
-        try harness.eventually("the late node shows the same leaderboard", seconds: 90) {
-            (try? scores(2)) == (try? scores(0))
+        do {
+            try harness.eventually("the late node shows the same leaderboard", seconds: 90) {
+                (try? scores(2)) == (try? scores(0))
+            }
+        } catch {
+            printHoldings(0..<3)
+            throw error
         }
         XCTAssertEqual(try history(2).count, 4)
         XCTAssertTrue(try history(2).allSatisfy { !$0.mine && $0.source == "peer" })
