@@ -38,9 +38,9 @@ enum CodePageTrim {
                     let address = UnsafeMutableRawPointer(bitPattern: start)
                 else { continue }
                 candidate = (address, Int(end - start))
-            } else if first(of: fields) == "Anonymous:", fields.count >= 2, fields[1] != "0" {
+            } else if fields.first == "Anonymous:", fields.count >= 2, fields[1] != "0" {
                 written = true
-            } else if first(of: fields) == "VmFlags:", let (address, length) = candidate, !written {
+            } else if fields.first == "VmFlags:", let (address, length) = candidate, !written {
                 // The mapping's last line: its page counts are all read.
                 _ = madvise(address, length, MADV_RANDOM)
                 if madvise(address, length, MADV_DONTNEED) == 0 { dropped += length }
@@ -49,8 +49,6 @@ enum CodePageTrim {
         }
         return dropped
     }
-
-    private static func first(of fields: [Substring]) -> Substring? { fields.first }
 }
 #else
 enum CodePageTrim {

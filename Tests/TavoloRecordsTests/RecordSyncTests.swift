@@ -34,6 +34,10 @@ final class RecordSyncTests: XCTestCase {
             if let bytes = try? CanonicalJSON.encode(m) { ends.a?.post(.message(bytes, from: b)) }
         }
         (ends.a, ends.b) = (syncA, syncB)
+        // Each learns of the other before it handles anything, as the mesh's ordered events guarantee a node:
+        // a summary from a peer not yet connected would be dropped.
+        syncA.post(.connected(b))
+        syncB.post(.connected(a))
         Task { await syncA.run() }
         Task { await syncB.run() }
         return (syncA, syncB)
@@ -57,8 +61,6 @@ final class RecordSyncTests: XCTestCase {
         try storeA.insert([(old, try old.decodedBody()), (fresh, try fresh.decodedBody())], source: .local)
         // 5 s: room for a loaded machine between the record's end (`now`) and the first exchange.
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
-        syncA.post(.connected(b))
-        syncB.post(.connected(a))
         try await eventually("b holds the old game") { try storeB.known([old.id]) == [old.id] }
         XCTAssertEqual(try storeB.known([fresh.id]), [], "the game b has just played is not pushed at once")
         // b never recorded it (it crashed, say): once it is no longer fresh, a asks again and sends it.
@@ -77,8 +79,6 @@ final class RecordSyncTests: XCTestCase {
             catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now)
         try storeA.insert([(fresh, try fresh.decodedBody())], source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
-        syncA.post(.connected(b))
-        syncB.post(.connected(a))
         try await Task.sleep(for: .milliseconds(300))
         // b records the same game itself, as a member of its table does a moment after a.
         try storeB.insert([(fresh, try fresh.decodedBody())], source: .local)
