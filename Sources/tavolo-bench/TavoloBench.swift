@@ -56,7 +56,7 @@ struct TavoloBench: AsyncParsableCommand {
         let message = Ping(seq: 0, pad: String(repeating: "x", count: pad))
         if profile == "micro" {
             for (label, ns) in try MicroTimings.run(pad: message.pad) {
-                print(String(format: "%-32@ %8.0f ns", label as NSString, ns))
+                print(label.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: " %8.0f ns", ns))
             }
             return
         }
