@@ -15,9 +15,7 @@ struct MeshTableTransport: TableTransport {
 
     /// On the mesh's event loop, which is the table manager's executor.
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)? {
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return LoopTimer(scheduled: mesh.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { fire() })
+        LoopTimer(scheduled: mesh.eventLoop.scheduleTask(in: delay.timeAmount) { fire() })
     }
 
     struct LoopTimer: TableTimerHandle {

@@ -264,7 +264,8 @@ extension TimeAmount {
 }
 
 extension Duration {
-    var timeAmount: TimeAmount {
+    /// The same span as NIO's `TimeAmount` (the mesh's timers, and the daemon's table timers on its loop).
+    public var timeAmount: TimeAmount {
         let (s, atto) = components
         return .nanoseconds(s * 1_000_000_000 + atto / 1_000_000_000)
     }

@@ -203,7 +203,7 @@ public actor RecordSync {
         let theirSet = Set(theirs)
         let lacking = mine.filter { !theirSet.contains($0) && !peer.queued.contains($0) }
         // Games the peer has just played are left to it for a while (`freshness`), then it is asked again.
-        let since = Int64(Date().timeIntervalSince1970 * 1000) - freshness.milliseconds
+        let since = Int64(Date().timeIntervalSince1970 * 1000 - freshness / .milliseconds(1))
         let fresh = (try? store.playedRecently(lacking, by: id.hex, since: since)) ?? []
         for r in lacking where !fresh.contains(r) {
             peer.outbox.append(r)
@@ -305,11 +305,4 @@ final class Backlog: @unchecked Sendable {
     }
 
     func leave() { lock.withLock { count -= 1 } }
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
 }

@@ -36,7 +36,10 @@ final class ControlSocketSafetyTests: DaemonTestCase {
     func testADeeplyNestedRequestIsRefusedAndTheConnectionGoesOn() throws {
         let node = try harness.startNode()
         let path = harness.nodes[node].controlPath
-        try harness.eventually("the node answers", seconds: 20) { (try? ControlClient(path: path)) != nil }
+        // Answers, not only accepts: the socket opens before the node has finished starting (`control/starting`).
+        try harness.eventually("the node answers", seconds: 20) {
+            (try? ControlClient(path: path).call(.status, as: NodeStatus.self)) != nil
+        }
         let client = try ControlClient(path: path)
         let depth = 5_000
         let nested = #"{"id":7,"op":"move","table":"x-1","move":"# + String(repeating: "[", count: depth)

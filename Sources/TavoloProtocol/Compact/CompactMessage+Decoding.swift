@@ -19,26 +19,16 @@ extension CompactMessage {
             throw Malformed("table id not letters, digits and -")
         }
         var m = CompactMessage(kind: kind, table: String(decoding: id, as: UTF8.self), number: 0)
-        switch kind {
-        case .move:
-            m.number = try r.varint("number")
-            m.seat = try r.varint("seat")
-            m.hash = try r.hash()
-            m.json = try r.jsonTail()
-        case .confirm:
-            m.number = try r.varint("number")
-            m.hash = try r.hash()
-            guard r.atEnd else { throw Malformed("\(r.remaining) bytes after the hash") }
-        case .raceMove:
-            m.seat = try r.varint("seat")
-            m.number = try r.varint("number")
-            m.hash = try r.hash()
-            m.json = try r.jsonTail()
-        case .progress:
-            m.seat = try r.varint("seat")
-            m.number = try r.varint("number")
-            m.json = try r.jsonTail()
+        for field in kind.fields {
+            switch field {
+            case .number: m.number = try r.varint("number")
+            case .seat: m.seat = try r.varint("seat")
+            case .hash: m.hash = try r.hash()
+            case .json: m.json = try r.jsonTail()
+            }
         }
+        // Without a JSON value at the end (a confirmation), the body ends with its hash.
+        guard r.atEnd else { throw Malformed("\(r.remaining) bytes after the hash") }
         return m
     }
 

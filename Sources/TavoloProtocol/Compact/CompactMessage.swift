@@ -23,7 +23,20 @@ public struct CompactMessage: Equatable, Sendable {
             case .progress: "table.progress"
             }
         }
+
+        /// §13.2's layout: the fields after the table id, in order. Encoding and decoding both follow it.
+        var fields: [Field] {
+            switch self {
+            case .move: [.number, .seat, .hash, .json]
+            case .confirm: [.number, .hash]
+            case .raceMove: [.seat, .number, .hash, .json]
+            case .progress: [.seat, .number, .json]
+            }
+        }
     }
+
+    /// A field of §13.2: a varint, the 32-byte hash, or the JSON value that is the rest of the body.
+    enum Field { case number, seat, hash, json }
 
     /// First bytes a compact body may start with: its kind. No JSON text starts with one of them (JSON starts with
     /// `{ [ " - 0-9 t f n` or whitespace 0x09 0x0A 0x0D 0x20), so a body is told apart by its first byte (§13.1).
@@ -89,24 +102,13 @@ public struct CompactMessage: Equatable, Sendable {
             guard let json, !json.isEmpty else { throw .badField("json") }
             out.append(contentsOf: json)
         }
-        switch kind {
-        case .move:
-            try varint(number, "number")
-            try varint(seat, "seat")
-            try hash32()
-            try tail()
-        case .confirm:
-            try varint(number, "number")
-            try hash32()
-        case .raceMove:
-            try varint(seat, "seat")
-            try varint(number, "number")
-            try hash32()
-            try tail()
-        case .progress:
-            try varint(seat, "seat")
-            try varint(number, "number")
-            try tail()
+        for field in kind.fields {
+            switch field {
+            case .number: try varint(number, "number")
+            case .seat: try varint(seat, "seat")
+            case .hash: try hash32()
+            case .json: try tail()
+            }
         }
         guard out.count <= Self.maxBodyBytes else { throw .badField("size") }
         return out
