@@ -15,7 +15,8 @@
 -- reassembled with dissect_tcp_pdus. JSON payloads are handed to Wireshark's json dissector and their
 -- top-level members also become named tavolo.* fields. Compact hot messages (type 8, and datagram bodies whose
 -- first byte is 1-8; section 13) are decoded into tavolo.compact.* fields, tavolo.app.type naming the JSON
--- message each stands for.
+-- message each stands for; in the short kinds (5-7) tavolo.compact.table shows the table id as text whichever
+-- form carries it, and tavolo.compact.hash the 16 hex digits of the 8-byte hash.
 
 local tavolo = Proto("tavolo", "Tavolo")
 
@@ -29,8 +30,12 @@ local type_names = {
     [7] = "noise-handshake", [8] = "compact",
 }
 
--- Section 13: the kinds of a compact body (its first byte), by the JSON message each stands for.
-local compact_kinds = { [1] = "table.move", [2] = "table.confirm", [3] = "table.race-move", [4] = "table.progress" }
+-- Section 13: the kinds of a compact body (its first byte), by the JSON message each stands for. Kinds 5-7 are the
+-- short kinds (section 13.2): the table id also in its 0x00 form, hashes of 8 bytes. Kind 8 is reserved.
+local compact_kinds = {
+    [1] = "table.move", [2] = "table.confirm", [3] = "table.race-move", [4] = "table.progress",
+    [5] = "table.move", [6] = "table.confirm", [7] = "table.race-move",
+}
 
 local f = tavolo.fields
 f.magic = ProtoField.string("tavolo.magic", "Magic")
@@ -291,12 +296,27 @@ local function dissect_compact(tvb, p, length, pinfo, tree, t)
     if not name then return bad("reserved kind " .. kind) end
     t:add(f.c_kind, tvb(p, 1))
     t:add(f.app_type, tvb(p, 1), name)
+    local short = kind >= 5
     local id_length = tvb(p + 1, 1):uint()
-    if id_length < 1 or id_length > 64 or p + 2 + id_length > limit then return bad("table id length") end
-    local id = tvb(p + 2, id_length):string()
-    if not id:match("^[%w%-]+$") then return bad("table id not letters, digits and -") end
-    t:add(f.c_table, tvb(p + 2, id_length), id)
-    local o = p + 2 + id_length
+    local id, o
+    if short and id_length == 0 then
+        -- The short table id (section 13.2): 0x00, the 4 bytes of <h>, then <e> and <n> as varints.
+        if p + 6 > limit then return bad("short table id cut short") end
+        local e, after_e = read_varint(tvb, p + 6, limit)
+        if not e then return bad("short table id: <e>") end
+        local n, after_n = read_varint(tvb, after_e, limit)
+        if not n then return bad("short table id: <n>") end
+        id = string.format("%s-%d-%d", tvb(p + 2, 4):bytes():tohex():lower(), e, n)
+        t:add(f.c_table, tvb(p + 1, after_n - p - 1), id)
+        o = after_n
+    else
+        if id_length < 1 or id_length > 64 or p + 2 + id_length > limit then return bad("table id length") end
+        id = tvb(p + 2, id_length):string()
+        if not id:match("^[%w%-]+$") then return bad("table id not letters, digits and -") end
+        t:add(f.c_table, tvb(p + 2, id_length), id)
+        o = p + 2 + id_length
+    end
+    local hash_size = short and 8 or 32
     local number, seat
     local function varint(field)
         local v, after = read_varint(tvb, o, limit)
@@ -306,9 +326,9 @@ local function dissect_compact(tvb, p, length, pinfo, tree, t)
         return v
     end
     local function hash()
-        if o + 32 > limit then return false end
-        t:add(f.c_hash, tvb(o, 32), tvb(o, 32):bytes():tohex():lower())
-        o = o + 32
+        if o + hash_size > limit then return false end
+        t:add(f.c_hash, tvb(o, hash_size), tvb(o, hash_size):bytes():tohex():lower())
+        o = o + hash_size
         return true
     end
     local function rest()
@@ -319,19 +339,19 @@ local function dissect_compact(tvb, p, length, pinfo, tree, t)
         pcall(function() json_dissector:call(tvb(o, limit - o):tvb(), pinfo, tree) end)
         return true
     end
-    if kind == 1 then
+    if kind == 1 or kind == 5 then
         number = varint(f.c_number); if not number then return bad("number") end
         seat = varint(f.c_seat); if not seat then return bad("seat") end
         if not hash() then return bad("stateHash cut short") end
         if not rest() then return bad("move is not one JSON value") end
-    elseif kind == 2 then
+    elseif kind == 2 or kind == 6 then
         number = varint(f.c_number); if not number then return bad("number") end
         if not hash() then return bad("stateHash cut short") end
         if o ~= limit then return bad((limit - o) .. " bytes after the hash") end
     else
         seat = varint(f.c_seat); if not seat then return bad("seat") end
         number = varint(f.c_number); if not number then return bad("number") end
-        if kind == 3 and not hash() then return bad("seatHash cut short") end
+        if (kind == 3 or kind == 7) and not hash() then return bad("seatHash cut short") end
         if not rest() then return bad("move or progress is not one JSON value") end
     end
     return string.format("%s %s #%d%s", name, id, number, seat and (" seat " .. seat) or "")

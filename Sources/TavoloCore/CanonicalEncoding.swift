@@ -55,6 +55,29 @@ public struct StateHash: Hashable, Sendable, Codable, CustomStringConvertible {
     public var hex: String { bytes.hexString }
     public var description: String { hex }
 
+    /// Bytes of a short hash: the first 8 of the SHA-256, what the compact hot messages carry (PROTOCOL.md §13.2).
+    public static let shortSize = 8
+
+    /// The first 8 bytes: what a node sends in `table.move`, `table.confirm` and `table.race-move`.
+    public var short: StateHash { StateHash(bytes: Array(bytes.prefix(Self.shortSize))) }
+
+    /// A hash a peer claimed (`stateHash`, `seatHash` of the hot messages) in its JSON form: 64 hex digits, or 16
+    /// for a short hash (§13.3); nil for any other text.
+    public init?(claimedHex hex: String) {
+        guard hex.utf8.count == 64 || hex.utf8.count == 2 * Self.shortSize,
+            let b = [UInt8](hexString: hex)
+        else { return nil }
+        bytes = b
+    }
+
+    /// True when a claimed hash agrees with this node's own: equal, or its first 8 bytes when one of them is short
+    /// (§13.2). Symmetric, so either side may be the claim.
+    public func agrees(with other: StateHash) -> Bool {
+        if bytes.count == other.bytes.count { return bytes == other.bytes }
+        let (short, long) = bytes.count < other.bytes.count ? (bytes, other.bytes) : (other.bytes, bytes)
+        return short.count == Self.shortSize && long.starts(with: short)
+    }
+
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
         guard let h = StateHash(hex: s) else {

@@ -80,7 +80,8 @@ public final class Simulation: @unchecked Sendable {
         public var games: [GameReport]
         public var nodes: [NodeReport]
         public var allAgree: Bool
-        /// Per-move latency, send to the last confirmation, over every game.
+        /// Per-move latency, send to the confirmation the mover waits for (every member's when it hosts, else the
+        /// host's, which comes once the host applied it, PROTOCOL.md §9.4), over every game.
         public var latencyP50Ms: Double?
         public var latencyP99Ms: Double?
         /// Per game-journal append (every node, every move): what surviving a `kill -9` costs a move.

@@ -135,7 +135,7 @@ struct Simulate: ParsableCommand {
             "mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s"
         )
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
-            print("move latency (send to last confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
+            print("move latency (send to the host's confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }
         if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
             print(

@@ -42,6 +42,30 @@ final class CanonicalEncodingTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode([StateHash].self, from: Data("[\"zz\"]".utf8)))
     }
 
+    /// A short hash (the first 8 bytes, PROTOCOL.md §13.2) agrees with the hash it starts, from either side, and
+    /// with nothing else; a full one only with itself; JSON claims take 64 or 16 digits and no other length.
+    func testShortHashesAgreeWithTheHashTheyStart() throws {
+        let h = StateHash(canonical: [1, 2, 3])
+        let other = StateHash(canonical: [4])
+        XCTAssertEqual(h.short.bytes, Array(h.bytes.prefix(8)))
+        XCTAssertTrue(h.short.agrees(with: h))
+        XCTAssertTrue(h.agrees(with: h.short))
+        XCTAssertTrue(h.agrees(with: h))
+        XCTAssertFalse(other.short.agrees(with: h))
+        XCTAssertFalse(other.agrees(with: h))
+        XCTAssertFalse(h.short.agrees(with: other.short))
+        var flipped = h.bytes
+        flipped[31] ^= 1
+        XCTAssertFalse(StateHash(bytes: flipped).agrees(with: h), "a full hash must be equal, not only start alike")
+        XCTAssertFalse(StateHash(bytes: Array(h.bytes.prefix(4))).agrees(with: h), "4 bytes are not a short hash")
+        XCTAssertEqual(StateHash(claimedHex: String(h.hex.prefix(16))), h.short)
+        XCTAssertEqual(StateHash(claimedHex: h.hex), h)
+        for bad in [String(h.hex.prefix(32)), String(h.hex.prefix(15)), String(h.hex.prefix(14)) + "zz", ""] {
+            XCTAssertNil(StateHash(claimedHex: bad), bad)
+        }
+        XCTAssertNil(StateHash(hex: String(h.hex.prefix(16))), "every other hash stays 64 digits")
+    }
+
     func testTranscriptIsOrderSensitive() {
         let a = StateHash(canonical: [1])
         let b = StateHash(canonical: [2])

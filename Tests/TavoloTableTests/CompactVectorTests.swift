@@ -6,8 +6,9 @@ import XCTest
 @testable import TavoloTable
 
 /// Protocol/vectors/compact.json, written by an independent encoder of PROTOCOL.md §13: every valid body decodes to
-/// the JSON message it stands for and encodes back to the same bytes (through the table's own messages, as a node
-/// sends them); every invalid one is refused, by the decoder and by a node, which counts it and goes on.
+/// the JSON message it stands for and encodes back to the same bytes (or to its `sent` bytes, where a sender writes
+/// the same message otherwise); a node sends the short kind of each; every invalid one is refused, by the decoder
+/// and by a node, which counts it and goes on.
 final class CompactVectorTests: XCTestCase {
     func load() throws -> [String: Any] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -38,7 +39,8 @@ final class CompactVectorTests: XCTestCase {
             XCTAssertEqual(m.kind.typeName, c["kind"] as? String, name)
             let expected = try jsonValue(try XCTUnwrap(c["value"]))
             XCTAssertEqual(try CanonicalJSON.decode(JSONValue.self, m.jsonEquivalent()), expected, name)
-            XCTAssertEqual(try m.encoded(), body, "re-encoding \(name)")
+            let sent = c["sent"] != nil ? try bytes(c, "sent") : body
+            XCTAssertEqual(try m.encoded(), sent, "re-encoding \(name)")
             if m.kind == .progress {
                 let d = try XCTUnwrap(ProgressDatagram(wire: body), name)
                 XCTAssertEqual(try d.wireBytes(), body, name)
@@ -48,13 +50,17 @@ final class CompactVectorTests: XCTestCase {
             let message = try TableMessage.decode(wire: body)
             let viaJSON = try CanonicalJSON.decode(TableMessage.self, m.jsonEquivalent())
             XCTAssertEqual(message, viaJSON, name)
-            XCTAssertEqual(try message.wireBytes(), body, "sending \(name)")
+            // A node sends the short kind: the same message with the first 8 bytes of the hash (§13.2).
+            let short = CompactMessage(
+                kind: CompactMessage.Kind(rawValue: m.kind.rawValue | 0x04)!, table: m.table, number: m.number,
+                seat: m.seat, hash: m.hash.map { Array($0.prefix(CompactMessage.shortHashSize)) }, json: m.json)
+            XCTAssertEqual(try message.wireBytes(), m.kind.isShort ? sent : try short.encoded(), "sending \(name)")
         }
     }
 
     func testWholeFramesParse() throws {
         let cases = try XCTUnwrap(try load()["valid"] as? [[String: Any]]).filter { $0["frame"] != nil }
-        XCTAssertEqual(cases.count, 3)
+        XCTAssertEqual(cases.count, 5)
         for c in cases {
             let frame = try Frame.parse(try bytes(c, "frame"), maxPayload: FrameLimits.maxReliablePayload)
             switch frame {
@@ -87,20 +93,34 @@ final class CompactVectorTests: XCTestCase {
         XCTAssertEqual(refused, cases.count)
     }
 
-    /// The messages sent for every move go compact; every other one stays JSON (and decodes as before).
+    /// The messages sent for every move go compact, in the short kinds (their hash cut to 8 bytes, which a receiver
+    /// compares as agreeing); every other one stays JSON (and decodes as before).
     func testOnlyHotMessagesAreCompact() throws {
-        let hash = StateHash(bytes: Array(repeating: 7, count: 32))
-        let hot: [TableMessage] = [
-            .move(table: "ab-1-1", number: 3, seat: 1, move: .string("B2"), stateHash: hash),
-            .confirm(table: "ab-1-1", number: 3, stateHash: hash),
-            .raceMove(table: "ab-1-1", seat: 2, number: 0, move: .string("up"), seatHash: hash),
+        let hash = StateHash(bytes: Array(0..<32))
+        let hot: [(sent: TableMessage, received: TableMessage)] = [
+            (
+                .move(table: "1267f349-1-12", number: 3, seat: 1, move: .string("B2"), stateHash: hash),
+                .move(table: "1267f349-1-12", number: 3, seat: 1, move: .string("B2"), stateHash: hash.short)
+            ),
+            (
+                .confirm(table: "ab-1-1", number: 3, stateHash: hash),
+                .confirm(table: "ab-1-1", number: 3, stateHash: hash.short)
+            ),
+            (
+                .raceMove(table: "ab-1-1", seat: 2, number: 0, move: .string("up"), seatHash: hash),
+                .raceMove(table: "ab-1-1", seat: 2, number: 0, move: .string("up"), seatHash: hash.short)
+            ),
         ]
-        for m in hot {
+        for (m, expected) in hot {
             let wire = try m.wireBytes()
             XCTAssertTrue(CompactMessage.isCompact(wire), m.typeName)
-            XCTAssertEqual(try TableMessage.decode(wire: wire), m)
-            XCTAssertLessThan(wire.count, try CanonicalJSON.encode(m).count / 2, m.typeName)
+            XCTAssertTrue(try CompactMessage.decode(wire).kind.isShort, m.typeName)
+            XCTAssertEqual(try TableMessage.decode(wire: wire), expected)
+            XCTAssertLessThan(wire.count, try CanonicalJSON.encode(m).count / 4, m.typeName)
         }
+        // The host-made id in 7 bytes (§13.2's example): kind, 0x00, 4 bytes, two varints.
+        let confirm = try TableMessage.confirm(table: "1267f349-1-12", number: 5, stateHash: hash).wireBytes()
+        XCTAssertEqual(confirm, [0x06, 0x00, 0x12, 0x67, 0xF3, 0x49, 0x01, 0x0C, 0x05] + Array(0..<8))
         let rare: TableMessage = .sync(table: "ab-1-1", moves: 4, stateHash: hash)
         XCTAssertEqual(try rare.wireBytes(), try CanonicalJSON.encode(rare))
         XCTAssertEqual(try TableMessage.decode(wire: try rare.wireBytes()), rare)

@@ -15,6 +15,11 @@ final class TableMachineTests: XCTestCase {
         var events: [NodeID: [TableEvent]] = [:]
         var timers: [NodeID: [TableTimer]] = [:]
         var sent: [TableMessage] = []
+        /// Every message delivered, in order.
+        var delivered: [(from: NodeID, to: NodeID, message: TableMessage)] = []
+        /// Delivers each message as its receiver would get it from the wire: encoded as a node sends it (the hot
+        /// messages compact, their hashes short, §13) and decoded again.
+        var overTheWire = false
         /// The last log each node persisted, by table.
         var persisted: [NodeID: [TableID: GameLog]] = [:]
 
@@ -52,7 +57,9 @@ final class TableMachineTests: XCTestCase {
         /// Delivers until nothing is in flight.
         mutating func run() {
             while !queue.isEmpty {
-                let (from, to, m) = queue.removeFirst()
+                var (from, to, m) = queue.removeFirst()
+                if overTheWire { m = try! TableMessage.decode(wire: try! m.wireBytes()) }
+                delivered.append((from, to, m))
                 guard var d = nodes[to] else { continue }
                 let effects = d.received(m, from: from)
                 nodes[to] = d
@@ -102,6 +109,44 @@ final class TableMachineTests: XCTestCase {
         let id2 = try seatedTable(&again, game: "spirits", bots: ["heuristic", "random", "heuristic"])
         _ = try again.request(0) { $0.request(id2, .start) }.get()
         XCTAssertEqual(again.table(2, id2)?.session?.stateHash, hashes.first)
+    }
+
+    /// Members confirm to the host only; the host confirms to every member (PROTOCOL.md §9.4). Played over the wire,
+    /// so every hash a node compares is the short one a peer sent (§13.2), and the game still ends agreed.
+    func testConfirmationsGoToTheHostAndTheHostsToEveryMember() throws {
+        var mesh = Mesh(3)
+        mesh.overTheWire = true
+        let id = try seatedTable(&mesh, game: "spirits", bots: ["heuristic", "random", "heuristic"])
+        _ = try mesh.request(0) { $0.request(id, .start) }.get()
+        XCTAssertTrue((0..<3).allSatisfy { mesh.table($0, id)?.info.phase == .finished })
+        let confirms = mesh.delivered.filter { if case .confirm = $0.message { true } else { false } }
+        XCTAssertFalse(confirms.isEmpty)
+        for c in confirms where c.from != mesh[0] { XCTAssertEqual(c.to, mesh[0], "a member confirms to the host") }
+        let fromHost = confirms.filter { $0.from == mesh[0] }
+        XCTAssertEqual(Set(fromHost.map(\.to)), [mesh[1], mesh[2]])
+        XCTAssertTrue(confirms.allSatisfy { c in
+            if case .confirm(_, _, let h) = c.message { h.bytes.count == StateHash.shortSize } else { false }
+        })
+        let checked = (0..<3).compactMap { mesh.table($0, id)?.hashesChecked }
+        XCTAssertTrue(checked.allSatisfy { $0 > 0 }, "\(checked)")
+    }
+
+    /// A member whose hash after a move differs is caught from the short hash it sends.
+    func testADivergingShortHashStopsTheTable() throws {
+        var mesh = Mesh(2)
+        mesh.overTheWire = true
+        let id = try seatedTable(&mesh, game: "othello", bots: [nil, nil])
+        _ = try mesh.request(0) { $0.request(id, .start) }.get()
+        _ = try mesh.request(0) { $0.request(id, .move(.string("d3"))) }.get()
+        XCTAssertEqual(mesh.table(0, id)?.info.phase, .playing)
+        // Node 1 claims another state after move 0: only the first 8 bytes travel, and they differ.
+        var d = mesh.nodes[mesh[0]]!
+        let wrong = StateHash(canonical: Array("another state".utf8))
+        let claimed = try TableMessage.decode(
+            wire: try TableMessage.confirm(table: id, number: 0, stateHash: wrong).wireBytes())
+        mesh.apply(mesh[0], d.received(claimed, from: mesh[1]))
+        mesh.nodes[mesh[0]] = d
+        XCTAssertEqual(mesh.table(0, id)?.stopReason?.code, .hashMismatch)
     }
 
     /// Every member's last log says the table finished, as the host's does: that log is what each node records

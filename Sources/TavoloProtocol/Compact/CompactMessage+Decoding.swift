@@ -14,16 +14,12 @@ extension CompactMessage {
         guard body.count <= maxBodyBytes else { throw Malformed("longer than \(maxBodyBytes) bytes") }
         guard let k = r.byte() else { throw Malformed("empty") }
         guard let kind = Kind(rawValue: k) else { throw Malformed("unknown kind \(k)") }
-        guard let length = r.byte(), (1...64).contains(length) else { throw Malformed("table id length not 1-64") }
-        guard let id = r.take(Int(length)), id.allSatisfy(isTableIDByte) else {
-            throw Malformed("table id not letters, digits and -")
-        }
-        var m = CompactMessage(kind: kind, table: String(decoding: id, as: UTF8.self), number: 0)
+        var m = CompactMessage(kind: kind, table: try r.tableID(short: kind.isShort), number: 0)
         for field in kind.fields {
             switch field {
             case .number: m.number = try r.varint("number")
             case .seat: m.seat = try r.varint("seat")
-            case .hash: m.hash = try r.hash()
+            case .hash: m.hash = try r.hash(kind.hashSize)
             case .json: m.json = try r.jsonTail()
             }
         }
@@ -40,7 +36,7 @@ extension CompactMessage {
         ]
         if let seat { members.append(("seat", String(seat))) }
         if let hash {
-            members.append((kind == .raceMove ? "seatHash" : "stateHash", Self.quoted(hash.hexString)))
+            members.append((kind.long == .raceMove ? "seatHash" : "stateHash", Self.quoted(hash.hexString)))
         }
         if let json { members.append((kind == .progress ? "progress" : "move", String(decoding: json, as: UTF8.self))) }
         // Keys sorted by their bytes (§4's dialect); the values are already JSON text.
@@ -85,9 +81,26 @@ extension CompactMessage {
             throw Malformed("\(name) longer than 5 bytes")
         }
 
-        mutating func hash() throws(Malformed) -> [UInt8] {
-            guard let h = take(CompactMessage.hashSize) else { throw Malformed("hash cut short") }
+        mutating func hash(_ size: Int) throws(Malformed) -> [UInt8] {
+            guard let h = take(size) else { throw Malformed("hash cut short") }
             return Array(h)
+        }
+
+        /// The table id: its text form (length 1–64, then letters, digits and `-`), or in a short kind also the
+        /// host-made form (`0x00`, 4 bytes, two varints, §13.2).
+        mutating func tableID(short: Bool) throws(Malformed) -> String {
+            guard let length = byte() else { throw Malformed("table id missing") }
+            if short && length == HostTableID.marker {
+                guard let host = take(4) else { throw Malformed("short table id cut short") }
+                let start = try varint("table id")
+                let count = try varint("table id")
+                return HostTableID(host: Array(host), start: start, count: count).text
+            }
+            guard (1...64).contains(length) else { throw Malformed("table id length not 1-64") }
+            guard let id = take(Int(length)), id.allSatisfy(CompactMessage.isTableIDByte) else {
+                throw Malformed("table id not letters, digits and -")
+            }
+            return String(decoding: id, as: UTF8.self)
         }
 
         /// The rest: exactly one JSON value, nested at most one level less than a whole message may be (§3.4).

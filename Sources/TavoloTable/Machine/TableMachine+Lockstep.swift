@@ -54,7 +54,7 @@ extension TableMachine {
             return reject(number, .stale, "move \(number) was already played", from: from)
         }
         // The same move relayed by a catch-up first (§9.11) is no conflict.
-        if let p = pendingMoves[number], p.seat == seat, p.move == move, p.stateHash == stateHash { return }
+        if let p = pendingMoves[number], p.seat == seat, p.move == move, p.stateHash.agrees(with: stateHash) { return }
         guard pendingMoves[number] == nil, pendingMoves.count < Self.maxPending else {
             return reject(number, .stale, "a move \(number) is already pending", from: from)
         }
@@ -198,7 +198,7 @@ extension TableMachine {
         // The hash after the last applied move is already known: no need to hash the state again.
         let before = hashes.last ?? s.stateHash
         if from != me { hashesChecked += 1 }
-        guard claimed == before else {
+        guard claimed.agrees(with: before) else {
             let reason = "made for state \(claimed.hex.prefix(12))…, this node is at \(before.hex.prefix(12))…"
             return reject(number, .stale, reason, from: from)
         }
@@ -212,13 +212,17 @@ extension TableMachine {
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
         // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
         persist()
-        // Confirmations go to the host, which checks every member, and to the mover, which times the move;
-        // the host's own goes to everyone, so every member checks the host (PROTOCOL.md §9.4).
+        // Confirmations go to the host, which checks (and times) every member; the host's own goes to everyone, so
+        // every member checks the host, and a mover learns from it that its move went through (PROTOCOL.md §9.4).
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
         let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
         // A member voted out confirms nothing: nobody asks for its word (§9.12); the host's goes to it too.
         if !botPlaysNext && !replaced.contains(me) {
-            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? recipients : [info.host, from])
+            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? recipients : [info.host])
+        }
+        if isHost && from != me && confirmedBy[number] == nil {
+            confirmedBy[number] = [me]
+            startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
         }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
@@ -236,17 +240,18 @@ extension TableMachine {
         }
         let mine = hashes[number + 1]
         hashesChecked += 1
-        guard hash == mine else {
+        guard hash.agrees(with: mine) else {
             let reason =
                 "first diverging move \(number): \(ctx.name(from)) has \(hash.hex.prefix(16))…, "
                 + "\(role == .auditor ? "the replay" : ctx.myName) has \(mine.hex.prefix(16))…"
             stop(.hashMismatch, reason, broadcast: true)
             return
         }
-        // The mover times its move until every member has confirmed it.
-        guard var by = confirmedBy[number], !replaced.contains(from) else { return }
+        // The host times every move until every member has confirmed it; a mover, its own until the host has.
+        let awaited = confirmers
+        guard var by = confirmedBy[number], awaited.contains(from) else { return }
         by.insert(from)
-        if by.count >= activeMembers.count {
+        if awaited.allSatisfy(by.contains) {
             confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
             cancelTimer(.confirmations(id, move: number))
@@ -254,6 +259,10 @@ extension TableMachine {
             confirmedBy[number] = by
         }
     }
+
+    /// Whose confirmation of a move this node waits for: the host, every member's (not voted out); a mover that is
+    /// not the host, the host's (§9.4, §9.8).
+    var confirmers: [NodeID] { isHost ? activeMembers : [me, info.host] }
 
     // MARK: End
 

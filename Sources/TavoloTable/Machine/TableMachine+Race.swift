@@ -125,7 +125,7 @@ extension TableMachine {
         guard let s = session else { return }
         let before = s.seatHash(seat)
         if from != me { hashesChecked += 1 }
-        guard claimed == before else {
+        guard claimed.agrees(with: before) else {
             let reason = "made for seat state \(claimed.hex.prefix(12))…, this node has \(before.hex.prefix(12))…"
             return reject(number, .stale, reason, from: from)
         }

@@ -45,8 +45,8 @@ extension TableMachine {
                     message: "\(ctx.name(info.host)) did not answer the seat request within "
                         + seconds(ctx.seatRequestTimeout)))
         case .confirmations(_, let number):
-            guard let by = confirmedBy[number], info.phase.isActive else { return }
-            let late = info.members.filter { !by.contains($0) }
+            guard let by = confirmedBy.removeValue(forKey: number), info.phase.isActive else { return }
+            let late = confirmers.filter { !by.contains($0) }
             guard !late.isEmpty else { return }
             // Reported, not fatal: the game goes on with moves, which carry their hashes, and its end waits for
             // every result, which has its own deadline.

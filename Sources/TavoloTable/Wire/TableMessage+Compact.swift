@@ -16,19 +16,21 @@ extension TableMessage {
         return try TableMessage(compact: try CompactMessage.decode(body))
     }
 
-    /// The compact form of a hot message; nil for the others (they stay JSON).
+    /// The compact form of a hot message, in the short kinds a node sends (short table id, the first 8 bytes of
+    /// each hash, §13.2); nil for the others (they stay JSON).
     public var compactForm: CompactMessage? {
         switch self {
         case .move(let t, let number, let seat, let move, let hash):
             guard let json = try? CanonicalJSON.encode(move) else { return nil }
             return CompactMessage(
-                kind: .move, table: t.rawValue, number: number, seat: seat, hash: hash.bytes, json: json)
+                kind: .shortMove, table: t.rawValue, number: number, seat: seat, hash: hash.short.bytes, json: json)
         case .confirm(let t, let number, let hash):
-            return CompactMessage(kind: .confirm, table: t.rawValue, number: number, hash: hash.bytes)
+            return CompactMessage(kind: .shortConfirm, table: t.rawValue, number: number, hash: hash.short.bytes)
         case .raceMove(let t, let seat, let number, let move, let hash):
             guard let json = try? CanonicalJSON.encode(move) else { return nil }
             return CompactMessage(
-                kind: .raceMove, table: t.rawValue, number: number, seat: seat, hash: hash.bytes, json: json)
+                kind: .shortRaceMove, table: t.rawValue, number: number, seat: seat, hash: hash.short.bytes,
+                json: json)
         default:
             return nil
         }
@@ -40,7 +42,7 @@ extension TableMessage {
         guard let table = TableID(m.table) else { throw CompactMessage.Malformed("table id") }
         let hash = m.hash.map(StateHash.init(bytes:))
         func move() throws -> JSONValue { try CanonicalJSON.decode(JSONValue.self, m.json ?? []) }
-        switch (m.kind, m.seat, hash) {
+        switch (m.kind.long, m.seat, hash) {
         case (.move, let seat?, let hash?):
             self = .move(table: table, number: m.number, seat: seat, move: try move(), stateHash: hash)
         case (.confirm, nil, let hash?):

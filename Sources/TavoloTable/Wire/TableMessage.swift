@@ -92,6 +92,17 @@ public enum TableMessage: Codable, Sendable, Equatable {
             scores, finalHash, seatHash, order, moves, deals, member
     }
 
+    /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
+    /// compares it with `StateHash.agrees(with:)`. Every other hash of a table message is 64 digits.
+    private static func claimed(_ c: KeyedDecodingContainer<Key>, _ key: Key) throws -> StateHash {
+        let text = try c.decode(String.self, forKey: key)
+        guard let hash = StateHash(claimedHex: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: c, debugDescription: "not a 64- or 16-digit hex hash")
+        }
+        return hash
+    }
+
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let type = try c.decode(String.self, forKey: .type)
@@ -117,12 +128,10 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case "table.move":
             self = .move(
                 table: t, number: try c.decode(Int.self, forKey: .number), seat: try c.decode(Int.self, forKey: .seat),
-                move: try c.decode(JSONValue.self, forKey: .move),
-                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
+                move: try c.decode(JSONValue.self, forKey: .move), stateHash: try Self.claimed(c, .stateHash))
         case "table.confirm":
             self = .confirm(
-                table: t, number: try c.decode(Int.self, forKey: .number),
-                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
+                table: t, number: try c.decode(Int.self, forKey: .number), stateHash: try Self.claimed(c, .stateHash))
         case "table.reject":
             self = .reject(
                 table: t, number: try c.decode(Int.self, forKey: .number),
@@ -140,8 +149,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case "table.race-move":
             self = .raceMove(
                 table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
-                move: try c.decode(JSONValue.self, forKey: .move),
-                seatHash: try c.decode(StateHash.self, forKey: .seatHash))
+                move: try c.decode(JSONValue.self, forKey: .move), seatHash: try Self.claimed(c, .seatHash))
         case "table.race-order": self = .raceOrder(table: t, order: try c.decode([Int].self, forKey: .order))
         case "table.sync":
             self = .sync(
