@@ -33,9 +33,33 @@ enum CanonicalJSONWriter {
         {
             throw Unsupported()
         }
+        // A game's move or observation inside every message and log line: its nodes made directly, not through
+        // `JSONValue.encode(to:)` and a dictionary's Codable (a third of a journal line's time).
+        if T.self == JSONValue.self, let json = value as? JSONValue { return try Self.node(json) }
         let encoder = ValueEncoder(root: root, codingPath: codingPath)
         try value.encode(to: encoder)
         return encoder.result
+    }
+
+    /// The node of a parsed JSON value, as `JSONValue.encode(to:)` would encode it (a number with a fraction is
+    /// Foundation's to write).
+    static func node(_ json: JSONValue) throws -> Node {
+        switch json {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .integer(let i): return .int(i)
+        case .unsigned(let u): return .uint(u)
+        case .number: throw Unsupported()
+        case .string(let s): return .string(s)
+        case .array(let items):
+            let array = ArrayNode()
+            array.items = try items.map(node)
+            return .array(array)
+        case .object(let members):
+            let object = ObjectNode()
+            object.members = try members.map { ($0.key, try node($0.value)) }
+            return .object(object)
+        }
     }
 
     /// Set by a request this writer does not serve without throwing (`superEncoder`): the whole value goes to
@@ -76,17 +100,18 @@ enum CanonicalJSONWriter {
                 }
                 order[j] = moving
             }
-            let written = order.enumerated().compactMap { position, index in
-                position + 1 < order.count && members[order[position + 1]].key == members[index].key ? nil : index
-            }
-            open(UInt8(ascii: "{"), empty: written.isEmpty, into: &out, indent: indent)
-            for (position, index) in written.enumerated() {
-                separate(first: position == 0, into: &out, indent: indent)
+            open(UInt8(ascii: "{"), empty: members.isEmpty, into: &out, indent: indent)
+            var first = true
+            for (position, index) in order.enumerated() {
+                // Of equal keys (now next to each other) only the last is written.
+                if position + 1 < order.count && members[order[position + 1]].key == members[index].key { continue }
+                separate(first: first, into: &out, indent: indent)
+                first = false
                 writeString(members[index].key, into: &out)
                 out.append(contentsOf: indent == nil ? colon : prettyColon)
                 write(members[index].value, into: &out, indent: indent.map { $0 + 2 })
             }
-            close(UInt8(ascii: "}"), empty: written.isEmpty, into: &out, indent: indent)
+            close(UInt8(ascii: "}"), empty: members.isEmpty, into: &out, indent: indent)
         case .array(let a):
             open(UInt8(ascii: "["), empty: a.items.isEmpty, into: &out, indent: indent)
             for (i, item) in a.items.enumerated() {
@@ -155,23 +180,40 @@ enum CanonicalJSONWriter {
     /// character as its UTF-8 bytes (DEL, U+2028 and U+2029 included).
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x00..<0x20:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var s = s
+        // Runs of bytes that need no escape are copied whole: a byte at a time, hashes and texts were the largest
+        // part of a journal line's time.
+        s.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count where needsEscape(bytes[i]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                appendEscape(bytes[i], into: &out)
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func appendEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        default:
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
     }
 }
 

@@ -25,6 +25,9 @@ enum MicroTimings {
         try time("JSON encode (Ping)") { _ = try WireJSON.encode(ping) }
         try time("JSON encode, Foundation (Ping)") { _ = try CanonicalJSON.encodeWithFoundation(ping) }
         try time("JSON decode (Ping)") { _ = try WireJSON.decode(Ping.self, json) }
+        // What a node writes to its game journal for every move it applies (`{"move": {…}}`, PROTOCOL.md §9.9).
+        let record = ["move": LoggedMoveShape.spirits]
+        try time("JSON encode (journal move)", 50_000) { _ = try CanonicalJSON.encode(record) }
         time("JSON syntax check") { _ = JSONSyntax.isWellFormed(json) }
         var sealed = [UInt8](repeating: 0, count: frame.count + 16)
         var opened = [UInt8](repeating: 0, count: json.count)
@@ -61,4 +64,19 @@ enum MicroTimings {
         precondition(opened == json, "what was sealed opens to the same bytes")
         return figures
     }
+}
+
+/// The shape of a game journal's move record (`GameLog.LoggedMove`, which this target does not link): a Spirits!
+/// move as the game's JSON, its text and the state hashes before and after.
+struct LoggedMoveShape: Encodable {
+    var number: Int
+    var seat: Int
+    var move: JSONValue
+    var text: String
+    var before: String
+    var after: String
+
+    static let spirits = LoggedMoveShape(
+        number: 57, seat: 3, move: .object(["card": .integer(17), "row": .integer(2)]), text: "seat 3 plays 17 on row 2",
+        before: String(repeating: "ab", count: 32), after: String(repeating: "cd", count: 32))
 }

@@ -130,5 +130,18 @@ extension CanonicalJSONWriterTests {
         }
         XCTAssertEqual(String(decoding: try CanonicalJSONWriter.encode(Twice()), as: UTF8.self), #"{"a":"x","b":3,"c":true}"#)
         XCTAssertEqual(try CanonicalJSONWriter.encode(Twice()), try CanonicalJSON.encodeWithFoundation(Twice()))
+        // The first key in order encoded twice: the object still opens without a comma.
+        struct FirstTwice: Encodable {
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: AnyKey.self)
+                try c.encode(1, forKey: AnyKey("a"))
+                try c.encode(2, forKey: AnyKey("b"))
+                try c.encode(3, forKey: AnyKey("a"))
+            }
+        }
+        XCTAssertEqual(String(decoding: try CanonicalJSONWriter.encode(FirstTwice()), as: UTF8.self), #"{"a":3,"b":2}"#)
+        XCTAssertEqual(
+            try CanonicalJSONWriter.encode(FirstTwice(), pretty: true),
+            Array(try CanonicalJSON.encodePrettyWithFoundation(FirstTwice())))
     }
 }
