@@ -130,6 +130,8 @@ let package = Package(
             name: "tavolo-bench",
             dependencies: [
                 "TavoloCore", "TavoloMesh", "TavoloNoise", "TavoloProtocol",
+                // The game journal's move line (MicroTimings.swift), as a node writes it.
+                "TavoloTable",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import Foundation
 import TavoloCore
 import TavoloNoise
 import TavoloProtocol
+import TavoloTable
 
 /// Nanoseconds per call of the pieces a round trip is made of, on one thread without the network
 /// (`tavolo-bench --profile micro`): where a round trip's microseconds go, without perf.
@@ -26,8 +27,14 @@ enum MicroTimings {
         try time("JSON encode, Foundation (Ping)") { _ = try CanonicalJSON.encodeWithFoundation(ping) }
         try time("JSON decode (Ping)") { _ = try WireJSON.decode(Ping.self, json) }
         // What a node writes to its game journal for every move it applies (`{"move": {…}}`, PROTOCOL.md §9.9).
-        let record = ["move": LoggedMoveShape.spirits]
-        try time("JSON encode (journal move)", 50_000) { _ = try CanonicalJSON.encode(record) }
+        let move = try CanonicalJSON.decode(
+            GameLog.LoggedMove.self,
+            Array(
+                """
+                {"after":"\(String(repeating: "cd", count: 32))","before":"\(String(repeating: "ab", count: 32))",
+                "move":{"card":17,"row":2},"number":57,"seat":3,"text":"seat 3 plays 17 on row 2"}
+                """.utf8))
+        try time("JSON encode (journal move)", 50_000) { _ = try GameJournal.Record.move(move).line() }
         time("JSON syntax check") { _ = JSONSyntax.isWellFormed(json) }
         var sealed = [UInt8](repeating: 0, count: frame.count + 16)
         var opened = [UInt8](repeating: 0, count: json.count)
@@ -64,19 +71,4 @@ enum MicroTimings {
         precondition(opened == json, "what was sealed opens to the same bytes")
         return figures
     }
-}
-
-/// The shape of a game journal's move record (`GameLog.LoggedMove`, which this target does not link): a Spirits!
-/// move as the game's JSON, its text and the state hashes before and after.
-struct LoggedMoveShape: Encodable {
-    var number: Int
-    var seat: Int
-    var move: JSONValue
-    var text: String
-    var before: String
-    var after: String
-
-    static let spirits = LoggedMoveShape(
-        number: 57, seat: 3, move: .object(["card": .integer(17), "row": .integer(2)]), text: "seat 3 plays 17 on row 2",
-        before: String(repeating: "ab", count: 32), after: String(repeating: "cd", count: 32))
 }
