@@ -71,7 +71,11 @@ public struct TableInfo: Codable, Sendable, Equatable {
     /// The distinct seat owners, in the order of the first seat each owns: the order of nonces in the joint seed.
     public var participants: [NodeID] {
         var out: [NodeID] = []
-        for s in seats.sorted(by: { $0.seat < $1.seat }) {
+        out.reserveCapacity(seats.count + 1)
+        // Seats are kept in seat order (`seats[i].seat == i`, §9.1): no sorted copy for every message a machine
+        // handles (this getter showed in the host's profile); only a value built otherwise is sorted.
+        let ordered = seats.indices.allSatisfy { seats[$0].seat == $0 } ? seats : seats.sorted { $0.seat < $1.seat }
+        for s in ordered {
             if let o = s.owner, !out.contains(o) { out.append(o) }
         }
         return out
