@@ -1,6 +1,7 @@
 /// A table id of the form a host makes, `<h>-<e>-<n>` (PROTOCOL.md §9): `<h>` exactly 8 lower-case hex digits,
 /// `<e>` and `<n>` decimal numbers from 0 to 2³¹ − 1 without leading zeros. The short kinds of §13.2 write it as
-/// `0x00`, the 4 bytes of `<h>` and two varints: 6–7 bytes where the text takes 13–14, on every move.
+/// `0x00`, the 4 bytes of `<h>` and two varints: 7 bytes for the ids hosts make today, where the text takes 13–14,
+/// on every move.
 /// Any other id has one text form only; requiring the exact shape keeps one encoding per id.
 struct HostTableID: Equatable {
     /// The marker byte that starts this form where the text form has its length (1–64).
