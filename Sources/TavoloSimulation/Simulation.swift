@@ -65,6 +65,8 @@ public final class Simulation: @unchecked Sendable {
         public var framesSent: Int
         /// Datagrams the test hook dropped on purpose at this node.
         public var datagramsDropped: Int?
+        /// CPU seconds (user + system) the node used while the games ran; nil on test hosts.
+        public var cpuSeconds: Double?
     }
 
     public struct Report: Codable, Sendable {
@@ -97,6 +99,10 @@ public final class Simulation: @unchecked Sendable {
         public var bytesPerNodePerMove: Double?
         public var sealedBytesPerNodePerMove: Double?
         public var framesPerNodePerMove: Double?
+        /// CPU the nodes used while the games ran, per node and per move, in microseconds (user + system, from
+        /// `/proc`; absent on test hosts), and the most any one node used: the host does more than a member.
+        public var cpuMicrosecondsPerNodePerMove: Double?
+        public var cpuMicrosecondsPerMoveBusiestNode: Double?
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double? {
@@ -146,6 +152,8 @@ public final class Simulation: @unchecked Sendable {
         let clients = try (0..<options.peers).map { try ControlClient(path: socketPath($0)) }
         var games: [GameReport] = []
         let before = Self.traffic(clients)
+        let pids = lock.withLock { processes.map(\.processIdentifier) }
+        let cpuBefore = pids.map(ProcessCPU.seconds)
         for g in 0..<options.games {
             let report = try playGame(index: g, clients: clients)
             let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
@@ -155,6 +163,7 @@ public final class Simulation: @unchecked Sendable {
             games.append(report)
         }
         let after = Self.traffic(clients)
+        let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
         var nodes: [NodeReport] = []
         let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
         for (i, c) in clients.enumerated() {
@@ -166,7 +175,7 @@ public final class Simulation: @unchecked Sendable {
                 NodeReport(
                     name: names[i], host: options.onTestHosts ? "tvh\(i + 1)" : nil, address: seen,
                     bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent,
-                    datagramsDropped: s.stats.datagramsDropped))
+                    datagramsDropped: s.stats.datagramsDropped, cpuSeconds: i < cpu.count ? cpu[i] : nil))
         }
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
@@ -190,6 +199,11 @@ public final class Simulation: @unchecked Sendable {
             report.bytesPerNodePerMove = bytes / moves
             report.framesPerNodePerMove = frames / moves
             report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
+            let used = cpu.compactMap { $0 }
+            if used.count == options.peers {
+                report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
+                report.cpuMicrosecondsPerMoveBusiestNode = used.max()! * 1e6 / Double(totalMoves)
+            }
         }
         return report
     }

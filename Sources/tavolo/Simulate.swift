@@ -142,6 +142,11 @@ struct Simulate: ParsableCommand {
                 "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
                     + "(\(format(sealed, 0)) bytes sealed)")
         }
+        if let cpu = r.cpuMicrosecondsPerNodePerMove, let busiest = r.cpuMicrosecondsPerMoveBusiestNode {
+            print(
+                "CPU per node per move while playing: \(format(cpu, 0)) µs (user + system; the busiest node "
+                    + "\(format(busiest, 0)) µs)")
+        }
         for n in r.nodes {
             let dropped = (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
             let place = [n.host, n.address.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
