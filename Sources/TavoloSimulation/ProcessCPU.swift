@@ -3,8 +3,8 @@ import Foundation
 /// CPU time a node process has used (user + system), from `/proc/<pid>/stat` (Linux): what a move costs each
 /// node, so `scripts/bench table` shows where a moves/s goal stands without `perf` (issue 19).
 enum ProcessCPU {
-    /// Seconds of CPU `pid` has used; nil when `/proc` has no such process or it is not `tavolod` itself (a test
-    /// host's wrapper stands between the simulation and the node).
+    /// Seconds of CPU `pid` has used; nil when `/proc` has no such process or it is not `tavolod` itself (any
+    /// wrapper that did not exec the node).
     static func seconds(_ pid: pid_t) -> Double? {
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
             comm.hasPrefix("tavolod"),

@@ -65,7 +65,7 @@ public final class Simulation: @unchecked Sendable {
         public var framesSent: Int
         /// Datagrams the test hook dropped on purpose at this node.
         public var datagramsDropped: Int?
-        /// CPU seconds (user + system) the node used while the games ran; nil on test hosts.
+        /// CPU seconds (user + system) the node used while the games ran; nil when `/proc` does not show it.
         public var cpuSeconds: Double?
     }
 
@@ -100,7 +100,8 @@ public final class Simulation: @unchecked Sendable {
         public var sealedBytesPerNodePerMove: Double?
         public var framesPerNodePerMove: Double?
         /// CPU the nodes used while the games ran, per node and per move, in microseconds (user + system, from
-        /// `/proc`; absent on test hosts), and the most any one node used: the host does more than a member.
+        /// `/proc`; on test hosts too, `nsenter` execs the node), and the most any one node used: the host does more
+        /// than a member.
         public var cpuMicrosecondsPerNodePerMove: Double?
         public var cpuMicrosecondsPerMoveBusiestNode: Double?
     }
