@@ -30,11 +30,22 @@ struct HostTableID: Equatable {
         (self.host, self.start, self.count) = (host, start, count)
     }
 
-    /// The id as text: `<h>-<e>-<n>`.
+    /// The id as text: `<h>-<e>-<n>` (made for every compact message received: no string per digit).
     var text: String {
-        let hex = host.map { b in String(b >> 4, radix: 16) + String(b & 0x0F, radix: 16) }.joined()
-        return "\(hex)-\(start)-\(count)"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(30)
+        for b in host {
+            bytes.append(Self.hexDigits[Int(b >> 4)])
+            bytes.append(Self.hexDigits[Int(b & 0x0F)])
+        }
+        bytes.append(0x2D)
+        bytes.append(contentsOf: String(start).utf8)
+        bytes.append(0x2D)
+        bytes.append(contentsOf: String(count).utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     func append(to out: inout [UInt8]) {
         out.append(Self.marker)
