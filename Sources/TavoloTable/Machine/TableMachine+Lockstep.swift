@@ -177,9 +177,8 @@ extension TableMachine {
     mutating func sendMove(_ number: Int, seat: Int, move: AnyGameMove) {
         guard let s = session else { return }
         let hash = hashes.last ?? s.stateHash
-        confirmedBy[number] = [me]
         out.append(.moveSent(id, number: number))
-        startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
+        awaitConfirmations(of: number)
         let json = move.json
         sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
         apply(number, seat: seat, move: move, json: json, claimed: hash, from: me)
@@ -220,10 +219,7 @@ extension TableMachine {
         if !botPlaysNext && !replaced.contains(me) {
             send(.confirm(table: id, number: number, stateHash: after), to: isHost ? recipients : [info.host])
         }
-        if isHost && from != me && confirmedBy[number] == nil {
-            confirmedBy[number] = [me]
-            startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
-        }
+        if isHost && from != me { awaitConfirmations(of: number) }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
@@ -258,6 +254,12 @@ extension TableMachine {
         } else {
             confirmedBy[number] = by
         }
+    }
+
+    /// Starts waiting (and the deadline, §9.8) for the confirmations of move `number`: this node's own is in.
+    mutating func awaitConfirmations(of number: Int) {
+        confirmedBy[number] = [me]
+        startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
     }
 
     /// Whose confirmation of a move this node waits for: the host, every member's (not voted out); a mover that is
