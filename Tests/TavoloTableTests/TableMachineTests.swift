@@ -111,9 +111,10 @@ final class TableMachineTests: XCTestCase {
         XCTAssertEqual(again.table(2, id2)?.session?.stateHash, hashes.first)
     }
 
-    /// Members confirm to the host only; the host confirms to every member (PROTOCOL.md §9.4). Played over the wire,
-    /// so every hash a node compares is the short one a peer sent (§13.2), and the game still ends agreed.
-    func testConfirmationsGoToTheHostAndTheHostsToEveryMember() throws {
+    /// Members confirm to the host only; the host confirms a move to its mover only, never its own move
+    /// (PROTOCOL.md §9.4). Played over the wire, so every hash a node compares is the short one a peer sent (§13.2),
+    /// and the game still ends agreed.
+    func testConfirmationsGoToTheHostAndTheHostsToTheMover() throws {
         var mesh = Mesh(3)
         mesh.overTheWire = true
         let id = try seatedTable(&mesh, game: "spirits", bots: ["heuristic", "random", "heuristic"])
@@ -122,8 +123,17 @@ final class TableMachineTests: XCTestCase {
         let confirms = mesh.delivered.filter { if case .confirm = $0.message { true } else { false } }
         XCTAssertFalse(confirms.isEmpty)
         for c in confirms where c.from != mesh[0] { XCTAssertEqual(c.to, mesh[0], "a member confirms to the host") }
+        var mover: [Int: NodeID] = [:]
+        for d in mesh.delivered { if case .move(_, let number, _, _, _) = d.message { mover[number] = d.from } }
         let fromHost = confirms.filter { $0.from == mesh[0] }
-        XCTAssertEqual(Set(fromHost.map(\.to)), [mesh[1], mesh[2]])
+        XCTAssertFalse(fromHost.isEmpty)
+        for c in fromHost {
+            guard case .confirm(_, let number, _) = c.message else { continue }
+            XCTAssertNotEqual(mover[number], mesh[0], "the host confirms no move of its own")
+            XCTAssertEqual(c.to, mover[number], "the host's confirmation of move \(number) goes to its mover only")
+        }
+        XCTAssertEqual(fromHost.count, Set(fromHost.map { c -> Int in
+            if case .confirm(_, let n, _) = c.message { n } else { -1 } }).count, "one confirmation per move")
         XCTAssertTrue(confirms.allSatisfy { c in
             if case .confirm(_, _, let h) = c.message { h.bytes.count == StateHash.shortSize } else { false }
         })

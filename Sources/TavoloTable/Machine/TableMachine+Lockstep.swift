@@ -211,13 +211,16 @@ extension TableMachine {
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
         // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
         persist()
-        // Confirmations go to the host, which checks (and times) every member; the host's own goes to everyone, so
-        // every member checks the host, and a mover learns from it that its move went through (PROTOCOL.md §9.4).
+        // Confirmations go to the host, which checks (and times) every member and stops the table at the first
+        // hash that differs from its own; the host's own goes to the mover alone, which learns from it that its move
+        // went through (PROTOCOL.md §9.4). The other members need not hear it: a divergence between any of them and
+        // the host is the host's to find, and a frame per member per move is most of a move's cost.
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
         let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
-        // A member voted out confirms nothing: nobody asks for its word (§9.12); the host's goes to it too.
+        // A member voted out confirms nothing: nobody asks for its word (§9.12).
         if !botPlaysNext && !replaced.contains(me) {
-            send(.confirm(table: id, number: number, stateHash: after), to: isHost ? recipients : [info.host])
+            let to = isHost ? (from == me ? [] : [from]) : [info.host]
+            if !to.isEmpty { send(.confirm(table: id, number: number, stateHash: after), to: to) }
         }
         if isHost && from != me { awaitConfirmations(of: number) }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))

@@ -109,7 +109,7 @@ extension TableMachine {
         agreed.append(takeover)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
-        // The host's jobs (deals, the confirmation fan-out, offers) pass at once, to the lowest member still
+        // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the lowest member still
         // playing: they change no state (§9.13).
         if member == info.host, let next = startMembers.filter({ !replaced.contains($0) }).min() {
             info.host = next
