@@ -22,6 +22,20 @@ public enum CanonicalJSON {
         return Array(try encoder.encode(value))
     }
 
+    /// Appends `s` as a canonical JSON string (quoted, Foundation's escapes): for a line written by hand where a
+    /// `Codable` encoding showed in a profile (the journal's move line, `GameJournal`).
+    public static func appendString(_ s: String, to out: inout [UInt8]) { CanonicalJSONWriter.writeString(s, into: &out) }
+
+    /// Appends `n`'s digits.
+    public static func appendInteger(_ n: Int, to out: inout [UInt8]) {
+        CanonicalJSONWriter.write(.int(Int64(n)), into: &out)
+    }
+
+    /// Appends `json` as canonical JSON; throws for a number with a fraction (Foundation's to write).
+    public static func append(_ json: JSONValue, to out: inout [UInt8]) throws {
+        CanonicalJSONWriter.write(try CanonicalJSONWriter.node(json), into: &out)
+    }
+
     /// Foundation's `JSONEncoder` alone, for comparing with the writer (tests, benchmarks).
     public static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> [UInt8] {
         Array(try encoder.encode(value))

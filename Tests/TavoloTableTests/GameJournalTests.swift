@@ -126,6 +126,32 @@ final class GameJournalTests: XCTestCase {
         XCTAssertEqual(try GameJournal.read(more).log, changed)
     }
 
+    /// A move's line is written by hand (`LoggedMove.journalLine`): it must be the bytes the `Codable` encoding
+    /// gives, for a real game's moves and for awkward ones (escapes, non-ASCII text, nested and negative values).
+    func testAMoveLineIsTheCanonicalEncodingOfItsRecord() throws {
+        var moves = try sampleLog().moves
+        XCTAssertFalse(moves.isEmpty)
+        let awkward: JSONValue = .object([
+            "zeta": .array([.integer(-7), .unsigned(UInt64.max), .bool(true), .null, .string("a\"b\\c\n\u{1}")]),
+            "alpha": .object(["b": .integer(2), "B": .integer(1), "é": .string("ü/€ \u{2028}")]),
+        ])
+        moves.append(
+            GameLog.LoggedMove(
+                number: 123_456, seat: 5, move: awkward, text: "plays \"7♥\"\tthen\nmore / ", before: "", after: "ab"))
+        moves.append(GameLog.LoggedMove(number: 0, seat: 0, move: .string(""), text: "", before: "x", after: "y"))
+        for m in moves {
+            let codable = try CanonicalJSON.encodeWithFoundation(GameJournal.Record.move(m)) + [0x0A]
+            XCTAssertEqual(String(decoding: try m.journalLine(), as: UTF8.self), String(decoding: codable, as: UTF8.self))
+            XCTAssertEqual(try GameJournal.Record.move(m).line(), codable)
+        }
+        // A fraction is Foundation's to write: the line falls back to the generic encoding, the same bytes.
+        let fraction = GameLog.LoggedMove(number: 1, seat: 0, move: .number(0.5), text: "", before: "", after: "")
+        XCTAssertThrowsError(try fraction.journalLine())
+        XCTAssertEqual(
+            try GameJournal.Record.move(fraction).line(),
+            try CanonicalJSON.encodeWithFoundation(GameJournal.Record.move(fraction)) + [0x0A])
+    }
+
     func testATornLastLineIsLeftOut() throws {
         let log = try sampleLog()
         var shorter = log

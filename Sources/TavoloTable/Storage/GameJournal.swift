@@ -45,7 +45,10 @@ public enum GameJournal {
 
         /// The record as one journal line: canonical JSON and `\n` (JSON strings escape every newline, so the
         /// only `\n` is the last byte).
-        public func line() throws -> [UInt8] { try CanonicalJSON.encode(self) + [0x0A] }
+        public func line() throws -> [UInt8] {
+            if case .move(let m) = self, let line = try? m.journalLine() { return line }
+            return try CanonicalJSON.encode(self) + [0x0A]
+        }
     }
 
     public struct Malformed: Error, CustomStringConvertible {
@@ -130,4 +133,37 @@ extension GameLog {
 
     /// Over here: finished (every member's final hash in) or stopped. Its complete log replaces its journal.
     public var isComplete: Bool { stopped != nil || !finalHashes.isEmpty }
+}
+
+extension GameLog.LoggedMove {
+    /// `{"move":{…}}` and `\n`, written field by field in canonical order — the bytes `CanonicalJSON.encode` gives
+    /// (`GameJournalTests` compares them) without `Codable`'s containers: every node writes one per move, and the
+    /// generic encoding was the largest part of a journal append (issue 19).
+    func journalLine() throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + before.utf8.count + after.utf8.count + text.utf8.count)
+        out.append(contentsOf: Self.openMove)
+        CanonicalJSON.appendString(after, to: &out)
+        out.append(contentsOf: Self.beforeKey)
+        CanonicalJSON.appendString(before, to: &out)
+        out.append(contentsOf: Self.moveKey)
+        try CanonicalJSON.append(move, to: &out)
+        out.append(contentsOf: Self.numberKey)
+        CanonicalJSON.appendInteger(number, to: &out)
+        out.append(contentsOf: Self.seatKey)
+        CanonicalJSON.appendInteger(seat, to: &out)
+        out.append(contentsOf: Self.textKey)
+        CanonicalJSON.appendString(text, to: &out)
+        out.append(contentsOf: Self.close)
+        return out
+    }
+
+    // Keys sorted by their UTF-8 bytes, as canonical JSON writes them.
+    private static let openMove = Array(#"{"move":{"after":"#.utf8)
+    private static let beforeKey = Array(#","before":"#.utf8)
+    private static let moveKey = Array(#","move":"#.utf8)
+    private static let numberKey = Array(#","number":"#.utf8)
+    private static let seatKey = Array(#","seat":"#.utf8)
+    private static let textKey = Array(#","text":"#.utf8)
+    private static let close = Array("}}\n".utf8)
 }
