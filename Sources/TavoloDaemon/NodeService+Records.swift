@@ -45,9 +45,9 @@ final class NodeRecords: Sendable {
     /// Records a table that ended, synchronously: the transaction commits before the table's end is told to
     /// local clients, so a game reported finished is on disk (called on the mesh loop, from the table shell).
     func tableEnded(_ log: GameLog, logger: Logger) {
-        guard let record = RecordedGame.from(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
+        guard let made = RecordedGame.withBody(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
         do {
-            if try store.insert(record) { Task { await sync.recordsAdded() } }
+            if try store.insert([made], source: .local) == 1 { Task { await sync.recordsAdded() } }
         } catch {
             logger.error("cannot record table \(log.table.id): \(error)")
         }

@@ -46,8 +46,17 @@ public struct RecordedGame: Sendable, Equatable {
 
     /// The record a node writes for a game log (nil when no game was played).
     public static func from(_ log: GameLog, startedAt: Int64?, endedAt: Int64) -> RecordedGame? {
+        withBody(log, startedAt: startedAt, endedAt: endedAt)?.record
+    }
+
+    /// The record and the body it encodes, for a store that would otherwise decode the bytes it was just given
+    /// (every node records every game it ends: `RecordStore.insert(_:source:)` with the pair).
+    public static func withBody(_ log: GameLog, startedAt: Int64?, endedAt: Int64) -> (
+        record: RecordedGame, body: RecordBody
+    )? {
         guard let body = body(of: log), let bytes = try? CanonicalJSON.encode(body) else { return nil }
-        return RecordedGame(body: bytes, startedAt: log.startedAt ?? startedAt, endedAt: log.endedAt ?? endedAt)
+        let record = RecordedGame(body: bytes, startedAt: log.startedAt ?? startedAt, endedAt: log.endedAt ?? endedAt)
+        return (record, body)
     }
 
     public func decodedBody() throws -> RecordBody { try CanonicalJSON.decode(RecordBody.self, body) }

@@ -113,6 +113,10 @@ final class RecordStoreTests: XCTestCase {
             "winners": b.winners, "scores": b.scores, "finalHash": b.finalHash,
         ]
         let log = try CanonicalJSON.decode(GameLog.self, Array(try JSONSerialization.data(withJSONObject: logJSON)))
+        // The body a node records its games with (not decoded again from the bytes) is the one the bytes hold.
+        let made = try XCTUnwrap(RecordedGame.withBody(log, startedAt: nil, endedAt: 1))
+        XCTAssertEqual(made.record.id, r.id)
+        XCTAssertEqual(try made.record.decodedBody(), made.body)
         try CanonicalJSON.encodePretty(log).write(to: URL(fileURLWithPath: games + "/\(b.table).json"))
         try Data("not json".utf8).write(to: URL(fileURLWithPath: games + "/broken.json"))
         let (store, imported) = try RecordStore.open(stateDirectory: dir, me: me)
