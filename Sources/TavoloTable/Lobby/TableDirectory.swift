@@ -68,11 +68,14 @@ public struct TableDirectory {
     }
 
     mutating func route(_ id: TableID, _ input: TableInput) -> [TableEffect] {
-        guard var machine = tables[id] else { return [] }
-        tables[id] = nil  // keep the machine uniquely referenced while it changes
-        let effects = machine.handle(input, context, nonces: &nonces)
-        tables[id] = machine
-        return effects
+        guard tables[id] != nil else { return [] }
+        // Changed in place in the dictionary (its `_modify`): no copy of the machine made and put back, and its
+        // log stays uniquely referenced, so appending a move copies nothing. The context and nonces are taken out
+        // for the call, as they cannot be borrowed from `self` while `tables` is being changed.
+        let ctx = context
+        var n = nonces
+        defer { nonces = n }
+        return tables[id]!.handle(input, ctx, nonces: &n)
     }
 
     /// Picks up a game this node's log shows unfinished (a restart, §9.11): the table is paused until the other
