@@ -14,13 +14,23 @@ struct MeshTableTransport: TableTransport {
     func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, to: nodes) }
 
     /// On the mesh's event loop, which is the table manager's executor.
+    /// A scheduled callback, not `scheduleTask`: every move starts and cancels a timer or two, and a task's promise
+    /// and future (failed with an error on cancel) showed in the per-move profile. Nil if the loop has shut down
+    /// (the manager then sleeps in a task, which a stopping daemon cancels).
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)? {
-        LoopTimer(scheduled: mesh.eventLoop.scheduleTask(in: delay.timeAmount) { fire() })
+        guard let callback = try? mesh.eventLoop.scheduleCallback(in: delay.timeAmount, handler: Fire(fire: fire))
+        else { return nil }
+        return LoopTimer(callback: callback)
+    }
+
+    struct Fire: NIOScheduledCallbackHandler, Sendable {
+        let fire: @Sendable () -> Void
+        func handleScheduledCallback(eventLoop: some EventLoop) { fire() }
     }
 
     struct LoopTimer: TableTimerHandle {
-        let scheduled: Scheduled<Void>
-        func cancel() { scheduled.cancel() }
+        let callback: NIOScheduledCallback
+        func cancel() { callback.cancel() }
     }
 }
 
