@@ -20,7 +20,7 @@ extension TableMachine {
 
     mutating func handleDeal(from: NodeID, number: Int, cards: [UInt8]) {
         // A former host voted out may deal before it learns it is out: it has no say (§9.12).
-        guard info.members.contains(from), !replaced.contains(from), checks, !info.phase.isOver else {
+        guard info.isMember(from), !replaced.contains(from), checks, !info.phase.isOver else {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
         guard from == info.host else {
@@ -36,7 +36,7 @@ extension TableMachine {
 
     mutating func handleMove(from: NodeID, number: Int, seat: Int, move: JSONValue, stateHash: StateHash) {
         let message = TableMessage.move(table: id, number: number, seat: seat, move: move, stateHash: stateHash)
-        guard info.members.contains(from), checks, !replaced.contains(from) else { return dropped(message, from: from) }
+        guard info.isMember(from), checks, !replaced.contains(from) else { return dropped(message, from: from) }
         // A member's move after the end gets an answer, so a peer that missed the end learns it.
         guard info.phase.isActive, session?.turn != .terminal else {
             if info.phase == .finished || session?.turn == .terminal {
@@ -292,7 +292,7 @@ extension TableMachine {
     }
 
     mutating func handleResult(from: NodeID, finalHash: StateHash) {
-        guard info.members.contains(from), !replaced.contains(from), info.phase.isActive, checks, results[from] == nil
+        guard info.isMember(from), !replaced.contains(from), info.phase.isActive, checks, results[from] == nil
         else { return }
         results[from] = finalHash
         guard resultSent, let s = session else { return }

@@ -83,7 +83,7 @@ extension TableMachine {
 
     mutating func handleSync(from: NodeID, moves: Int, hash: StateHash) {
         let message = TableMessage.sync(table: id, moves: moves, stateHash: hash)
-        guard info.members.contains(from) || replaced.contains(from), checks, let s = session else {
+        guard info.isMember(from) || replaced.contains(from), checks, let s = session else {
             return dropped(message, from: from)
         }
         // Back, however far ahead: its votes came before this sync, so this node counted them already (§9.10).
@@ -133,7 +133,7 @@ extension TableMachine {
     }
 
     mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
-        guard info.members.contains(from), !replaced.contains(from), checks, info.phase.isActive, let s = session else {
+        guard info.isMember(from), !replaced.contains(from), checks, info.phase.isActive, let s = session else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }
         // Deals are checked against the joint seed when their turn comes, whoever relays them.

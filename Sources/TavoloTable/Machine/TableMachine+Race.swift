@@ -13,7 +13,7 @@ extension TableMachine {
 
     mutating func handleRaceMove(from: NodeID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash) {
         let message = TableMessage.raceMove(table: id, seat: seat, number: number, move: move, seatHash: seatHash)
-        guard info.members.contains(from), checks, isRace || session == nil else { return dropped(message, from: from) }
+        guard info.isMember(from), checks, isRace || session == nil else { return dropped(message, from: from) }
         guard info.phase.isActive, let s = session, s.turn != .terminal else {
             if info.phase == .finished || session?.turn == .terminal {
                 reject(number, .gameOver, "the race is over", from: from)
@@ -151,7 +151,7 @@ extension TableMachine {
     }
 
     mutating func handleRaceOrder(from: NodeID, order: [Int]) {
-        guard info.members.contains(from), checks, info.phase.isActive || info.phase == .finished else {
+        guard info.isMember(from), checks, info.phase.isActive || info.phase == .finished else {
             return dropped(.raceOrder(table: id, order: order), from: from)
         }
         // The first report counts: a node cannot take its vote back.

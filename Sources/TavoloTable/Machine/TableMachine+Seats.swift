@@ -63,14 +63,14 @@ extension TableMachine {
 
     mutating func peerConnected(_ peer: NodeID) {
         if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
-        if (isMember || isSpectator) && session != nil && (info.members.contains(peer) || replaced.contains(peer)) {
+        if (isMember || isSpectator) && session != nil && (info.isMember(peer) || replaced.contains(peer)) {
             memberBack(peer)
         }
     }
 
     mutating func peerLost(_ peer: NodeID) {
         syncSent.remove(peer)
-        if info.phase.isActive && info.members.contains(peer) && isMember {
+        if info.phase.isActive && info.isMember(peer) && isMember {
             // During play the table waits for the member (§9.10); while seeding, nothing is at stake yet.
             if session != nil {
                 if !replaced.contains(peer) { memberLost(peer) }
@@ -131,7 +131,7 @@ extension TableMachine {
     mutating func handleLeave(from: NodeID) {
         if info.phase == .open {
             if isHost { freeSeats(of: from) }
-        } else if info.phase.isActive && info.members.contains(from) && checks {
+        } else if info.phase.isActive && info.isMember(from) && checks {
             stop(.memberLeft, "\(ctx.name(from)) left the game", broadcast: false)
         }
     }

@@ -53,8 +53,8 @@ extension TableMachine {
 
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int) {
         // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
-        if replaced.contains(member) && info.members.contains(voter) && !replaced.contains(voter) { return }
-        guard checks, info.phase.isActive, session != nil, info.members.contains(voter), info.members.contains(member),
+        if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
+        guard checks, info.phase.isActive, session != nil, info.isMember(voter), info.isMember(member),
             voter != member, !replaced.contains(voter), number >= 0
         else { return dropped(.takeover(table: id, member: member, number: number), from: voter) }
         // Converge on one move: a voter ahead has moves this node misses; one behind misses this node's.
@@ -75,7 +75,7 @@ extension TableMachine {
     }
 
     mutating func handleForfeit(from: NodeID, number: Int) {
-        guard checks, info.phase.isActive, session != nil, info.members.contains(from), number >= 0 else {
+        guard checks, info.phase.isActive, session != nil, info.isMember(from), number >= 0 else {
             return dropped(.forfeit(table: id, number: number), from: from)
         }
         agree(member: from, number: number, forfeit: true)
@@ -96,7 +96,7 @@ extension TableMachine {
 
     /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
     mutating func agree(member: NodeID, number: Int, forfeit: Bool) {
-        guard !replaced.contains(member), info.members.contains(member) else { return }
+        guard !replaced.contains(member), info.isMember(member) else { return }
         guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
         replaced.insert(member)
         // A member voted out follows the rest of the game; one that forfeited has left it.

@@ -135,7 +135,7 @@ public struct TableMachine {
     var id: TableID { info.id }
     public var isHost: Bool { role == .node && info.host == me }
     /// Whether this node owns a seat or hosts: members send and check everything.
-    public var isMember: Bool { role == .node && info.members.contains(me) }
+    public var isMember: Bool { role == .node && info.isMember(me) }
     /// Whether this node was voted out of the table and follows it as a spectator of its former seats (§9.12).
     public var isSpectator: Bool { role == .node && spectators.contains(me) }
     /// Whether this node checks the game's messages: members, spectators, and the auditor of a replay.
@@ -210,19 +210,19 @@ public struct TableMachine {
             handleMove(from: from, number: number, seat: seat, move: move, stateHash: hash)
         case .confirm(_, let number, let hash):
             // A member voted out has no say any more: its word on the state is not asked for (§9.12).
-            guard info.members.contains(from), !replaced.contains(from), info.phase.isActive || info.phase == .finished
+            guard info.isMember(from), !replaced.contains(from), info.phase.isActive || info.phase == .finished
             else {
                 return dropped(message, from: from)
             }
             recordConfirm(from: from, number: number, hash: hash)
         case .reject(_, let number, let code, let reason):
-            guard info.members.contains(from), !replaced.contains(from), checks else { return dropped(message, from: from) }
+            guard info.isMember(from), !replaced.contains(from), checks else { return dropped(message, from: from) }
             emit(
                 .rejected(
                     moveNumber: number, code: code, message: "\(ctx.name(from)) rejected move \(number): \(reason)"))
         case .result(_, _, _, let hash): handleResult(from: from, finalHash: hash)
         case .stop(_, let code, let reason):
-            guard info.members.contains(from), !replaced.contains(from), info.phase.isActive || info.phase == .open else {
+            guard info.isMember(from), !replaced.contains(from), info.phase.isActive || info.phase == .open else {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
@@ -260,7 +260,12 @@ public struct TableMachine {
     mutating func sendToTable(_ m: TableMessage) { send(m, to: recipients) }
 
     /// The table's members and its spectators (§9.12).
-    var recipients: [NodeID] { info.members + spectators.sorted().filter { !info.members.contains($0) } }
+    var recipients: [NodeID] {
+        let members = info.members
+        // Usually nobody was voted out: no sorted copy of an empty set for every message sent.
+        guard !spectators.isEmpty else { return members }
+        return members + spectators.sorted().filter { !members.contains($0) }
+    }
 
     mutating func persist() {
         guard role == .node, session != nil || isHost else { return }

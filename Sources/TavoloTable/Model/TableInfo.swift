@@ -81,6 +81,10 @@ public struct TableInfo: Codable, Sendable, Equatable {
         return out
     }
 
+    /// Whether `node` takes part (hosts or owns a seat): `members.contains(node)` without building the array, asked
+    /// several times for every message a machine handles.
+    public func isMember(_ node: NodeID) -> Bool { host == node || seats.contains { $0.owner == node } }
+
     /// Every node taking part: the host and the seat owners.
     public var members: [NodeID] {
         var out = participants
