@@ -35,6 +35,9 @@ enum MicroTimings {
                 "move":{"card":17,"row":2},"number":57,"seat":3,"text":"seat 3 plays 17 on row 2"}
                 """.utf8))
         try time("JSON encode (journal move)", 50_000) { _ = try GameJournal.Record.move(move).line() }
+        // The moves of a complete game log, written by every node when a game ends (§9.6): a Spirits! game has ~140.
+        let moves = [GameLog.LoggedMove](repeating: move, count: 140)
+        try time("JSON pretty (140 logged moves)", 500) { _ = try CanonicalJSON.encodePretty(moves) }
         time("JSON syntax check") { _ = JSONSyntax.isWellFormed(json) }
         var sealed = [UInt8](repeating: 0, count: frame.count + 16)
         var opened = [UInt8](repeating: 0, count: json.count)

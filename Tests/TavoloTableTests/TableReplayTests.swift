@@ -55,7 +55,17 @@ final class TableReplayTests: XCTestCase {
         text.replaceSubrange(range, with: "0000" == text[range] ? "1111" : "0000")
         captured[index].body = Array(text.utf8)
         let o = try XCTUnwrap(TableReplay(catalog: .standard).run(captured).first)
-        XCTAssertEqual(o.movesReplayed, 8)
+        // The replay stops at that frame: it has replayed the moves captured before it (move 7 at least; a member's
+        // confirmation may come after the next move, as the host's no longer goes to everyone, §9.4).
+        var movesBefore = Set<Int>()
+        for c in captured[..<index] {
+            let text = String(decoding: c.body, as: UTF8.self)
+            guard text.contains("table.move"), let r = text.range(of: #"(?<="number":)[0-9]+"#, options: .regularExpression)
+            else { continue }
+            movesBefore.insert(Int(text[r])!)
+        }
+        XCTAssertGreaterThanOrEqual(movesBefore.count, 8)
+        XCTAssertEqual(o.movesReplayed, movesBefore.count)
         XCTAssertTrue(o.problem?.contains("frame \(captured[index].frame)") == true, o.problem ?? "")
         XCTAssertTrue(o.problem?.contains("move 7") == true, o.problem ?? "")
     }
