@@ -111,8 +111,8 @@ final class TableMachineTests: XCTestCase {
         XCTAssertEqual(again.table(2, id2)?.session?.stateHash, hashes.first)
     }
 
-    /// Members confirm to the host only; the host confirms a move to its mover only, never its own move
-    /// (PROTOCOL.md §9.4). Played over the wire, so every hash a node compares is the short one a peer sent (§13.2),
+    /// Members confirm to the host only, and never their own move; the host confirms a move to its mover only,
+    /// never its own move (PROTOCOL.md §9.4). Played over the wire, so every hash a node compares is the short one a peer sent (§13.2),
     /// and the game still ends agreed.
     func testConfirmationsGoToTheHostAndTheHostsToTheMover() throws {
         var mesh = Mesh(3)
@@ -125,6 +125,10 @@ final class TableMachineTests: XCTestCase {
         for c in confirms where c.from != mesh[0] { XCTAssertEqual(c.to, mesh[0], "a member confirms to the host") }
         var mover: [Int: NodeID] = [:]
         for d in mesh.delivered { if case .move(_, let number, _, _, _) = d.message { mover[number] = d.from } }
+        for c in confirms {
+            guard case .confirm(_, let number, _) = c.message else { continue }
+            XCTAssertNotEqual(mover[number], c.from, "a mover confirms nothing of its own move (move \(number))")
+        }
         let fromHost = confirms.filter { $0.from == mesh[0] }
         XCTAssertFalse(fromHost.isEmpty)
         for c in fromHost {

@@ -211,18 +211,19 @@ extension TableMachine {
                 number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
         // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
         persist()
-        // Confirmations go to the host, which checks (and times) every member and stops the table at the first
-        // hash that differs from its own; the host's own goes to the mover alone, which learns from it that its move
-        // went through (PROTOCOL.md §9.4). The other members need not hear it: a divergence between any of them and
-        // the host is the host's to find, and a frame per member per move is most of a move's cost.
+        // Confirmations go to the host, which checks (and times) every other member and stops the table at the
+        // first hash that differs from its own; the host's own goes to the mover alone, which learns from it that its
+        // move went through (PROTOCOL.md §9.4). The other members need not hear it: a divergence between any of them
+        // and the host is the host's to find, and a frame per member per move is most of a move's cost.
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
+        // A mover does not confirm its own move: it applied the move first, the move carries its word on the state
+        // before, and its next confirmation or move covers the state after.
         let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
         // A member voted out confirms nothing: nobody asks for its word (§9.12).
-        if !botPlaysNext && !replaced.contains(me) {
-            let to = isHost ? (from == me ? [] : [from]) : [info.host]
-            if !to.isEmpty { send(.confirm(table: id, number: number, stateHash: after), to: to) }
+        if !botPlaysNext && !replaced.contains(me) && from != me {
+            send(.confirm(table: id, number: number, stateHash: after), to: [isHost ? from : info.host])
         }
-        if isHost && from != me { awaitConfirmations(of: number) }
+        if isHost && from != me { awaitConfirmations(of: number, mover: from) }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
@@ -259,9 +260,13 @@ extension TableMachine {
         }
     }
 
-    /// Starts waiting (and the deadline, §9.8) for the confirmations of move `number`: this node's own is in.
-    mutating func awaitConfirmations(of number: Int) {
-        confirmedBy[number] = [me]
+    /// Starts waiting (and the deadline, §9.8) for the confirmations of move `number`: this node's own is in, and
+    /// the mover's (it sends none of its own move).
+    mutating func awaitConfirmations(of number: Int, mover: NodeID? = nil) {
+        let by: Set<NodeID> = mover.map { [me, $0] } ?? [me]
+        // Two members, the host and the mover: nobody else's word to wait for.
+        guard !confirmers.allSatisfy(by.contains) else { return }
+        confirmedBy[number] = by
         startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
     }
 
