@@ -1,7 +1,7 @@
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-import TavoloTable
+@testable import TavoloTable
 import XCTest
 
 /// Every wait on a peer ends (PROTOCOL.md §9.8). Timers fire when the test says so: no clock.
@@ -101,6 +101,23 @@ final class TableTimeoutTests: XCTestCase {
         XCTAssertFalse(mesh.timers[mesh[0]]?.contains(.botMove(id, number: 1)) == true, "a human may think")
         try fire(&mesh, 0, .botMove(id, number: 1))
         XCTAssertEqual(mesh.table(0, id)?.info.phase, .playing, "a human may think")
+    }
+
+    /// Two members: a move of the member leaves the host nobody else's confirmation to wait for (the mover sends
+    /// none of its own move, §9.4), so no deadline runs to report it missing; the mover waits for the host's.
+    func testAMoveOfTheOnlyOtherMemberStartsNoDeadlineAtTheHost() throws {
+        var mesh = Mesh(2)
+        let id = try seated(&mesh, game: "othello", bots: [nil, nil])
+        _ = try mesh.request(0) { $0.request(id, .start) }.get()
+        _ = try mesh.request(0) { $0.request(id, .move(.string("d3"))) }.get()
+        XCTAssertEqual(mesh.table(1, id)?.session?.moveNumber, 1)
+        _ = try mesh.request(1) { $0.request(id, .move(.string("c3"))) }.get()
+        XCTAssertEqual(mesh.table(0, id)?.session?.moveNumber, 2)
+        XCTAssertFalse(mesh.timers[mesh[0]]?.contains(.confirmations(id, move: 1)) == true)
+        XCTAssertTrue(mesh.timers[mesh[1]]?.contains(.confirmations(id, move: 1)) == true, "the mover waits")
+        XCTAssertNil(mesh.table(1, id)?.confirmedBy[1], "and the host's confirmation came")
+        XCTAssertNil(mesh.table(0, id)?.confirmedBy[1])
+        XCTAssertEqual(mesh.table(0, id)?.info.phase, .playing)
     }
 
     /// Another node's bot that does not move: stopped, since a bot answers without asking anyone.
