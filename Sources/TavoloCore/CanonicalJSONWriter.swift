@@ -36,9 +36,20 @@ enum CanonicalJSONWriter {
         // A game's move or observation inside every message and log line: its nodes made directly, not through
         // `JSONValue.encode(to:)` and a dictionary's Codable (a third of a journal line's time).
         if T.self == JSONValue.self, let json = value as? JSONValue { return try Self.node(json) }
+        // Arrays of numbers (a deal's cards, scores, seats) and strings: one node each without an unkeyed
+        // container and a generic encode per element (a complete log's deals showed in the profile).
+        if T.self == [UInt8].self, let bytes = value as? [UInt8] { return array(bytes.map { .uint(UInt64($0)) }) }
+        if T.self == [Int].self, let ints = value as? [Int] { return array(ints.map { .int(Int64($0)) }) }
+        if T.self == [String].self, let strings = value as? [String] { return array(strings.map { .string($0) }) }
         let encoder = ValueEncoder(root: root, codingPath: codingPath)
         try value.encode(to: encoder)
         return encoder.result
+    }
+
+    private static func array(_ items: [Node]) -> Node {
+        let array = ArrayNode()
+        array.items = items
+        return .array(array)
     }
 
     /// The node of a parsed JSON value, as `JSONValue.encode(to:)` would encode it (a number with a fraction is

@@ -62,6 +62,22 @@ final class CanonicalJSONWriterTests: XCTestCase {
         try assertSameBytes(JSONValue.null)
     }
 
+    /// Arrays of bytes, integers and strings take the writer's fast path: the same bytes still.
+    func testArraysOfNumbersAndStringsGiveFoundationsBytes() throws {
+        struct Deal: Codable {
+            var cards: [UInt8] = [0, 17, 255, 3]
+            var none: [UInt8] = []
+            var scores: [Int] = [-5, 0, Int.max, Int.min]
+            var names: [String] = ["a\"b", "é/€", "", "line\nbreak", "\u{1}"]
+            var nested: [[UInt8]] = [[1, 2], []]
+        }
+        try assertSameBytes(Deal())
+        try assertSameBytes([Deal(), Deal()])
+        try assertSameBytes([UInt8](repeating: 9, count: 40))
+        try assertSameBytes([Int]([1, -1]))
+        try assertSameBytes(["x", "y"])
+    }
+
     func testStringsAndKeysGiveFoundationsBytes() throws {
         let tricky = "ctl: \u{0}\u{1}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1b}\u{1f}\u{7f} \" \\ / é € 𝄞 \u{2028}\u{2029} e\u{301}"
         try assertSameBytes(tricky)
