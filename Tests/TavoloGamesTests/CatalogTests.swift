@@ -52,6 +52,21 @@ final class CatalogTests: XCTestCase {
         }
     }
 
+    /// A move decoded again (from the session's memo) is the same value; a malformed one still fails, every time.
+    func testADecodedMoveIsTheSameTheSecondTime() throws {
+        let session = try XCTUnwrap(GameCatalog.standard["spirits"]).session(players: 3, seed: 1)
+        for move in session.legalMoves() {
+            XCTAssertEqual(try session.decodeMove(move.json), move)
+            XCTAssertEqual(try session.decodeMove(move.json), move)
+        }
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try session.decodeMove(.object(["play": .string("Z9")])))
+        }
+        // The same move parsed again from its bytes, as a peer's message arrives: found, and the same value.
+        let play = try XCTUnwrap(session.legalMoves().first)
+        XCTAssertEqual(try session.decodeMove(try CanonicalJSON.decode(JSONValue.self, play.json.jsonBytes)), play)
+    }
+
     func testSessionRejectsMalformedAndIllegalMoves() throws {
         let session = try XCTUnwrap(GameCatalog.standard["spirits"]).session(players: 3, seed: 1)
         let before = session.stateHash
