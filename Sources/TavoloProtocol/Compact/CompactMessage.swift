@@ -74,7 +74,7 @@ public struct CompactMessage: Equatable, Sendable {
     /// A short hash: the first 8 bytes of the SHA-256 (§13.2). It detects divergence, which is all a state hash
     /// is for (a lying node computes the true hash as easily as anyone; what stops it is that every node checks
     /// every move).
-    public static let shortHashSize = 8
+    public static let shortHashSize = StateHash.shortSize
 
     public var kind: Kind
     /// The table id's ASCII bytes (1–64 of letters, digits and `-`, §9).

@@ -68,14 +68,21 @@ public struct TableDirectory {
     }
 
     mutating func route(_ id: TableID, _ input: TableInput) -> [TableEffect] {
-        guard tables[id] != nil else { return [] }
-        // Changed in place in the dictionary (its `_modify`): no copy of the machine made and put back, and its
-        // log stays uniquely referenced, so appending a move copies nothing. The context and nonces are taken out
-        // for the call, as they cannot be borrowed from `self` while `tables` is being changed.
+        changing(id) { machine, ctx, nonces in machine.handle(input, ctx, nonces: &nonces) } ?? []
+    }
+
+    /// Runs `change` on table `id`'s machine in place in the dictionary (its `_modify`): no copy of the machine made
+    /// and put back, and its log stays uniquely referenced, so appending a move copies nothing. The context and
+    /// nonces are taken out for the call, as they cannot be borrowed from `self` while `tables` is being changed.
+    /// Nil when no such table is known.
+    private mutating func changing<R>(
+        _ id: TableID, _ change: (inout TableMachine, TableContext, inout NonceSource) -> R
+    ) -> R? {
+        guard tables[id] != nil else { return nil }
         let ctx = context
         var n = nonces
         defer { nonces = n }
-        return tables[id]!.handle(input, ctx, nonces: &n)
+        return change(&tables[id]!, ctx, &n)
     }
 
     /// Picks up a game this node's log shows unfinished (a restart, §9.11): the table is paused until the other
@@ -156,13 +163,8 @@ public struct TableDirectory {
 
     /// The local user's request on table `id`.
     public mutating func request(_ id: TableID, _ r: TableRequest) -> (Result<TableInfo, TableError>, [TableEffect]) {
-        guard var machine = tables[id] else {
-            return (.failure(TableError(.unknown, "no table '\(id)' is known")), [])
-        }
-        tables[id] = nil
-        let (result, effects) = machine.request(r, context, nonces: &nonces)
-        tables[id] = machine
-        return (result, effects)
+        changing(id) { machine, ctx, nonces in machine.request(r, ctx, nonces: &nonces) }
+            ?? (.failure(TableError(.unknown, "no table '\(id)' is known")), [])
     }
 
     /// The id of the connected node called `name`.
