@@ -301,8 +301,10 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Events of every node for one table, gathered by a thread per node.
+    /// The driver waits on `lock` (a condition the event threads signal) rather than polling: the game's wall time
+    /// ends when the last node reports, not up to a polling interval later.
     final class EventCollector: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = NSCondition()
         var finished: [Int: TableResult] = [:]
         var stopped: [Int: TableEvent] = [:]
         var done = false
@@ -326,6 +328,7 @@ public final class Simulation: @unchecked Sendable {
                         collector.lastActivity = Date()
                         if case .finished(let result) = e.detail { collector.finished[i] = result }
                         if e.kind == .stopped { collector.stopped[i] = e }
+                        collector.lock.broadcast()
                     }
                     if collector.lock.withLock({ collector.done }) { return }
                 }
@@ -373,14 +376,21 @@ public final class Simulation: @unchecked Sendable {
         _ = try host.call(.start(table: table.id), as: TableInfo.self)
         while true {
             try checkAlive()
-            let (finished, stopped, idle) = collector.lock.withLock {
-                (collector.finished, collector.stopped, Date().timeIntervalSince(collector.lastActivity))
+            let ended = collector.lock.withLock {
+                let over = { () -> Bool in
+                    let idle = Date().timeIntervalSince(collector.lastActivity)
+                    return collector.finished.count + collector.stopped.count == self.options.peers
+                        || (!collector.stopped.isEmpty && idle > 2)
+                }
+                // Woken by every event; the timeout keeps the checks below (a node that died, the game's deadline)
+                // and the idle rule for stopped tables going.
+                if !over() { _ = collector.lock.wait(until: Date().addingTimeInterval(0.1)) }
+                return over()
             }
-            if finished.count + stopped.count == options.peers || (!stopped.isEmpty && idle > 2) { break }
+            if ended { break }
             if Date().timeIntervalSince(start) > options.gameTimeout {
                 throw Failure("game \(index + 1) did not end within \(Int(options.gameTimeout)) s")
             }
-            Thread.sleep(forTimeInterval: 0.005)
         }
         let wall = Date().timeIntervalSince(start) * 1000
         let (finished, stopped) = collector.lock.withLock { (collector.finished, collector.stopped) }
