@@ -15,6 +15,8 @@ final class TableResilienceTests: XCTestCase {
         var events: [NodeID: [TableEvent]] = [:]
         var timers: [NodeID: [TableTimer]] = [:]
         var cut: Set<[NodeID]> = []
+        /// The log lines each node wrote (its operator's view).
+        var logs: [NodeID: [String]] = [:]
         /// What each node sent and received, as its packet log would hold it.
         var captured: [NodeID: [TableReplay.Captured]] = [:]
 
@@ -43,6 +45,7 @@ final class TableResilienceTests: XCTestCase {
                     for t in to { queue.append((node, t, m)) }
                 case .emit(let event): events[node, default: []].append(event)
                 case .startTimer(let t, _): timers[node, default: []].append(t)
+                case .log(_, let line): logs[node, default: []].append(line)
                 default: break
                 }
             }
@@ -236,6 +239,48 @@ final class TableResilienceTests: XCTestCase {
         XCTAssertEqual(t.info.phase, .paused)
         XCTAssertEqual(t.session?.moveNumber, 1)
         XCTAssertTrue(t.replaced.isEmpty)
+    }
+
+    /// A member whose bot plays next skips its confirmation (its move carries the hash), but not while the table is
+    /// paused: its bot waits for every member, and the host would wait for its word as long. The host does not
+    /// report a lost member's missing confirmations either: the pause already names it.
+    func testAPausedMemberWhoseBotPlaysNextStillConfirms() throws {
+        var mesh = Mesh(4)
+        let info = try mesh.request(0) { $0.host(game: "spirits", players: 3) }.get()
+        _ = try mesh.request(1) { $0.request(info.id, .join(seat: 0, bot: "random")) }.get()
+        _ = try mesh.request(2) { $0.request(info.id, .join(seat: 1, bot: nil)) }.get()
+        _ = try mesh.request(3) { $0.request(info.id, .join(seat: 2, bot: nil)) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        // Seats play 0, 1, 2 in turn from the one the joint seed names; n1's bot plays its own at once.
+        for _ in 0..<3 where mesh.table(3, info.id)?.view.turn != 2 {
+            XCTAssertEqual(mesh.table(2, info.id)?.view.turn, 1)
+            let move = try legal(mesh, 2, info.id)
+            _ = try mesh.request(2) { $0.request(info.id, .move(move)) }.get()
+        }
+        XCTAssertEqual(mesh.table(3, info.id)?.view.turn, 2)
+        let number = mesh.moves(3, info.id)
+        // n3 moves, and n2 is lost before the move reaches anyone: n1 applies it paused, its bot to play next.
+        let third = try legal(mesh, 3, info.id)
+        _ = try mesh.request(3, deliver: false) { $0.request(info.id, .move(third)) }.get()
+        mesh.isolate(2)
+        mesh.run()
+        XCTAssertEqual(mesh.table(1, info.id)?.info.phase, .paused)
+        XCTAssertEqual(mesh.moves(1, info.id), number + 1)
+        XCTAssertEqual(mesh.table(1, info.id)?.view.turn, 0, "n1's bot plays next")
+        let confirmed = mesh.captured[mesh[0], default: []].contains { c in
+            guard c.sender == mesh[1], let m = try? TableMessage.decode(wire: c.body),
+                case .confirm(_, let n, _) = m
+            else { return false }
+            return n == number
+        }
+        XCTAssertTrue(confirmed, "n1 confirms move \(number) to the host while paused")
+        mesh.fire(0, .confirmations(info.id, move: number))
+        XCTAssertFalse(
+            mesh.logs[mesh[0], default: []].contains { $0.contains("no confirmation") },
+            "\(mesh.logs[mesh[0], default: []])")
+        mesh.heal(2)
+        for i in 0..<4 { XCTAssertEqual(mesh.table(i, info.id)?.info.phase, .playing, "node \(i)") }
+        XCTAssertEqual(Set((0..<4).compactMap { mesh.hash($0, info.id) }).count, 1)
     }
 
     func testLeavingDuringPlayIsAForfeit() throws {

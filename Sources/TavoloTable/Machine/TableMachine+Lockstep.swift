@@ -218,7 +218,11 @@ extension TableMachine {
         // When this node's bot plays next, its move follows at once and carries this hash: it is the confirmation.
         // A mover does not confirm its own move: it applied the move first, the move carries its word on the state
         // before, and its next confirmation or move covers the state after.
-        let botPlaysNext = s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false
+        // Not while paused: the bot plays only once every member is back, and the host would wait for this word
+        // until then.
+        let botPlaysNext =
+            info.phase == .playing
+            && (s.turn.seat.map { info.seats[$0].owner == me && info.seats[$0].bot != nil } ?? false)
         // A member voted out confirms nothing: nobody asks for its word (§9.12).
         if !botPlaysNext && !replaced.contains(me) && from != me {
             send(.confirm(table: id, number: number, stateHash: after), to: [isHost ? from : info.host])

@@ -46,7 +46,8 @@ extension TableMachine {
                         + seconds(ctx.seatRequestTimeout)))
         case .confirmations(_, let number):
             guard let by = confirmedBy.removeValue(forKey: number), info.phase.isActive else { return }
-            let late = confirmers.filter { !by.contains($0) }
+            // A member lost since is already reported (the pause names it); its confirmation comes with its sync.
+            let late = confirmers.filter { !by.contains($0) && !absent.contains($0) }
             guard !late.isEmpty else { return }
             // Reported, not fatal: the game goes on with moves, which carry their hashes, and its end waits for
             // every result, which has its own deadline.
