@@ -130,8 +130,9 @@ let package = Package(
             name: "tavolo-bench",
             dependencies: [
                 "TavoloCore", "TavoloMesh", "TavoloNoise", "TavoloProtocol",
-                // The game journal's move line (MicroTimings.swift), as a node writes it.
-                "TavoloTable",
+                // The game journal's move line (MicroTimings.swift), as a node writes it; six table directories
+                // playing in one process (TableMachineTimings.swift).
+                "TavoloTable", "TavoloGames",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -30,12 +30,15 @@ struct TavoloBench: AsyncParsableCommand {
     @Flag(help: "Round trips only (skips the broadcast), for profiling.")
     var roundTripsOnly = false
 
+    @Option(help: "With --profile table: the games to play.")
+    var games = 20
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
     @Option(
         help: ArgumentHelp(
-            "Runs one on-loop round trip only and prints its figures, for perf (raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast), or times the pieces of one (micro).",
+            "Runs one on-loop round trip only and prints its figures, for perf (raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast), times the pieces of one (micro), or plays six-player games through six in-process table directories (table).",
             valueName: "phase"))
     var profile: String?
 
@@ -60,6 +63,17 @@ struct TavoloBench: AsyncParsableCommand {
             }
             return
         }
+        if profile == "table" {
+            let r = try TableMachineTimings.run(games: games, players: nodes)
+            let perMove = r.seconds * 1e6 / Double(r.moves)
+            print(
+                String(
+                    format:
+                        "table: %d %d-player Spirits! games, %d moves, %d messages delivered in %.2f s: %.1f us a move "
+                        + "for all %d table directories, %.1f us per node per move (no sockets, no event loop, no disk)",
+                    r.games, nodes, r.moves, r.messages, r.seconds, perMove, nodes, perMove / Double(nodes)))
+            return
+        }
         if let profile {
             let samples: [Double]
             switch profile {
@@ -77,7 +91,7 @@ struct TavoloBench: AsyncParsableCommand {
                 let (n, seconds) = try await Self.loopBroadcastThroughput(nodes: nodes, each: broadcasts)
                 print(String(format: "broadcast on the loop: %.0f messages/s (%d in %.2f s)", Double(n) / seconds, n, seconds))
                 return
-            default: throw ValidationError("--profile: micro, raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast, not '\(profile)'")
+            default: throw ValidationError("--profile: micro, table, raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast, not '\(profile)'")
             }
             let p = Percentiles(samples)
             print(String(format: "%@: p50 %.1f us  p99 %.1f us  mean %.1f us  (%d round trips)", profile, p.p50, p.p99, p.mean, pings))
