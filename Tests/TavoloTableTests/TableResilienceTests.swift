@@ -296,6 +296,35 @@ final class TableResilienceTests: XCTestCase {
         }
     }
 
+    /// A member cut off when another left misses the forfeit, and no vote exists for it to be sent again: the one
+    /// that left sends it again when the member's session comes back, and the member agrees it like everyone.
+    func testAForfeitMissedWhileCutOffIsLearnedOnReturn() throws {
+        var mesh = Mesh(3)
+        let id = try othello(&mesh, bot0: nil)
+        mesh.isolate(1)
+        // n2 leaves while n1 is cut off: n0 agrees its forfeit; n1 never hears of it.
+        _ = try mesh.request(2) { $0.request(id, .leave) }.get()
+        XCTAssertEqual(mesh.table(0, id)?.replaced, [mesh[2]])
+        XCTAssertEqual(mesh.table(1, id)?.replaced, [], "n1 was cut off")
+        XCTAssertEqual(mesh.table(1, id)?.info.phase, .paused)
+        mesh.heal(1)
+        let t1 = try XCTUnwrap(mesh.table(1, id))
+        XCTAssertEqual(t1.replaced, [mesh[2]], "n1 learned the forfeit from n2 on its return")
+        XCTAssertEqual(t1.info.phase, .playing, "n2 is not waited for: \(t1.view.absent)")
+        // n1 plays its seat; n0's bot, the heir of n2's seat, answers; both end with the same game and log.
+        while let t = mesh.table(1, id), t.info.phase == .playing, t.view.turn == 0 {
+            let move = try legal(mesh, 1, id)
+            _ = try mesh.request(1) { $0.request(id, .move(move)) }.get()
+        }
+        for i in 0..<2 {
+            let t = try XCTUnwrap(mesh.table(i, id))
+            XCTAssertEqual(t.info.phase, .finished, "node \(i): \(t.stopReason.map { $0.reason } ?? "")")
+            XCTAssertEqual(t.log.takeovers?.map(\.forfeit), [true], "node \(i)")
+            XCTAssertEqual(t.log.takeovers?.first?.appliedAt, mesh.table(0, id)?.log.takeovers?.first?.appliedAt)
+        }
+        XCTAssertEqual(mesh.hash(0, id), mesh.hash(1, id))
+    }
+
     /// Two members: the one left can never be a majority; after the grace it may end the table as abandoned.
     func testATwoMemberTableIsAbandonedNotTakenOver() throws {
         var mesh = Mesh(2)

@@ -63,6 +63,12 @@ extension TableMachine {
 
     mutating func peerConnected(_ peer: NodeID) {
         if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
+        // This node left the game: a member that comes back gets its forfeit again (it may have been cut off when
+        // it was sent), never its sync — that would tell it a member that no longer plays is back (§9.12).
+        if let number = forfeitedAt {
+            if info.isMember(peer) { send(.forfeit(table: id, number: number), to: [peer]) }
+            return
+        }
         if (isMember || isSpectator) && session != nil && (info.isMember(peer) || replaced.contains(peer)) {
             memberBack(peer)
         }

@@ -75,6 +75,9 @@ extension TableMachine {
     }
 
     mutating func handleForfeit(from: NodeID, number: Int) {
+        // Sent again on reconnection (§9.12): a forfeit already agreed, or one that comes after the end, changes
+        // nothing and is no fault.
+        if replaced.contains(from) || (info.phase.isOver && info.isMember(from)) { return }
         guard checks, info.phase.isActive, session != nil, info.isMember(from), number >= 0 else {
             return dropped(.forfeit(table: id, number: number), from: from)
         }
@@ -90,6 +93,7 @@ extension TableMachine {
             return
         }
         sendToTable(.forfeit(table: id, number: s.moveNumber))
+        forfeitedAt = s.moveNumber
         agree(member: me, number: s.moveNumber, forfeit: true)
         stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
     }

@@ -67,6 +67,10 @@ public struct TableMachine {
     var votes: [NodeID: [Int: Set<NodeID>]] = [:]
     /// This node's own vote, per member.
     var myVote: [NodeID: Int] = [:]
+    /// The move count this node's user left the game at (its `table.forfeit`), sent again to each member whose
+    /// session comes back while this copy of the table lasts: one cut off when it left would otherwise never learn
+    /// it (§9.12).
+    var forfeitedAt: Int?
     /// Takeovers agreed (or forfeits), waiting for their move: they apply before the member's seats' first move
     /// numbered at least `number`, or at the end.
     var agreed: [AgreedTakeover] = []
