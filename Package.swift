@@ -164,6 +164,8 @@ let package = Package(
             name: "TavoloTableTests",
             dependencies: [
                 "TavoloTable", "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTestSupport",
+                // The record of a game whose seats changed hands, checked as a peer would (§11.4).
+                "TavoloRecords",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks Protocol/vectors/records.json against PROTOCOL.md section 11 without Tavolo's code: record ids
 (SHA-256 of the body's bytes), canonical JSON of bodies and messages (sorted keys, no whitespace, '/' not
-escaped, UTF-8), the 256 bucket digests, and the limits a receiver checks on each message. Replaying the moves
-(what decides accept or refuse for the records whose id is right) needs a game engine and is not done here."""
+escaped, UTF-8), the takeovers' shape and heirs, the 256 bucket digests, and the limits a receiver checks on each
+message. Replaying the moves (what decides accept or refuse for the records whose id is right) needs a game engine
+and is not done here."""
 import hashlib, json, os, re, sys
 
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "records.json")
@@ -26,6 +27,20 @@ for r in v["records"]:
     check(b["version"] == 1 and len(b["seats"]) == b["players"], r["name"] + ": version, seats")
     check(re.fullmatch(r"[0-9a-f]{16}", b["jointSeed"]) is not None, r["name"] + ": jointSeed")
     check(len(body.encode()) <= 32768, r["name"] + ": body size")
+    if "takeovers" in b:
+        # Section 11.1: never empty when present; the last takeover of each seat names the seat's owner at the end.
+        t = b["takeovers"]
+        check(1 <= len(t) <= 16, r["name"] + ": takeovers count")
+        last = {}
+        for x in t:
+            check(set(x) == {"member", "name", "seats", "heir", "bot", "number", "appliedAt", "forfeit"},
+                  r["name"] + ": takeover members")
+            check(0 <= x["appliedAt"] <= len(b["moves"]) and x["number"] >= 0, r["name"] + ": takeover move numbers")
+            for seat in x["seats"]:
+                last[seat] = x
+        consistent = all(b["seats"][s]["node"] == x["heir"] and b["seats"][s].get("bot") == x["bot"]
+                         for s, x in last.items())
+        check(consistent == (not r["expect"].startswith("takeover: seat")), r["name"] + ": takeover heirs")
 
 def digests(ids):
     buckets = [None] * 256

@@ -32,6 +32,37 @@ public struct RecordBody: Codable, Sendable, Equatable {
         }
     }
 
+    /// Seats that changed hands during play (PROTOCOL.md §9.12): a member left (a forfeit) or was lost and voted
+    /// out, and the heir's bot played its seats from `appliedAt` on. `seats` names the owners at the end.
+    public struct Takeover: Codable, Sendable, Equatable {
+        /// The member whose seats passed (32 lower-case hex digits) and its name.
+        public var member: String
+        public var name: String
+        public var seats: [Int]
+        /// The node whose bot played them from then on, and the bot's kind.
+        public var heir: String
+        public var bot: String
+        /// The move count the forfeit or the agreed vote named; the seats passed before move `appliedAt`.
+        public var number: Int
+        public var appliedAt: Int
+        /// True when the member left (the game is lost for it), false when it was voted out.
+        public var forfeit: Bool
+
+        public init(
+            member: String, name: String, seats: [Int], heir: String, bot: String, number: Int, appliedAt: Int,
+            forfeit: Bool
+        ) {
+            self.member = member
+            self.name = name
+            self.seats = seats
+            self.heir = heir
+            self.bot = bot
+            self.number = number
+            self.appliedAt = appliedAt
+            self.forfeit = forfeit
+        }
+    }
+
     public struct Move: Codable, Sendable, Equatable {
         public var seat: Int
         public var move: JSONValue
@@ -57,11 +88,13 @@ public struct RecordBody: Codable, Sendable, Equatable {
     public var winners: [Int]
     public var scores: [Int]
     public var finalHash: String
+    /// Absent when no seat changed hands (so such a game's body, and id, are as before takeovers were recorded).
+    public var takeovers: [Takeover]?
 
     public init(
         version: Int, table: String, game: String, players: Int, options: [String: JSONValue], seats: [Seat],
         jointSeed: String, moves: [Move], outcome: Outcome, stopCode: String?, winners: [Int], scores: [Int],
-        finalHash: String
+        finalHash: String, takeovers: [Takeover]? = nil
     ) {
         self.version = version
         self.table = table
@@ -76,6 +109,7 @@ public struct RecordBody: Codable, Sendable, Equatable {
         self.winners = winners
         self.scores = scores
         self.finalHash = finalHash
+        self.takeovers = takeovers?.isEmpty == true ? nil : takeovers
     }
 
     public static func hex(_ seed: UInt64) -> String {

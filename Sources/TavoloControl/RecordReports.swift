@@ -24,6 +24,19 @@ public struct RecordSummary: Codable, Sendable, Equatable {
         }
     }
 
+    /// A member that left the game during play (a forfeit, PROTOCOL.md §9.12): a bot played its seats on.
+    public struct Forfeit: Codable, Sendable, Equatable {
+        public var name: String
+        public var node: String
+        public var seats: [Int]
+
+        public init(name: String, node: String, seats: [Int]) {
+            self.name = name
+            self.node = node
+            self.seats = seats
+        }
+    }
+
     public var id: String
     public var table: String
     public var game: String
@@ -31,6 +44,8 @@ public struct RecordSummary: Codable, Sendable, Equatable {
     public var outcome: String
     public var stopCode: String?
     public var seats: [Seat]
+    /// Members that left during play; absent when none did.
+    public var forfeited: [Forfeit]?
     public var moves: Int
     public var startedAt: Int64?
     public var endedAt: Int64
@@ -68,9 +83,10 @@ public struct ScoreBoard: Codable, Sendable, Equatable {
         public var winRate: Double
         /// The game's own measure (ghosts, points, discs): total, best (lowest ghosts, most points or discs).
         public var totalScore: Int
-        public var bestScore: Int
+        /// Absent when none of the player's games has a score of its own (it only ever left them, §11.6).
+        public var bestScore: Int?
 
-        public init(player: String, games: Int, wins: Int, totalScore: Int, bestScore: Int) {
+        public init(player: String, games: Int, wins: Int, totalScore: Int, bestScore: Int?) {
             self.player = player
             self.games = games
             self.wins = wins

@@ -14,12 +14,16 @@ extension RecordStore {
                 // need at most `limit` x 6 seats (a name may sit at every seat of a six-player game). Ties on
                 // endedAt are broken by id as below, so the prefix holds the records the outer query picks.
                 sql += """
-                     AND r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?\(game == nil ? "" : " AND s.game = ?")
-                                  ORDER BY s.endedAt DESC, s.recordID LIMIT ?)
+                     AND (r.id IN (SELECT s.recordID FROM seat s WHERE s.name = ?\(game == nil ? "" : " AND s.game = ?")
+                                   ORDER BY s.endedAt DESC, s.recordID LIMIT ?)
+                          OR r.id IN (SELECT f.recordID FROM forfeit f WHERE f.name = ?\(game == nil ? "" : " AND f.game = ?")
+                                      ORDER BY f.endedAt DESC, f.recordID LIMIT ?))
                     """
-                args.append(player)
-                if let game { args.append(game) }
-                args.append(limit * 6)
+                for _ in 0..<2 {
+                    args.append(player)
+                    if let game { args.append(game) }
+                    args.append(limit * 6)
+                }
             } else if let game {
                 sql += " AND r.game = ?"
                 args.append(game)
@@ -36,10 +40,19 @@ extension RecordStore {
                         seat: $0["seat"], name: $0["name"], node: $0["node"], bot: $0["bot"], score: $0["score"],
                         won: $0["won"])
                 }
-                return RecordSummary(
+                let forfeits = try Row.fetchAll(
+                    db, sql: "SELECT * FROM forfeit WHERE recordID = ? ORDER BY seats, node", arguments: [id]
+                ).map { f -> RecordSummary.Forfeit in
+                    let seats: String = f["seats"]
+                    return RecordSummary.Forfeit(
+                        name: f["name"], node: f["node"], seats: seats.split(separator: ",").compactMap { Int($0) })
+                }
+                var summary = RecordSummary(
                     id: id, table: row["tableID"], game: row["game"], outcome: row["outcome"],
                     stopCode: row["stopCode"], seats: seats, moves: row["moveCount"], startedAt: row["startedAt"],
                     endedAt: row["endedAt"], mine: row["mine"], source: row["source"])
+                summary.forfeited = forfeits.isEmpty ? nil : forfeits
+                return summary
             }
         }
     }
@@ -64,7 +77,7 @@ extension RecordStore {
                     db,
                     sql: """
                         SELECT isBot, player, games, wins, total,
-                               COALESCE(\(lower ? "minScore" : "maxScore"), 0) AS best
+                               \(lower ? "minScore" : "maxScore") AS best
                         FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
                         """, arguments: [name]
                 ).map { row -> (Bool, ScoreBoard.Line) in

@@ -96,6 +96,7 @@ public final class RecordStore: Sendable {
                     """)
             try db.create(index: "seat_on_name_endedAt", on: "seat", columns: ["name", "endedAt"])
         }
+        Standings.migrateForfeits(&m)
         return m
     }
 
@@ -117,7 +118,9 @@ public final class RecordStore: Sendable {
                 ).execute(
                     arguments: [
                         r.id, b.table, b.game, b.players, b.outcome.rawValue, b.stopCode, b.moves.count, b.finalHash,
-                        r.startedAt, r.endedAt, b.seats.contains { $0.node == me }, source.rawValue, Data(r.body),
+                        r.startedAt, r.endedAt,
+                        b.seats.contains { $0.node == me } || (b.takeovers ?? []).contains { $0.member == me },
+                        source.rawValue, Data(r.body),
                     ])
                 guard db.changesCount == 1 else { continue }
                 added += 1
@@ -133,6 +136,7 @@ public final class RecordStore: Sendable {
                             b.winners.contains(s.seat), r.endedAt, b.game,
                         ])
                 }
+                try Standings.addForfeits(b, recordID: r.id, endedAt: r.endedAt, db)
                 try Standings.add(b, db)
             }
             return added

@@ -35,6 +35,9 @@ public struct RecordVerifier: Sendable {
         if let s = b.seats.first(where: { $0.bot.map { !botKinds.contains($0) } ?? false }) {
             return .failure(.init("seat \(s.seat): unknown bot kind"))
         }
+        if let t = b.takeovers?.firstIndex(where: { !botKinds.contains($0.bot) }) {
+            return .failure(.init("takeover \(t): unknown bot kind"))
+        }
         guard let seed = b.seed else { return .failure(.init("jointSeed is not 16 lower-case hex digits")) }
         let session: any GameSession
         do { session = try entry.session(players: b.players, seed: seed) } catch {
@@ -75,6 +78,30 @@ public struct RecordVerifier: Sendable {
         guard b.finalHash.utf8.count == 64, RecordLimits.isLowerHex(b.finalHash) else { return "finalHash" }
         guard b.options.isEmpty else { return "options (no game has any)" }
         if let c = b.stopCode, c.utf8.count > 64 { return "stopCode" }
+        if let takeovers = b.takeovers, let problem = takeoverProblem(takeovers, b) { return problem }
+        return nil
+    }
+
+    /// §11.1's `takeovers`: present only when not empty, at most `RecordLimits.maxTakeovers`, each naming valid
+    /// nodes and seats, passed within the moves played, and the last one of each seat naming its owner at the end.
+    func takeoverProblem(_ takeovers: [RecordBody.Takeover], _ b: RecordBody) -> String? {
+        guard !takeovers.isEmpty, takeovers.count <= RecordLimits.maxTakeovers else {
+            return "takeovers: 1 to \(RecordLimits.maxTakeovers) when present"
+        }
+        var lastHeir: [Int: RecordBody.Takeover] = [:]
+        for (i, t) in takeovers.enumerated() {
+            guard RecordLimits.isNodeID(t.member), RecordLimits.isNodeID(t.heir), t.member != t.heir else {
+                return "takeover \(i): node ids"
+            }
+            guard RecordLimits.isName(t.name) else { return "takeover \(i): name" }
+            guard !t.seats.isEmpty, Set(t.seats).count == t.seats.count, t.seats.allSatisfy((0..<b.players).contains)
+            else { return "takeover \(i): seats" }
+            guard t.number >= 0, (0...b.moves.count).contains(t.appliedAt) else { return "takeover \(i): move numbers" }
+            for seat in t.seats { lastHeir[seat] = t }
+        }
+        for (seat, t) in lastHeir where b.seats[seat].node != t.heir || b.seats[seat].bot != t.bot {
+            return "takeover: seat \(seat) is not owned at the end by its last heir's bot"
+        }
         return nil
     }
 }
@@ -84,6 +111,8 @@ public enum RecordLimits {
     /// A record's body (a 3-player Spirits! game is about 6 KiB).
     public static let maxBodyBytes = 32_768
     public static let maxMoves = 10_000
+    /// Takeovers in one record: each member of a table (at most six seats and a host) passes its seats once.
+    public static let maxTakeovers = 16
     /// Records in one `records.data` message, and its size.
     public static let maxRecordsPerMessage = 32
     /// What a sender puts in one `records.data` when it holds more than one record to send (a single record

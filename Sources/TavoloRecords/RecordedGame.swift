@@ -41,7 +41,13 @@ public struct RecordedGame: Sendable, Equatable {
             },
             jointSeed: RecordBody.hex(seed), moves: log.moves.map { .init(seat: $0.seat, move: $0.move) },
             outcome: outcome, stopCode: stopCode, winners: log.winners ?? [], scores: log.scores ?? [],
-            finalHash: finalHash)
+            finalHash: finalHash,
+            // A host with no seat that leaves passes only its host role: no seat changed hands.
+            takeovers: log.takeovers?.filter { !$0.seats.isEmpty }.map {
+                RecordBody.Takeover(
+                    member: $0.member.hex, name: $0.memberName, seats: $0.seats, heir: $0.heir.hex, bot: $0.bot,
+                    number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
+            })
     }
 
     /// The record a node writes for a game log (nil when no game was played).

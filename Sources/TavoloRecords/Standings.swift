@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TavoloControl
+import TavoloCore
 
 /// Leaderboards and achievements kept up to date as records are stored, so `scores` reads a few rows per
 /// player instead of scanning every game (measured: 4.5 s with 100,000 games when scanning; see README).
@@ -48,22 +49,76 @@ enum Standings {
         }
     }
 
+    /// Members that left a game during play (PROTOCOL.md §9.12, a forfeit): their seats were played on by a bot,
+    /// and the record names the bot, so without this table leaving a game one is losing would keep it off one's
+    /// record. Each forfeit counts, for a finished game, a game played and not won by the member's name (§11.6),
+    /// and `history --player` lists the game. (A member voted out after losing its connection is not counted.)
+    static func migrateForfeits(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v4-forfeits") { db in
+            try db.create(table: "forfeit") { t in
+                t.column("recordID", .text).notNull().references("record", onDelete: .cascade)
+                t.column("node", .text).notNull()
+                t.column("name", .text).notNull().indexed()
+                /// The seats it left, as "1" or "1,3".
+                t.column("seats", .text).notNull()
+                t.column("game", .text).notNull()
+                t.column("endedAt", .integer).notNull()
+                t.primaryKey(["recordID", "node"])
+            }
+            // Records stored before this migration (received from nodes that wrote takeovers) count too.
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, body, endedAt FROM record WHERE instr(CAST(body AS TEXT), '\"takeovers\"') > 0")
+            for row in rows {
+                let bytes: Data = row["body"]
+                guard let b = try? CanonicalJSON.decode(RecordBody.self, [UInt8](bytes)) else { continue }
+                try addForfeits(b, recordID: row["id"], endedAt: row["endedAt"], db)
+                try addForfeitStandings(b, db)
+            }
+        }
+    }
+
+    /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction), and their standings.
+    static func addForfeits(_ b: RecordBody, recordID: String, endedAt: Int64, _ db: Database) throws {
+        for t in b.takeovers ?? [] where t.forfeit {
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt) VALUES (?,?,?,?,?,?)"
+            ).execute(
+                arguments: [recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt])
+        }
+    }
+
+    /// A finished game counts for each member that forfeited as played and not won (no score, no achievement).
+    static func addForfeitStandings(_ b: RecordBody, _ db: Database) throws {
+        guard b.outcome == .finished else { return }
+        // One per member, as `forfeit` holds them (its key is the record and the member).
+        var counted: Set<String> = []
+        for t in b.takeovers ?? [] where t.forfeit && counted.insert(t.member).inserted {
+            try upsertStanding(game: b.game, isBot: false, player: t.name, won: false, score: nil, db)
+        }
+    }
+
+    static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO standing (game, isBot, player, games, wins, total, minScore, maxScore)
+                VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+                ON CONFLICT (game, isBot, player) DO UPDATE SET games = games + 1, wins = wins + excluded.wins,
+                  total = total + excluded.total,
+                  minScore = MIN(COALESCE(minScore, excluded.minScore), COALESCE(excluded.minScore, minScore)),
+                  maxScore = MAX(COALESCE(maxScore, excluded.maxScore), COALESCE(excluded.maxScore, maxScore))
+                """
+        ).execute(arguments: [game, isBot, player, won, score ?? 0, score, score])
+    }
+
     /// Adds one finished record's seats to the standings and achievements (inside the insert's transaction).
     static func add(_ b: RecordBody, _ db: Database) throws {
+        try addForfeitStandings(b, db)
         guard b.outcome == .finished else { return }
         for s in b.seats {
             let score: Int? = b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil
             let won = b.winners.contains(s.seat)
             let key: [DatabaseValueConvertible?] = [b.game, s.bot != nil, s.bot ?? s.name]
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO standing (game, isBot, player, games, wins, total, minScore, maxScore)
-                    VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-                    ON CONFLICT (game, isBot, player) DO UPDATE SET games = games + 1, wins = wins + excluded.wins,
-                      total = total + excluded.total, minScore = MIN(COALESCE(minScore, excluded.minScore), excluded.minScore),
-                      maxScore = MAX(COALESCE(maxScore, excluded.maxScore), excluded.maxScore)
-                    """
-            ).execute(arguments: StatementArguments(key + [won, score ?? 0, score, score]))
+            try upsertStanding(game: b.game, isBot: s.bot != nil, player: s.bot ?? s.name, won: won, score: score, db)
             for a in Achievements.all where a.earnedBy(b, s.seat) {
                 try db.cachedStatement(
                     sql: """
@@ -105,12 +160,17 @@ extension RecordStore {
             }
             var stored = try rows(
                 "SELECT game, isBot, player, games, wins, total, minScore, maxScore FROM standing ORDER BY 1, 2, 3")
+            // Every seat of a finished game, and every member that forfeited one (played, not won, no score).
             var recomputed = try rows(
                 """
-                SELECT r.game, s.bot IS NOT NULL, COALESCE(s.bot, s.name) AS p, COUNT(*), SUM(s.won),
-                       COALESCE(SUM(s.score), 0), MIN(s.score), MAX(s.score)
-                FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished'
-                GROUP BY r.game, s.bot IS NOT NULL, p ORDER BY 1, 2, 3
+                SELECT game, isBot, p, COUNT(*), SUM(won), COALESCE(SUM(score), 0), MIN(score), MAX(score) FROM (
+                    SELECT r.game AS game, s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.name) AS p, s.won AS won,
+                           s.score AS score
+                    FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished'
+                    UNION ALL
+                    SELECT r.game, 0, f.name, 0, NULL
+                    FROM forfeit f JOIN record r ON r.id = f.recordID WHERE r.outcome = 'finished')
+                GROUP BY game, isBot, p ORDER BY 1, 2, 3
                 """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
                 stored += try rows(

@@ -28,8 +28,13 @@ struct History: ParsableCommand {
                 "\(s.name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
             }.joined(separator: ", ")
             let outcome = r.outcome == "finished" ? "" : " [\(r.outcome)\(r.stopCode.map { " \($0)" } ?? "")]"
+            // A member that left: its seats show the bot that played on; the game counts as lost for it.
+            let left = (r.forfeited ?? []).map { f in
+                "\(f.name) left (seat\(f.seats.count == 1 ? "" : "s") \(f.seats.map(String.init).joined(separator: ", ")))"
+            }
             print(
                 "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) moves\(outcome)\(r.mine ? "  [mine]" : "")  \(seats)"
+                    + (left.isEmpty ? "" : "; " + left.joined(separator: "; "))
             )
         }
     }
@@ -58,7 +63,7 @@ struct Scores: ParsableCommand {
                 for l in lines {
                     let rate = String(format: "%.0f%%", l.winRate * 100)
                     print(
-                        "    \(l.player.padding(toLength: 16, withPad: " ", startingAt: 0)) \(l.games) games, \(l.wins) wins (\(rate)), \(g.scoreName): \(l.totalScore) total, best \(l.bestScore)"
+                        "    \(l.player.padding(toLength: 16, withPad: " ", startingAt: 0)) \(l.games) games, \(l.wins) wins (\(rate)), \(g.scoreName): \(l.totalScore) total, best \(l.bestScore.map(String.init) ?? "-")"
                     )
                 }
             }

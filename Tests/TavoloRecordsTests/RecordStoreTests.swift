@@ -94,9 +94,26 @@ final class RecordStoreTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
         let r = try record()
         let b = try r.decodedBody()
+        let log = try gameLog(of: b)
+        // The body a node records its games with (not decoded again from the bytes) is the one the bytes hold.
+        let made = try XCTUnwrap(RecordedGame.withBody(log, startedAt: nil, endedAt: 1))
+        XCTAssertEqual(made.record.id, r.id)
+        XCTAssertEqual(try made.record.decodedBody(), made.body)
+        try CanonicalJSON.encodePretty(log).write(to: URL(fileURLWithPath: games + "/\(b.table).json"))
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: games + "/broken.json"))
+        let (store, imported) = try RecordStore.open(stateDirectory: dir, me: me)
+        XCTAssertEqual(imported, 1)
+        XCTAssertEqual(try store.history(game: nil, player: nil).map(\.id), [r.id], "the log gives the same record id")
+        try store.close()
+        let (_, again) = try RecordStore.open(stateDirectory: dir, me: me)
+        XCTAssertEqual(again, 0)
+    }
+
+    /// The game log a node of the time wrote for the game of `b` (no start/end times), built as JSON: GameLog is
+    /// the file's shape. `extra` adds members (takeovers).
+    func gameLog(of b: RecordBody, extra: [String: Any] = [:]) throws -> GameLog {
         let host = try XCTUnwrap(NodeID(hex: b.seats[0].node))
-        // A log as a node of the time wrote it (no start/end times), built as JSON: GameLog is the file's shape.
-        let logJSON: [String: Any] = [
+        var logJSON: [String: Any] = [
             "table": [
                 "id": b.table, "game": b.game, "players": 2, "host": host.hex, "hostName": "bench0", "phase": "finished",
                 "revision": 3,
@@ -112,19 +129,8 @@ final class RecordStoreTests: XCTestCase {
             },
             "winners": b.winners, "scores": b.scores, "finalHash": b.finalHash,
         ]
-        let log = try CanonicalJSON.decode(GameLog.self, Array(try JSONSerialization.data(withJSONObject: logJSON)))
-        // The body a node records its games with (not decoded again from the bytes) is the one the bytes hold.
-        let made = try XCTUnwrap(RecordedGame.withBody(log, startedAt: nil, endedAt: 1))
-        XCTAssertEqual(made.record.id, r.id)
-        XCTAssertEqual(try made.record.decodedBody(), made.body)
-        try CanonicalJSON.encodePretty(log).write(to: URL(fileURLWithPath: games + "/\(b.table).json"))
-        try Data("not json".utf8).write(to: URL(fileURLWithPath: games + "/broken.json"))
-        let (store, imported) = try RecordStore.open(stateDirectory: dir, me: me)
-        XCTAssertEqual(imported, 1)
-        XCTAssertEqual(try store.history(game: nil, player: nil).map(\.id), [r.id], "the log gives the same record id")
-        try store.close()
-        let (_, again) = try RecordStore.open(stateDirectory: dir, me: me)
-        XCTAssertEqual(again, 0)
+        logJSON.merge(extra) { _, new in new }
+        return try CanonicalJSON.decode(GameLog.self, Array(try JSONSerialization.data(withJSONObject: logJSON)))
     }
 
     func testABrokenDatabaseIsOneErrorNamingTheRebuildAndTheRebuildWorks() throws {
@@ -203,5 +209,116 @@ final class RecordStoreTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// An Othello record in which "eve" sat at seat 1 and left at move 10: the heir's bot played the seat on, and
+    /// `seats` names that bot's owner at the end.
+    func forfeitRecord(eve: String = String(format: "%032x", 9)) throws -> (RecordedGame, RecordBody) {
+        var b = try record(seed: 3, bot: "greedy", names: ["ann", "bob"]).decodedBody()
+        b.seats[0].bot = nil
+        b.takeovers = [
+            .init(
+                member: eve, name: "eve", seats: [1], heir: b.seats[1].node, bot: "greedy", number: 10, appliedAt: 10,
+                forfeit: true)
+        ]
+        let r = RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 5)
+        return (r, b)
+    }
+
+    /// Leaving a game one is losing does not keep it off one's record: the member that forfeited counts a game
+    /// played and not won, with no score, and its history lists the game (PROTOCOL.md §11.6).
+    func testAForfeitCountsAsAGamePlayedAndNotWonByTheMemberThatLeft() throws {
+        let eve = String(format: "%032x", 9)
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: eve)
+        let (r, b) = try forfeitRecord(eve: eve)
+        XCTAssertEqual(try RecordVerifier(catalog: .standard).verify(id: r.id, body: r.body).get(), b)
+        XCTAssertTrue(try store.insert(r, source: .peer))
+        let othello = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first)
+        let line = try XCTUnwrap(othello.humans.first { $0.player == "eve" })
+        XCTAssertEqual([line.games, line.wins, line.totalScore], [1, 0, 0])
+        XCTAssertNil(line.bestScore, "eve has no scored game")
+        XCTAssertEqual(othello.humans.first { $0.player == "ann" }?.games, 1)
+        XCTAssertEqual(othello.bots.map(\.player), ["greedy"], "the heir's bot counts the seat's result")
+        let history = try store.history(game: nil, player: "eve")
+        XCTAssertEqual(history.map(\.id), [r.id])
+        XCTAssertEqual(history.first?.forfeited, [.init(name: "eve", node: eve, seats: [1])])
+        XCTAssertTrue(history.first?.mine == true, "the node that left took part")
+        let (stored, recomputed) = try store.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+        // A record with no takeover has none in its body: its bytes, and id, are those of before.
+        let plain = try record(seed: 3)
+        XCTAssertFalse(String(decoding: plain.body, as: UTF8.self).contains("takeovers"))
+        XCTAssertNil(try store.history(game: nil, player: nil).first { $0.id != r.id }?.forfeited)
+    }
+
+    /// A database from before forfeits were counted, holding a record with one (received from a newer node, whose
+    /// body this node stored as it came): the migration counts it.
+    func testTheForfeitMigrationCountsRecordsStoredBeforeIt() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let (r, _) = try forfeitRecord()
+        XCTAssertTrue(try store.insert(r, source: .peer))
+        // Back to the schema and standings of before the migration.
+        try store.pool.write { db in
+            try db.execute(sql: "DROP TABLE forfeit")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-forfeits'")
+            try db.execute(sql: "DELETE FROM standing WHERE player = 'eve'")
+        }
+        try store.close()
+        let (again, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        XCTAssertEqual(try again.history(game: nil, player: "eve").map(\.id), [r.id])
+        let eve = try again.scores(game: "othello", catalog: .standard).games.first?.humans.first { $0.player == "eve" }
+        XCTAssertEqual(eve?.games, 1)
+        let (stored, recomputed) = try again.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+    }
+
+    func testATakeoverThatDoesNotMatchTheSeatsOrTheGameIsRefused() throws {
+        let verifier = RecordVerifier(catalog: .standard)
+        let (_, genuine) = try forfeitRecord()
+        func refusal(_ change: (inout RecordBody) -> Void) throws -> String {
+            var b = genuine
+            change(&b)
+            let bytes = try CanonicalJSON.encode(b)
+            guard case .failure(let why) = verifier.verify(id: RecordedGame.id(of: bytes), body: bytes) else {
+                XCTFail("accepted")
+                return ""
+            }
+            return why.description
+        }
+        XCTAssertEqual(try refusal { $0.takeovers![0].heir = $0.seats[0].node }, "takeover: seat 1 is not owned at the end by its last heir's bot")
+        XCTAssertEqual(try refusal { $0.takeovers![0].seats = [2] }, "takeover 0: seats")
+        XCTAssertEqual(try refusal { $0.takeovers![0].seats = [] }, "takeover 0: seats")
+        XCTAssertEqual(try refusal { $0.takeovers![0].appliedAt = $0.moves.count + 1 }, "takeover 0: move numbers")
+        XCTAssertEqual(try refusal { $0.takeovers![0].member = "eve" }, "takeover 0: node ids")
+        XCTAssertEqual(try refusal { $0.takeovers![0].bot = "random" }, "takeover: seat 1 is not owned at the end by its last heir's bot")
+        // The seat passed twice: the first heir's bot is no kind of the game's.
+        XCTAssertEqual(
+            try refusal {
+                var first = $0.takeovers![0]
+                first.bot = "nobody"
+                first.heir = String(format: "%032x", 8)
+                $0.takeovers!.insert(first, at: 0)
+            }, "takeover 0: unknown bot kind")
+        XCTAssertEqual(try refusal { $0.takeovers = [] }, "takeovers: 1 to 16 when present")
+    }
+
+    /// A game log's takeovers go into the record; a seatless host that left passed no seat and is left out.
+    func testARecordCarriesTheLogsTakeovers() throws {
+        let b = try record(seed: 3, bot: "greedy").decodedBody()
+        let gil = String(repeating: "07", count: 16)
+        func takeover(_ member: String, _ name: String, _ seats: [Int], _ forfeit: Bool) -> [String: Any] {
+            [
+                "member": member, "memberName": name, "seats": seats, "heir": b.seats[1].node, "bot": "greedy",
+                "number": 4, "appliedAt": 5, "forfeit": forfeit,
+            ]
+        }
+        let log = try gameLog(
+            of: b,
+            extra: ["takeovers": [takeover(String(repeating: "09", count: 16), "eve", [], true), takeover(gil, "gil", [1], false)]])
+        let made = try XCTUnwrap(RecordedGame.body(of: log))
+        XCTAssertEqual(
+            made.takeovers,
+            [.init(member: gil, name: "gil", seats: [1], heir: b.seats[1].node, bot: "greedy", number: 4, appliedAt: 5, forfeit: false)])
+        XCTAssertNil(try XCTUnwrap(RecordedGame.body(of: try gameLog(of: b))).takeovers)
     }
 }

@@ -48,6 +48,18 @@ final class RecordVectorTests: XCTestCase {
         let briscola = try RecordFactory.playout(
             catalog: .standard, game: "briscola", players: 2, seed: 9, bot: "emulator", names: ["cat", "dan"],
             table: "0a1b2c3d-2", endedAt: 1_700_000_120_000)
+        // Seat 1 left at move 10 (a forfeit): the heir's bot, named in `seats`, played it on (§9.12, §11.1).
+        var forfeitBody = try genuine.decodedBody()
+        forfeitBody.table = "0a1b2c3d-3"
+        forfeitBody.takeovers = [
+            .init(
+                member: String(format: "%032x", 9), name: "eve", seats: [1], heir: forfeitBody.seats[1].node,
+                bot: "greedy", number: 10, appliedAt: 10, forfeit: true)
+        ]
+        let forfeit = RecordedGame(body: try CanonicalJSON.encode(forfeitBody), startedAt: nil, endedAt: 0)
+        var strayBody = forfeitBody
+        strayBody.takeovers?[0].heir = strayBody.seats[0].node
+        let stray = RecordedGame(body: try CanonicalJSON.encode(strayBody), startedAt: nil, endedAt: 0)
         func text(_ r: RecordedGame) -> String { String(decoding: r.body, as: UTF8.self) }
         let ids = [genuine.id, briscola.id].sorted()
         let bucket = Int(genuine.id.prefix(2), radix: 16)!
@@ -62,6 +74,10 @@ final class RecordVectorTests: XCTestCase {
                       expect: "id is not the SHA-256 of the body"),
                 .init(name: "othello, last move missing", id: cut.id, body: text(cut),
                       expect: "the moves reach"),
+                .init(name: "othello, finished, seat 1 left at move 10 and a bot played it on", id: forfeit.id,
+                      body: text(forfeit), expect: "accept"),
+                .init(name: "othello, a takeover whose heir does not own the seat at the end", id: stray.id,
+                      body: text(stray), expect: "takeover: seat 1 is not owned at the end by its last heir's bot"),
             ],
             summary: .init(ids: ids, buckets: RecordStore.bucketDigests(of: ids)),
             messages: [

@@ -1,6 +1,7 @@
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
+import TavoloRecords
 import TavoloTable
 import TavoloTestSupport
 import XCTest
@@ -118,6 +119,13 @@ final class TableResilienceTests: XCTestCase {
         func hash(_ i: Int, _ id: TableID) -> StateHash? { table(i, id)?.session?.stateHash }
     }
 
+    /// The record a node writes of `log` carries its takeovers and holds for a peer that checks it (§11.4).
+    func assertRecordHolds(_ log: GameLog, takeovers: [Bool], file: StaticString = #filePath, line: UInt = #line) throws {
+        let record = try XCTUnwrap(RecordedGame.from(log, startedAt: nil, endedAt: 1), file: file, line: line)
+        let body = try RecordVerifier(catalog: .standard).verify(id: record.id, body: record.body).get()
+        XCTAssertEqual(body.takeovers?.map(\.forfeit), takeovers, file: file, line: line)
+    }
+
     /// Othello hosted by n0 (no seat), seat 0 played by n1 (`bot0`, nil for a human), seat 1 by n2's human.
     func othello(_ mesh: inout Mesh, bot0: String?) throws -> TableID {
         let info = try mesh.request(0) { $0.host(game: "othello", players: 2) }.get()
@@ -220,6 +228,7 @@ final class TableResilienceTests: XCTestCase {
         XCTAssertTrue(mesh.kinds(1).contains(.takenOver))
         // The game is the engine's with seat 1 played by the heir's bot from move 1: replaying the log agrees.
         let log = try XCTUnwrap(mesh.table(1, id)?.log)
+        try assertRecordHolds(log, takeovers: [false])
         let replayed = try TableMachine(restoring: log, TableContext(me: mesh[1], myName: "n1", catalog: .standard))
         XCTAssertEqual(replayed.session?.stateHash, mesh.hash(1, id))
         // So does the packet-log replay of what n1 sent and received (votes included), as an auditor.
@@ -323,6 +332,7 @@ final class TableResilienceTests: XCTestCase {
             XCTAssertEqual(t.log.takeovers?.first?.appliedAt, mesh.table(0, id)?.log.takeovers?.first?.appliedAt)
         }
         XCTAssertEqual(mesh.hash(0, id), mesh.hash(1, id))
+        for i in 0..<2 { try assertRecordHolds(try XCTUnwrap(mesh.table(i, id)?.log), takeovers: [true]) }
     }
 
     /// Two members: the one left can never be a majority; after the grace it may end the table as abandoned.
