@@ -59,7 +59,7 @@ enum Standings {
                 t.column("recordID", .text).notNull().references("record", onDelete: .cascade)
                 t.column("node", .text).notNull()
                 t.column("name", .text).notNull().indexed()
-                /// The seats it left, as "1" or "1,3".
+                // The seats it left, as "1" or "1,3".
                 t.column("seats", .text).notNull()
                 t.column("game", .text).notNull()
                 t.column("endedAt", .integer).notNull()
