@@ -26,9 +26,12 @@ public struct RecordedGame: Sendable, Equatable {
 
     public static func id(of body: [UInt8]) -> String { StateHash(canonical: body).hex }
 
-    /// The body of a game log, or nil when the table never reached a game (stopped while seeding).
+    /// The body of a game log, or nil when the table never reached a game (stopped while seeding) or this node left
+    /// it: a copy stopped by its own `leave` holds the game only up to then, and would be a second record of the
+    /// table; the record the members that played on write names it among those who left (§11.1 `takeovers`).
     public static func body(of log: GameLog) -> RecordBody? {
         guard let seed = log.jointSeed else { return nil }
+        if log.stopped?.hasPrefix(StopCode.memberLeft.rawValue + ":") == true { return nil }
         let final = log.finalHash ?? log.moves.last?.after ?? log.initialHash
         guard let finalHash = final else { return nil }
         let outcome: RecordBody.Outcome = log.stopped == nil ? .finished : .stopped

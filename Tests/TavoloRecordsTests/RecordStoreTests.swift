@@ -320,5 +320,9 @@ final class RecordStoreTests: XCTestCase {
             made.takeovers,
             [.init(member: gil, name: "gil", seats: [1], heir: b.seats[1].node, bot: "greedy", number: 4, appliedAt: 5, forfeit: false)])
         XCTAssertNil(try XCTUnwrap(RecordedGame.body(of: try gameLog(of: b))).takeovers)
+        // The copy of the member that left, stopped by its leave, is no record of its own (the others' is).
+        let left = try gameLog(of: b, extra: ["stopped": "table/member-left: gil left the game"])
+        XCTAssertNil(RecordedGame.body(of: left))
+        XCTAssertNotNil(RecordedGame.body(of: try gameLog(of: b, extra: ["stopped": "table/timeout: no deal"])))
     }
 }
