@@ -140,7 +140,9 @@ final class DissectorTests: XCTestCase {
                 guard row.count >= 5 else { continue }
                 for t in row[1].split(separator: "|") { byType[String(t), default: 0] += 1 }
                 XCTAssertEqual(row[2], "", "malformed: \(row)")
-                XCTAssertEqual(row[3], "", "expert info: \(row)")
+                // Wireshark's UDP dissector notes "Possible traceroute" whenever a port falls in 33434–33523, which a
+                // random datagram port sometimes does: that note is about the port, not about our frames.
+                if !row[4].hasPrefix("Possible traceroute") { XCTAssertEqual(row[3], "", "expert info: \(row)") }
             }
             XCTAssertEqual(byType.values.reduce(0, +), stats.frames, path)
             let expected = Dictionary(
