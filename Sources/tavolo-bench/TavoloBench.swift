@@ -21,7 +21,7 @@ struct TavoloBench: AsyncParsableCommand {
     @Option(help: "Padding bytes in the ping message (its JSON is about 30 bytes more).")
     var pad = 32
 
-    @Option(help: "Nodes in the broadcast measurement.")
+    @Option(help: "Nodes in the broadcast measurement; players (and table directories) with --profile table.")
     var nodes = 6
 
     @Option(help: "Broadcasts sent by each node in the broadcast measurement.")
@@ -64,6 +64,7 @@ struct TavoloBench: AsyncParsableCommand {
             return
         }
         if profile == "table" {
+            guard games >= 1 else { throw ValidationError("--games must be at least 1") }
             let r = try TableMachineTimings.run(games: games, players: nodes)
             let perMove = r.seconds * 1e6 / Double(r.moves)
             print(
