@@ -72,28 +72,22 @@ enum Standings {
                 let bytes: Data = row["body"]
                 guard let b = try? CanonicalJSON.decode(RecordBody.self, [UInt8](bytes)) else { continue }
                 try addForfeits(b, recordID: row["id"], endedAt: row["endedAt"], db)
-                try addForfeitStandings(b, db)
             }
         }
     }
 
-    /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction), and their standings.
+    /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction); for a finished game each
+    /// row added counts for its member as a game played and not won (no score, no achievement), so the standings
+    /// count exactly the rows the table holds.
     static func addForfeits(_ b: RecordBody, recordID: String, endedAt: Int64, _ db: Database) throws {
         for t in b.takeovers ?? [] where t.forfeit {
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt) VALUES (?,?,?,?,?,?)"
             ).execute(
                 arguments: [recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt])
-        }
-    }
-
-    /// A finished game counts for each member that forfeited as played and not won (no score, no achievement).
-    static func addForfeitStandings(_ b: RecordBody, _ db: Database) throws {
-        guard b.outcome == .finished else { return }
-        // One per member, as `forfeit` holds them (its key is the record and the member).
-        var counted: Set<String> = []
-        for t in b.takeovers ?? [] where t.forfeit && counted.insert(t.member).inserted {
-            try upsertStanding(game: b.game, isBot: false, player: t.name, won: false, score: nil, db)
+            if db.changesCount == 1 && b.outcome == .finished {
+                try upsertStanding(game: b.game, isBot: false, player: t.name, won: false, score: nil, db)
+            }
         }
     }
 
@@ -112,7 +106,6 @@ enum Standings {
 
     /// Adds one finished record's seats to the standings and achievements (inside the insert's transaction).
     static func add(_ b: RecordBody, _ db: Database) throws {
-        try addForfeitStandings(b, db)
         guard b.outcome == .finished else { return }
         for s in b.seats {
             let score: Int? = b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil

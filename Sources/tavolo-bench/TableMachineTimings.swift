@@ -104,14 +104,9 @@ enum TableMachineTimings {
             for i in 0..<players { _ = try request(i) { $0.request(info.id, .join(seat: i, bot: "heuristic")) } }
             _ = try request(0) { $0.request(info.id, .start) }
             guard finished.count == players, let moves = nodes[order[0]]?.tables[info.id]?.session?.moveNumber else {
-                throw BenchFailure("the in-process table did not finish at every node")
+                throw BenchError("the in-process table did not finish at every node")
             }
             return moves
         }
-    }
-
-    struct BenchFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
     }
 }
