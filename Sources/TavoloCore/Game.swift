@@ -101,6 +101,9 @@ public protocol GameState: Codable, Sendable {
     /// and every client may be sent it, so it says only what all seats saw happen: the public part of the move
     /// (a card once played), never a hand, a drawn card or a deal.
     func describe(_ move: Move) -> String
+    /// A move of `seat` described as `describe` does; a simultaneous game, where any active seat may move, says it
+    /// from that seat's part of the state. By default `describe(move)`.
+    func describe(_ move: Move, seat: Int) -> String
     /// The omniscient line of `tavolo playout --transcript` (it may name hands, draws and deals): for checking
     /// games, never for players. By default the same as `describe`.
     func transcriptLine(_ move: Move) -> String
@@ -146,6 +149,8 @@ extension GameState {
     public static var lowerScoreIsBetter: Bool { false }
 
     public func describe(_ move: Move) -> String { move.description }
+
+    public func describe(_ move: Move, seat: Int) -> String { describe(move) }
 
     public func transcriptLine(_ move: Move) -> String { describe(move) }
 

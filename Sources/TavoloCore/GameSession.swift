@@ -27,8 +27,13 @@ public protocol GameSession: AnyObject {
     /// A move in words, in the context of the current state (before it is applied). Public: it names nothing
     /// the other seats may not see.
     func describe(_ move: AnyGameMove) -> String
+    /// A move of `seat` in words (a simultaneous game's seat moves on its own part of the state).
+    func describe(_ move: AnyGameMove, seat: Int) -> String
     /// What `seat` may see.
     func observation(for seat: Int) -> JSONValue
+    /// An independent session at the same point, bots' random streams included: a table machine copied (a
+    /// rebuilt game compared with the live one, a test's snapshot) must not move the original's game.
+    func copy() -> any GameSession
 
     // Simultaneous play (PROTOCOL.md §10): every seat in `activeSeats` may move, each in its own sequence.
 
@@ -80,6 +85,16 @@ final class GameSessionBox<State: GameState>: GameSession {
         self.seed = seed
         self.factories = factories
     }
+
+    private init(copying other: GameSessionBox<State>) {
+        state = other.state
+        seed = other.seed
+        factories = other.factories
+        bots = other.bots
+        decodedMoves = other.decodedMoves
+    }
+
+    func copy() -> any GameSession { GameSessionBox(copying: self) }
 
     var gameName: String { State.gameName }
     var playerCount: Int { state.playerCount }
@@ -147,6 +162,11 @@ final class GameSessionBox<State: GameState>: GameSession {
     func describe(_ move: AnyGameMove) -> String {
         guard let m = move.as(State.Move.self) else { return move.description }
         return state.describe(m)
+    }
+
+    func describe(_ move: AnyGameMove, seat: Int) -> String {
+        guard let m = move.as(State.Move.self) else { return move.description }
+        return state.describe(m, seat: seat)
     }
 
     func observation(for seat: Int) -> JSONValue {

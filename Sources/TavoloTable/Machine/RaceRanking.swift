@@ -32,12 +32,8 @@ public enum RaceRanking {
 
 /// What a table machine keeps for a simultaneous game.
 struct RaceState {
-    /// The next move number of each seat.
-    var next: [Int: Int] = [:]
     /// Moves that came before their seat's turn in its own sequence, by seat then number.
     var pending: [Int: [Int: PendingRaceMove]] = [:]
-    /// Completed seats in the order this node applied their completing move.
-    var seen: [Int] = []
     /// Each member's reported order (the first it sent).
     var orders: [NodeID: [Int]] = [:]
     var orderSent = false

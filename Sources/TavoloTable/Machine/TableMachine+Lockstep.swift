@@ -180,35 +180,35 @@ extension TableMachine {
         out.append(.moveSent(id, number: number))
         awaitConfirmations(of: number)
         let json = move.json
+        // Applied, and so journaled, before it leaves: a `kill -9` between the two loses nothing the others saw.
+        guard apply(number, seat: seat, move: move, json: json, claimed: hash, from: me) else { return }
         sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
-        apply(number, seat: seat, move: move, json: json, claimed: hash, from: me)
     }
 
     /// Checks and applies move `number`; every member runs exactly these checks. `json` is the move as it
     /// travelled (or will), kept for the log and the event so it is not encoded again.
+    /// Returns whether the move was applied.
+    @discardableResult
     mutating func apply(
         _ number: Int, seat: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
-    ) {
-        guard let s = session else { return }
-        guard s.turn.seat == seat else {
-            let toPlay = s.turn.seat.map(String.init) ?? "none"
-            return reject(number, .notYourTurn, "seat \(seat) moved but seat \(toPlay) is to play", from: from)
-        }
-        // The hash after the last applied move is already known: no need to hash the state again.
-        let before = hashes.last ?? s.stateHash
+    ) -> Bool {
+        // Applied in place (optional chaining on the stored sequencer): its hashes are never copied.
+        guard let result = sequencer?.apply(seat: seat, number: number, move: move, claimed: claimed),
+            let s = session
+        else { return false }
         if from != me { hashesChecked += 1 }
-        guard claimed.agrees(with: before) else {
-            let reason = "made for state \(claimed.hex.prefix(12))…, this node is at \(before.hex.prefix(12))…"
-            return reject(number, .stale, reason, from: from)
+        let done: MoveSequencer.Applied
+        switch result {
+        case .failure(let r):
+            reject(number, r.code, r.reason, from: from)
+            return false
+        case .success(let applied): done = applied
         }
-        let text = s.describe(move)
-        do { try s.apply(move) } catch { return reject(number, error.code, error.message, from: from) }
-        let after = s.stateHash
-        hashes.append(after)
+        let (text, after) = (done.text, done.after)
         stopAwaiting(.botMove(id, number: number))
         log.moves.append(
             GameLog.LoggedMove(
-                number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
+                number: number, seat: seat, move: json, text: text, before: done.before.hex, after: after.hex))
         // On disk before this node confirms it: a `kill -9` from here on loses nothing it confirmed (§9.9).
         persist()
         // Confirmations go to the host, which checks (and times) every other member and stops the table at the
@@ -232,6 +232,7 @@ extension TableMachine {
         for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
         }
+        return true
     }
 
     /// Compares a confirmation with this node's own hash after that move; the first difference stops the table.

@@ -76,7 +76,7 @@ extension TableMachine {
     // MARK: Sync and catch-up
 
     mutating func sendSync(to peer: NodeID) {
-        guard isMember || isSpectator, let s = session, let hash = hashes.last else { return }
+        guard isMember || isSpectator, let s = session, let hash = sequencer?.currentHash else { return }
         syncSent.insert(peer)
         send(.sync(table: id, moves: s.moveNumber, stateHash: hash), to: [peer])
     }
@@ -89,6 +89,7 @@ extension TableMachine {
         // Back, however far ahead: its votes came before this sync, so this node counted them already (§9.10).
         memberReturned(from)
         guard moves >= 0, moves <= s.moveNumber + Self.maxPending else { return dropped(message, from: from) }
+        if s.isSimultaneous { return handleRaceSync(from: from, moves: moves, hash: hash) }
         // The sender's word on the state after `moves` moves: checked now, or when this node gets there. A member
         // voted out is answered (it follows the game) but has no say: its word is not asked for (§9.12).
         if replaced.contains(from) {
@@ -136,6 +137,7 @@ extension TableMachine {
         guard info.isMember(from), !replaced.contains(from), checks, info.phase.isActive, let s = session else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }
+        if s.isSimultaneous { return handleRaceCatchUp(from: from, moves: moves) }
         // Deals are checked against the joint seed when their turn comes, whoever relays them.
         for d in deals.prefix(Self.maxPending) where d.number > verifiedDeal && pendingDeals[d.number] == nil {
             pendingDeals[d.number] = d.cards

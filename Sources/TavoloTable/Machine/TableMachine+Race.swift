@@ -9,7 +9,7 @@ import TavoloProtocol
 extension TableMachine {
     var isRace: Bool { session?.isSimultaneous == true }
 
-    func raceNext(_ seat: Int) -> Int { race.next[seat] ?? 0 }
+    public func raceNext(_ seat: Int) -> Int { sequencer?.next(of: seat) ?? 0 }
 
     mutating func handleRaceMove(from: NodeID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash) {
         let message = TableMessage.raceMove(table: id, seat: seat, number: number, move: move, seatHash: seatHash)
@@ -22,7 +22,7 @@ extension TableMachine {
             }
             return
         }
-        guard (0..<info.players).contains(seat), info.seats[seat].owner == from else {
+        guard (0..<info.players).contains(seat), info.seats[seat].owner == from || isHeir(from, of: seat) else {
             return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
         }
         guard number >= raceNext(seat) else {
@@ -39,7 +39,9 @@ extension TableMachine {
     /// Applies every move whose turn in its seat's sequence has come, ends the game when no seat may move, and
     /// schedules this node's bots and tells its users they may move.
     mutating func raceProgress() {
-        guard info.phase == .playing, let s = session else { return }
+        // A paused race applies moves already played (a catch-up) but plays none, as lockstep does (§9.10).
+        guard info.phase == .playing || info.phase == .paused, let s = session else { return }
+        applyDueTakeovers()
         var applied = true
         while applied {
             applied = false
@@ -58,7 +60,7 @@ extension TableMachine {
             }
         }
         if s.turn == .terminal { return raceFinish() }
-        guard role == .node else { return }
+        guard role == .node, info.phase == .playing, isMember, !replaced.contains(me) else { return }
         for seat in s.activeSeats where info.seats[seat].owner == me {
             if let bot = info.seats[seat].bot {
                 if race.botTimers.insert(seat).inserted {
@@ -110,42 +112,49 @@ extension TableMachine {
     }
 
     mutating func sendRaceMove(seat: Int, move: AnyGameMove) {
-        guard let s = session else { return }
         let number = raceNext(seat)
-        let hash = s.seatHash(seat)
+        guard let hash = sequencer?.hashBefore(seat: seat) else { return }
         let json = move.json
+        // Applied, and so journaled, before it leaves: a racer killed between the two restarts where the others
+        // know it to be, never behind its own moves (§9.9).
+        guard applyRaceMove(seat: seat, number: number, move: move, json: json, claimed: hash, from: me) else {
+            return
+        }
         sendToTable(.raceMove(table: id, seat: seat, number: number, move: json, seatHash: hash))
-        applyRaceMove(seat: seat, number: number, move: move, json: json, claimed: hash, from: me)
     }
 
-    /// Checks and applies move `number` of `seat`: every member runs exactly these checks.
+    /// Checks and applies move `number` of `seat` through the sequencer: every member runs exactly these checks.
+    /// Journaled like a lockstep move (§9.9); no confirmation is sent (§10.2).
+    @discardableResult
     mutating func applyRaceMove(
         seat: Int, number: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
-    ) {
-        guard let s = session else { return }
-        let before = s.seatHash(seat)
-        if from != me { hashesChecked += 1 }
-        guard claimed.agrees(with: before) else {
-            let reason = "made for seat state \(claimed.hex.prefix(12))…, this node has \(before.hex.prefix(12))…"
-            return reject(number, .stale, reason, from: from)
+    ) -> Bool {
+        guard let result = sequencer?.apply(seat: seat, number: number, move: move, claimed: claimed) else {
+            return false
         }
-        do { try s.apply(move, seat: seat) } catch { return reject(number, error.code, error.message, from: from) }
-        race.next[seat] = number + 1
-        let after = s.seatHash(seat)
-        let text = "seat \(seat): \(move)"
-        log.moves.append(
-            GameLog.LoggedMove(
-                number: number, seat: seat, move: json, text: text, before: before.hex, after: after.hex))
-        if s.seatCompleted(seat) && !race.seen.contains(seat) { race.seen.append(seat) }
-        emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
+        if from != me { hashesChecked += 1 }
+        switch result {
+        case .failure(let r):
+            reject(number, r.code, r.reason, from: from)
+            return false
+        case .success(let done):
+            log.moves.append(
+                GameLog.LoggedMove(
+                    number: number, seat: seat, move: json, text: done.text, before: done.before.hex,
+                    after: done.after.hex))
+            persist()
+            emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: done.after, text: done.text))
+            return true
+        }
     }
 
     /// The game is over here: report the order this node saw, then the result (§10.3, §9.5).
     mutating func raceFinish() {
         if isMember, !race.orderSent {
             race.orderSent = true
-            if race.orders[me] == nil { race.orders[me] = race.seen }
-            sendToTable(.raceOrder(table: id, order: race.seen))
+            let seen = sequencer?.finishingOrder ?? []
+            if race.orders[me] == nil { race.orders[me] = seen }
+            sendToTable(.raceOrder(table: id, order: seen))
         }
         finish()
     }

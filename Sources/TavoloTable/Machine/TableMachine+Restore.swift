@@ -9,7 +9,7 @@ extension TableMachine {
     public init(restoring saved: GameLog, _ ctx: TableContext) throws(TableError) {
         self.init(offered: saved.table, role: .node, ctx)
         let fail = { (why: String) in TableError(.badRequest, "the log of table \(saved.table.id) \(why)") }
-        guard let seed = saved.jointSeed, let entry = ctx.catalog[saved.table.game] else {
+        guard let seed = saved.jointSeed, ctx.catalog[saved.table.game] != nil else {
             throw fail("has no joint seed or an unknown game")
         }
         // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
@@ -17,24 +17,17 @@ extension TableMachine {
         guard saved.table.members.contains(ctx.me) || votedOut else {
             throw fail("is of a table this node takes no part in")
         }
-        let game: any GameSession
-        do { game = try entry.session(players: saved.table.players, seed: seed) } catch {
-            throw fail("cannot set its game up: \(error.message)")
-        }
-        guard saved.initialHash == nil || saved.initialHash == game.stateHash.hex else {
+        var replayer: LogReplayer
+        do {
+            replayer = try LogReplayer(
+                catalog: ctx.catalog, game: saved.table.game, players: saved.table.players, seed: seed,
+                deals: saved.deals)
+        } catch { throw fail("cannot set its game up: \(error.message)") }
+        guard saved.initialHash == nil || saved.initialHash == replayer.game.stateHash.hex else {
             throw fail("starts from another state than its joint seed gives")
         }
-        var hashes = [game.stateHash]
-        var verified = 0
-        func checkDeal() throws(TableError) {
-            guard game.currentDeal != nil, verified < game.dealNumber else { return }
-            // The deal the next move needs may not have come before the node stopped: the host deals it again.
-            guard let logged = saved.deals.first(where: { $0.number == game.dealNumber }) else { return }
-            guard logged.cards == game.currentDeal else { throw fail("has a deal that is not its seed's shuffle") }
-            verified = game.dealNumber
-        }
         let takeovers = saved.takeovers ?? []
-        // The bot this node played `seat` with at move `n`, if any: bots draw from their own random stream,
+        // The bot this node played `seat` with at move count `n`, if any: bots draw from their own random stream,
         // which must stand where it stood, so the restored game goes on as the uninterrupted one would.
         func myBot(seat: Int, at n: Int) -> String? {
             if let t = takeovers.last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
@@ -47,23 +40,24 @@ extension TableMachine {
             return s?.owner == ctx.me ? s?.bot : nil
         }
         for m in saved.moves {
-            try checkDeal()
-            if let kind = myBot(seat: m.seat, at: m.number) { _ = try? game.botMove(kind: kind) }
-            guard m.number == game.moveNumber, game.turn.seat == m.seat, m.before == hashes.last?.hex,
-                verified == game.dealNumber || game.currentDeal == nil
-            else { throw fail("does not replay at move \(m.number)") }
-            do { try game.apply(try game.decodeMove(m.move)) } catch {
-                throw fail("has a move \(m.number) the game refuses: \(error.message)")
-            }
-            guard game.stateHash.hex == m.after else { throw fail("ends move \(m.number) at another hash") }
-            hashes.append(game.stateHash)
+            let step = LogReplayer.Step(seat: m.seat, number: m.number, move: m.move, before: m.before, after: m.after)
+            do {
+                try replayer.apply(step) { step, game in
+                    guard let kind = myBot(seat: step.seat, at: game.moveNumber) else { return }
+                    if game.isSimultaneous {
+                        _ = try? game.botMove(kind: kind, seat: step.seat)
+                    } else {
+                        _ = try? game.botMove(kind: kind)
+                    }
+                }
+            } catch { throw fail("does not replay at move \(m.number) of seat \(m.seat): \(error.message)") }
         }
-        try checkDeal()
+        do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
+        let verified = replayer.verifiedDeal
         seen = true
         seedingBegun = true
         jointSeed = seed
-        session = game
-        self.hashes = hashes
+        sequencer = replayer.sequencer
         verifiedDeal = verified
         dealsSent = verified
         for d in saved.deals where d.number <= verified { pendingDeals[d.number] = nil }
@@ -88,6 +82,8 @@ extension TableMachine {
         out = []
         for peer in activeMembers where peer != me { memberLost(peer) }
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { memberBack(peer) }
+        // Nobody else to wait for (this node's own bots hold every other seat): play goes on at once.
+        maybeResume()
         let effects = out
         out = []
         return effects

@@ -101,8 +101,7 @@ extension TableMachine {
             stop(.setup, error.message, broadcast: true)
             return
         }
-        session = game
-        hashes = [game.stateHash]
+        sequencer = MoveSequencer(game: game)
         log.jointSeed = seed
         log.initialHash = game.stateHash.hex
         log.participants = order.map {

@@ -42,8 +42,7 @@ extension TableMachine {
                 .notice,
                 "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
                     + "\(first.number)–\(s.moveNumber - 1) played apart from the table"))
-        session = rebuilt.session
-        hashes = rebuilt.hashes
+        sequencer = rebuilt.sequencer
         verifiedDeal = rebuilt.verifiedDeal
         dealsSent = rebuilt.dealsSent
         log.moves = kept.moves

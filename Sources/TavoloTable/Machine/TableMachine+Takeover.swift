@@ -162,9 +162,10 @@ extension TableMachine {
         // whatever order it agreed them in.
         for t in agreed.sorted(by: { $0.member < $1.member }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
+            // A race has no seat to play: its seats pass once this node has every move the vote counted (§10.6).
             let due =
                 seats.isEmpty || s.turn == .terminal
-                || (s.moveNumber >= t.number && s.turn.seat.map(seats.contains) == true)
+                || (s.moveNumber >= t.number && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
             guard due, let heir = heir(of: t, at: s.moveNumber) else {
                 kept.append(t)
                 continue
@@ -176,6 +177,7 @@ extension TableMachine {
             }
             // Moves the member sent that were waiting are no longer its to play.
             pendingMoves = pendingMoves.filter { $0.value.from != t.member }
+            for seat in seats { race.pending[seat] = race.pending[seat]?.filter { $0.value.from != t.member } }
             log.table = info
             log.takeovers = (log.takeovers ?? []) + [
                 GameLog.LoggedTakeover(

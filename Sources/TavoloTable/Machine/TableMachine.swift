@@ -32,10 +32,11 @@ public struct TableMachine {
     public internal(set) var jointSeed: UInt64?
     var seedingBegun = false
 
-    // Lockstep play (§9.4).
-    public internal(set) var session: (any GameSession)?
-    /// State hash after k moves, k = 0 … moveNumber.
-    var hashes: [StateHash] = []
+    // Play (§9.4, §10.2): the game and every move applied to it go through the sequencer, once the seed is known.
+    public internal(set) var sequencer: MoveSequencer?
+    public var session: (any GameSession)? { sequencer?.game }
+    /// Turn-based: the state hash after k moves, k = 0 … moveNumber.
+    var hashes: [StateHash] { sequencer?.hashes ?? [] }
     var verifiedDeal = 0
     var dealsSent = 0
     var pendingDeals: [Int: [UInt8]] = [:]

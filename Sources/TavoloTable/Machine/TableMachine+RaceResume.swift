@@ -1,0 +1,49 @@
+import TavoloCore
+import TavoloProtocol
+
+/// A simultaneous game survives a lost member as a turn-based one does (PROTOCOL.md §10.6): it pauses, a member that
+/// comes back (its connection, or a restart from its journal) catches up, and after the grace a bot takes the seats.
+/// What differs is how two members tell what the other misses: a race has no single move order, so a sync carries
+/// the whole state's hash (it depends on no interleaving, §10.1), and a member whose state differs is sent every
+/// race move this node applied; the receiver keeps those its seats' sequences lack, each checked as a live move.
+extension TableMachine {
+    /// `peer`'s sync of a race: `moves` in all, reaching the whole state `hash`.
+    mutating func handleRaceSync(from peer: NodeID, moves: Int, hash: StateHash) {
+        guard let s = session, !info.phase.isOver || info.phase == .finished else { return }
+        // A spectator relays nothing: the members have no use for its word.
+        if hash != s.stateHash && !isSpectator { sendRaceCatchUp(to: peer) }
+        if !syncSent.contains(peer) { sendVotesAndSync(to: peer) }
+        if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
+            if let order = race.orders[me] { send(.raceOrder(table: id, order: order), to: [peer]) }
+            send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [peer])
+        }
+    }
+
+    /// Every race move this node applied, each with its seat's own number and seat hashes before and after.
+    mutating func sendRaceCatchUp(to peer: NodeID) {
+        let moves: [RelayedMove] = log.moves.compactMap {
+            guard let before = StateHash(hex: $0.before), let after = StateHash(hex: $0.after) else { return nil }
+            return RelayedMove(number: $0.number, seat: $0.seat, move: $0.move, stateHash: before, after: after)
+        }
+        var start = 0
+        repeat {
+            let chunk = Array(moves[start..<min(moves.count, start + Self.catchUpChunk)])
+            send(.catchUp(table: id, deals: [], moves: chunk), to: [peer])
+            start += Self.catchUpChunk
+        } while start < moves.count
+    }
+
+    /// Relayed race moves: those beyond each seat's sequence here wait for their turn and are then checked exactly
+    /// as live ones (§10.2); those already applied here are no news.
+    mutating func handleRaceCatchUp(from: NodeID, moves: [RelayedMove]) {
+        var waiting = race.pending.values.reduce(0) { $0 + $1.count }
+        for m in moves where m.number >= raceNext(m.seat) && race.pending[m.seat]?[m.number] == nil {
+            guard waiting < Self.maxPending, (0..<info.players).contains(m.seat) else { break }
+            race.pending[m.seat, default: [:]][m.number] = RaceState.PendingRaceMove(
+                from: from, move: m.move, seatHash: m.stateHash)
+            waiting += 1
+        }
+        progress()
+        revoteIfBehind()
+    }
+}
