@@ -23,16 +23,21 @@ def slide(tiles, n, move):
     assert cell is not None
     tiles[b], tiles[cell] = tiles[cell], 0
 
-def scramble(n, seed, steps=130):
+def scramble_path(n, seed, steps=130):
+    """The scramble and the slides that made it from the solved board."""
     rng = Xoshiro(seed)
     tiles = list(range(1, n * n)) + [0]
-    previous = None
+    previous, path = None, []
     for _ in range(steps):
         options = [m for m in MOVES if tile_cell(tiles, n, m) is not None and (previous is None or m != OPPOSITE[previous])]
         move = options[rng.bounded(len(options))]
         slide(tiles, n, move)
+        path.append(move)
         previous = move
-    return tiles
+    return tiles, path
+
+def scramble(n, seed, steps=130):
+    return scramble_path(n, seed, steps)[0]
 
 def solved(tiles):
     return tiles == list(range(1, len(tiles))) + [0]
@@ -52,40 +57,44 @@ def seat_canonical(n, seat, board, moves, status):
 def sha(b):
     return hashlib.sha256(b).hexdigest()
 
-cases = []
-for n in (4, 5, 6):
-    for seed in (1, 2, 3, 42, 0xFFFFFFFFFFFFFFFF):
-        for players in (1, 3):
-            start = scramble(n, seed)
-            boards = [list(start) for _ in range(players)]
-            moves = [0] * players
-            status = [1 if solved(start) else 0] * players
-            case = {"n": n, "seed": str(seed), "players": players, "scramble": start,
-                    "startHash": sha(canonical(n, boards, moves, status))}
-            # Seat players-1 plays the first legal slides in canonical order, never undoing, 5 times; then
-            # seat 0 gives up (when there are several seats).
-            seat = players - 1
-            played, previous = [], None
-            for _ in range(5):
-                move = next(m for m in MOVES if tile_cell(boards[seat], n, m) is not None and (previous is None or m != OPPOSITE[previous]))
-                slide(boards[seat], n, move)
-                moves[seat] += 1
-                played.append(move)
-                previous = move
-            case["seat"] = seat
-            case["moves"] = played
-            case["seatHashAfter"] = sha(seat_canonical(n, seat, boards[seat], moves[seat], status[seat]))
-            if players > 1:
-                status[0] = 2
-                case["seat0GivesUp"] = True
-            case["hashAfter"] = sha(canonical(n, boards, moves, status))
-            case["canonicalAfter"] = canonical(n, boards, moves, status).hex()
-            cases.append(case)
+def main():
+    cases = []
+    for n in (4, 5, 6):
+        for seed in (1, 2, 3, 42, 0xFFFFFFFFFFFFFFFF):
+            for players in (1, 3):
+                start = scramble(n, seed)
+                boards = [list(start) for _ in range(players)]
+                moves = [0] * players
+                status = [1 if solved(start) else 0] * players
+                case = {"n": n, "seed": str(seed), "players": players, "scramble": start,
+                        "startHash": sha(canonical(n, boards, moves, status))}
+                # Seat players-1 plays the first legal slides in canonical order, never undoing, 5 times; then
+                # seat 0 gives up (when there are several seats).
+                seat = players - 1
+                played, previous = [], None
+                for _ in range(5):
+                    move = next(m for m in MOVES if tile_cell(boards[seat], n, m) is not None and (previous is None or m != OPPOSITE[previous]))
+                    slide(boards[seat], n, move)
+                    moves[seat] += 1
+                    played.append(move)
+                    previous = move
+                case["seat"] = seat
+                case["moves"] = played
+                case["seatHashAfter"] = sha(seat_canonical(n, seat, boards[seat], moves[seat], status[seat]))
+                if players > 1:
+                    status[0] = 2
+                    case["seat0GivesUp"] = True
+                case["hashAfter"] = sha(canonical(n, boards, moves, status))
+                case["canonicalAfter"] = canonical(n, boards, moves, status).hex()
+                cases.append(case)
 
-here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "fifteen.json"), "w") as f:
-    json.dump({"description": "Fifteen-puzzle race (Protocol/games/fifteen.md): the scramble of each (n, seed), "
-               "the start state hash, then seat `seat` slides `moves` (and seat 0 gives up when seat0GivesUp): "
-               "the seat hash of that seat and the state hash after", "cases": cases}, f, indent=1)
-    f.write("\n")
-print("wrote fifteen.json with", len(cases), "cases")
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "fifteen.json"), "w") as f:
+        json.dump({"description": "Fifteen-puzzle race (Protocol/games/fifteen.md): the scramble of each (n, seed), "
+                   "the start state hash, then seat `seat` slides `moves` (and seat 0 gives up when seat0GivesUp): "
+                   "the seat hash of that seat and the state hash after", "cases": cases}, f, indent=1)
+        f.write("\n")
+    print("wrote fifteen.json with", len(cases), "cases")
+
+if __name__ == "__main__":
+    main()

@@ -90,11 +90,15 @@ public struct RecordBody: Codable, Sendable, Equatable {
     public var finalHash: String
     /// Absent when no seat changed hands (so such a game's body, and id, are as before takeovers were recorded).
     public var takeovers: [Takeover]?
+    /// A simultaneous game that finished (§10.3): the agreed ranking of the seats that completed, and the members'
+    /// finishing orders it was computed from (in the members' order at the table). Absent for other games.
+    public var ranking: [Int]?
+    public var votes: [[Int]]?
 
     public init(
         version: Int, table: String, game: String, players: Int, options: [String: JSONValue], seats: [Seat],
         jointSeed: String, moves: [Move], outcome: Outcome, stopCode: String?, winners: [Int], scores: [Int],
-        finalHash: String, takeovers: [Takeover]? = nil
+        finalHash: String, takeovers: [Takeover]? = nil, ranking: [Int]? = nil, votes: [[Int]]? = nil
     ) {
         self.version = version
         self.table = table
@@ -110,6 +114,8 @@ public struct RecordBody: Codable, Sendable, Equatable {
         self.scores = scores
         self.finalHash = finalHash
         self.takeovers = takeovers?.isEmpty == true ? nil : takeovers
+        self.ranking = ranking
+        self.votes = votes
     }
 
     public static func hex(_ seed: UInt64) -> String {

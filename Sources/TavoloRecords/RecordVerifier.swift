@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloCore
+import TavoloTable
 
 /// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
 /// within the limits, and its moves, replayed by this node's own engine from the joint seed, are legal, played
@@ -31,37 +32,71 @@ public struct RecordVerifier: Sendable {
         guard entry.playerCounts.contains(b.players) else {
             return .failure(.init("\(b.game) is not played by \(b.players)"))
         }
+        // A paced kind (`solver@20`, §10.5) is its bot kind at a pace.
         let botKinds = Set(entry.bots.map(\.kind))
-        if let s = b.seats.first(where: { $0.bot.map { !botKinds.contains($0) } ?? false }) {
+        let known = { (kind: String) in botKinds.contains(BotKindName(kind).kind) }
+        if let s = b.seats.first(where: { $0.bot.map { !known($0) } ?? false }) {
             return .failure(.init("seat \(s.seat): unknown bot kind"))
         }
-        if let t = b.takeovers?.firstIndex(where: { !botKinds.contains($0.bot) }) {
+        if let t = b.takeovers?.firstIndex(where: { !known($0.bot) }) {
             return .failure(.init("takeover \(t): unknown bot kind"))
         }
         guard let seed = b.seed else { return .failure(.init("jointSeed is not 16 lower-case hex digits")) }
-        let session: any GameSession
-        do { session = try entry.session(players: b.players, seed: seed) } catch {
-            return .failure(.init("cannot start \(b.game): \(error)"))
+        var replayer: LogReplayer
+        do { replayer = try LogReplayer(catalog: catalog, game: b.game, players: b.players, seed: seed) } catch {
+            return .failure(.init("cannot start \(b.game): \(error.message)"))
         }
+        let simultaneous = replayer.game.isSimultaneous
         for (n, m) in b.moves.enumerated() {
-            guard session.turn.seat == m.seat else {
-                return .failure(.init("move \(n): seat \(m.seat) is not the seat to play"))
+            // A race's moves are listed seat by seat (§11.1): one body per game, whatever order a member saw.
+            if simultaneous, n > 0, m.seat < b.moves[n - 1].seat {
+                return .failure(.init("move \(n): a race's moves are not listed seat by seat"))
             }
-            do { try session.apply(try session.decodeMove(m.move)) } catch {
-                return .failure(.init("move \(n): \(error)"))
+            do { try replayer.apply(LogReplayer.Step(seat: m.seat, move: m.move)) } catch {
+                return .failure(.init("move \(n): \(error.message)"))
             }
         }
-        guard session.stateHash.hex == b.finalHash else {
-            return .failure(.init("the moves reach \(session.stateHash.hex.prefix(16))…, not the final hash claimed"))
+        let game = replayer.game
+        guard game.stateHash.hex == b.finalHash else {
+            return .failure(.init("the moves reach \(game.stateHash.hex.prefix(16))…, not the final hash claimed"))
         }
-        let outcome = session.outcome
+        let outcome = game.outcome
         if b.outcome == .finished, outcome == nil {
             return .failure(.init("finished, but the game is not over after \(b.moves.count) moves"))
         }
-        guard b.winners == (outcome?.winners ?? []), b.scores == (outcome?.scores ?? []) else {
-            return .failure(.init("winners or scores are not the ones the moves give"))
+        if let problem = simultaneous ? raceOutcomeProblem(b, game) : turnOutcomeProblem(b, outcome) {
+            return .failure(.init(problem))
         }
         return .success(b)
+    }
+
+    func turnOutcomeProblem(_ b: RecordBody, _ outcome: GameOutcome?) -> String? {
+        guard b.ranking == nil, b.votes == nil else { return "ranking and votes are for simultaneous games" }
+        guard b.winners == (outcome?.winners ?? []), b.scores == (outcome?.scores ?? []) else {
+            return "winners or scores are not the ones the moves give"
+        }
+        return nil
+    }
+
+    /// A race's winner is the first of the ranking its members' votes give (§10.3), not the game's fewest moves.
+    func raceOutcomeProblem(_ b: RecordBody, _ game: any GameSession) -> String? {
+        guard let outcome = game.outcome, b.outcome == .finished else {
+            guard b.ranking == nil, b.votes == nil, b.winners.isEmpty, b.scores == (game.outcome?.scores ?? []) else {
+                return "an unfinished race has no ranking, votes or winners"
+            }
+            return nil
+        }
+        guard b.scores == outcome.scores else { return "scores are not the ones the moves give" }
+        // One vote per member: the seat owners and a host without a seat.
+        guard let ranking = b.ranking, let votes = b.votes, votes.count <= b.players + 1 else {
+            return "a finished race needs its ranking and its votes"
+        }
+        let completed = Set((0..<b.players).filter { game.seatCompleted($0) })
+        guard ranking == RaceRanking.rank(orders: votes, completed: completed, moves: outcome.scores).ranking else {
+            return "the ranking is not the one the votes give"
+        }
+        guard b.winners == Array(ranking.prefix(1)) else { return "the winner is not the first of the ranking" }
+        return nil
     }
 
     func fieldProblem(_ b: RecordBody) -> String? {

@@ -42,7 +42,7 @@ public struct RecordedGame: Sendable, Equatable {
             seats: log.table.seats.sorted { $0.seat < $1.seat }.map {
                 RecordBody.Seat(seat: $0.seat, node: $0.owner?.hex ?? "", name: $0.ownerName ?? "", bot: $0.bot)
             },
-            jointSeed: RecordBody.hex(seed), moves: log.moves.map { .init(seat: $0.seat, move: $0.move) },
+            jointSeed: RecordBody.hex(seed), moves: recordedMoves(log),
             outcome: outcome, stopCode: stopCode, winners: log.winners ?? [], scores: log.scores ?? [],
             finalHash: finalHash,
             // A host with no seat that leaves passes only its host role: no seat changed hands.
@@ -50,7 +50,18 @@ public struct RecordedGame: Sendable, Equatable {
                 RecordBody.Takeover(
                     member: $0.member.hex, name: $0.memberName, seats: $0.seats, heir: $0.heir.hex, bot: $0.bot,
                     number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
-            })
+            },
+            ranking: outcome == .finished ? log.ranking : nil, votes: outcome == .finished ? log.raceVotes : nil)
+    }
+
+    /// The moves in the record's order: as played for a turn-based game; for a simultaneous one seat by seat, each
+    /// seat's in its own order (§11.1), so every member writes the same body whatever order it applied them in.
+    /// A turn-based log's numbers are 0, 1, 2 … in order; a race's repeat across seats. When a race's do not
+    /// (one seat moved), its order by number is already seat by seat: sorting by (seat, number) is right either way.
+    static func recordedMoves(_ log: GameLog) -> [RecordBody.Move] {
+        let numbersRepeat = Set(log.moves.map(\.number)).count != log.moves.count
+        let moves = numbersRepeat ? log.moves.sorted { ($0.seat, $0.number) < ($1.seat, $1.number) } : log.moves
+        return moves.map { .init(seat: $0.seat, move: $0.move) }
     }
 
     /// The record a node writes for a game log (nil when no game was played).

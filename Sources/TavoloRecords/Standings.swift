@@ -108,7 +108,9 @@ enum Standings {
     static func add(_ b: RecordBody, _ db: Database) throws {
         guard b.outcome == .finished else { return }
         for s in b.seats {
-            let score: Int? = b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil
+            // A racer that gave up is not ranked (§10.3): its moves are no result, least of all a best one.
+            let ranked = b.ranking?.contains(s.seat) ?? true
+            let score: Int? = ranked && b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil
             let won = b.winners.contains(s.seat)
             let key: [DatabaseValueConvertible?] = [b.game, s.bot != nil, s.bot ?? s.name]
             try upsertStanding(game: b.game, isBot: s.bot != nil, player: s.bot ?? s.name, won: won, score: score, db)

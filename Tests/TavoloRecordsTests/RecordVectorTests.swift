@@ -90,12 +90,18 @@ final class RecordVectorTests: XCTestCase {
 
     func testVectors() throws {
         let made = try make()
+        // The race records come from the independent generator (generate_race_record_vectors.py), not from here.
+        let isRace = { (r: Vectors.Record) in r.name.hasPrefix("fifteen race") }
         if ProcessInfo.processInfo.environment["TAVOLO_WRITE_RECORD_VECTORS"] == "1" {
+            let kept = try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: Self.file)).records.filter(isRace)
+            var written = made
+            written.records += kept
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            try e.encode(made).write(to: Self.file)
+            try e.encode(written).write(to: Self.file)
         }
         let file = try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: Self.file))
+        XCTAssertEqual(file.records.filter(isRace).count, 4, "the race records (§11.1) are in the vectors")
         let verifier = RecordVerifier(catalog: .standard)
         for r in file.records {
             switch verifier.verify(id: r.id, body: Array(r.body.utf8)) {
@@ -109,6 +115,7 @@ final class RecordVectorTests: XCTestCase {
             XCTAssertNil(decoded.limitProblem, m.name)
             XCTAssertEqual(String(decoding: try CanonicalJSON.encode(decoded), as: UTF8.self), m.json, m.name)
         }
-        XCTAssertEqual(file.records.map(\.id), made.records.map(\.id), "the engines or the body format changed")
+        XCTAssertEqual(
+            file.records.filter { !isRace($0) }.map(\.id), made.records.map(\.id), "the engines or the body format changed")
     }
 }

@@ -85,6 +85,15 @@ final class TableRestartTests: XCTestCase {
         }
         XCTAssertEqual(sequences[0], sequences[1])
         XCTAssertEqual(sequences[0], sequences[2])
+        // Every node writes the same record of the race, and a peer's check accepts it (§11.1, §11.4).
+        let records = try (0..<3).map { i in
+            try XCTUnwrap(RecordedGame.from(XCTUnwrap(mesh.table(i, info.id)?.log), startedAt: nil, endedAt: 1))
+        }
+        XCTAssertEqual(Set(records.map(\.id)).count, 1)
+        let body = try RecordVerifier(catalog: .standard).verify(id: records[0].id, body: records[0].body).get()
+        XCTAssertEqual(body.ranking, results[0].ranking)
+        XCTAssertEqual(body.winners, Array((results[0].ranking ?? []).prefix(1)))
+        XCTAssertEqual(body.votes?.count, 3)
     }
 
     /// `tavolo host spirits --seat --bots --start`, then `kill -9` and a restart: with no other member to wait

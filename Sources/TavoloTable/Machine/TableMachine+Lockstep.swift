@@ -285,7 +285,8 @@ extension TableMachine {
         guard let s = session, let outcome = s.outcome, !resultSent else { return }
         resultSent = true
         let hash = s.stateHash
-        log.winners = outcome.winners
+        // A race's winner is the first of its ranking, known once every member's vote is in (§10.3).
+        log.winners = isRace ? nil : outcome.winners
         log.scores = outcome.scores
         log.finalHash = hash.hex
         if isMember && !replaced.contains(me) {

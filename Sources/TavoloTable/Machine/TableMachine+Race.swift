@@ -180,6 +180,7 @@ extension TableMachine {
         }
         log.winners = Array(ranking.prefix(1))
         log.ranking = ranking
+        log.raceVotes = voters.compactMap { race.orders[$0] }
         return ranking
     }
 }

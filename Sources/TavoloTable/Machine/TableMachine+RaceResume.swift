@@ -13,9 +13,9 @@ extension TableMachine {
         // A spectator relays nothing: the members have no use for its word.
         if hash != s.stateHash && !isSpectator { sendRaceCatchUp(to: peer) }
         if !syncSent.contains(peer) { sendVotesAndSync(to: peer) }
-        if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
+        if resultSent, let outcome = s.outcome, let mine = results[me] {
             if let order = race.orders[me] { send(.raceOrder(table: id, order: order), to: [peer]) }
-            send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [peer])
+            send(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: mine), to: [peer])
         }
     }
 

@@ -35,8 +35,10 @@ public struct GameLog: Codable, Sendable, Equatable {
     public var deals: [LoggedDeal] = []
     public var moves: [LoggedMove] = []
     public var winners: [Int]?
-    /// Simultaneous games: the agreed ranking of the seats that completed (§10.3).
+    /// Simultaneous games: the agreed ranking of the seats that completed (§10.3), and the members' finishing orders
+    /// it was computed from (the valid and the ignored ones, in the members' order at the table).
     public var ranking: [Int]?
+    public var raceVotes: [[Int]]?
     public var scores: [Int]?
     public var finalHash: String?
     /// Every member's final hash, by node name.
