@@ -3,6 +3,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloGames
+import TavoloTable
 import TavoloTerminal
 
 /// `tavolo history`, `scores`, `show`: the node's records, asked over the control socket like every other
@@ -107,9 +108,10 @@ struct ShowRecord: ParsableCommand {
         guard let record = stored.first,
             let body = try? CanonicalJSON.decode(RecordBody.self, Array(record.body.utf8))
         else { throw CleanExit.failure("the record of \(table) does not decode") }
-        guard let entry = GameCatalog.standard[body.game], let seed = body.seed,
-            let session = try? entry.session(players: body.players, seed: seed)
+        guard let seed = body.seed,
+            var replayer = try? LogReplayer(catalog: .standard, game: body.game, players: body.players, seed: seed)
         else { throw CleanExit.failure("this build cannot replay \(body.game)") }
+        let session = replayer.game
         let seats = body.seats.map { TableSnapshot.Seat(seat: $0.seat, ownerName: $0.name, bot: $0.bot, isMine: false) }
         func board(_ seat: Int) -> [String] {
             let obs = session.observation(for: seat).jsonBytes
@@ -126,11 +128,11 @@ struct ShowRecord: ParsableCommand {
         for (n, m) in body.moves.enumerated() {
             let before = session.stateHash.hex
             let beforeBoard = json ? [] : board(m.seat)
-            guard let move = try? session.decodeMove(m.move) else {
-                throw CleanExit.failure("move \(n) does not decode for \(body.game)")
+            // The same replay a node runs (a race's moves each applied to their own seat's board).
+            let text: String
+            do { text = try replayer.apply(LogReplayer.Step(seat: m.seat, move: m.move)).text } catch {
+                throw CleanExit.failure("move \(n) does not replay: \(error.message)")
             }
-            let text = session.describe(move)
-            do { try session.apply(move) } catch { throw CleanExit.failure("move \(n) does not replay: \(error)") }
             if json {
                 steps.append(
                     Step(
