@@ -18,6 +18,8 @@ public struct PlayController: Sendable {
         case rules(offset: Int)
         /// `q` was pressed during a game: leave, detach, or stay.
         case confirmQuit
+        /// `g` was pressed in a race: give up (this move, the JSON kept here) or keep racing.
+        case confirmGiveUp([UInt8])
     }
 
     public var mode: Mode = .table
@@ -68,6 +70,13 @@ public struct PlayController: Sendable {
                 notice = nil
                 return .none
             }
+        case .confirmGiveUp(let move):
+            mode = .table
+            notice = nil
+            switch key {
+            case .character("y"), .character("Y"), .character("g"), .character("G"): return .play(move)
+            default: return .none
+            }
         case .table:
             return handleTable(key, s)
         }
@@ -92,6 +101,11 @@ public struct PlayController: Sendable {
             let option = options.first(where: { $0.key == name })
         {
             notice = nil
+            // Giving up cannot be undone: it is asked first, as leaving is.
+            if name == "give-up" {
+                mode = .confirmGiveUp(option.json)
+                return .none
+            }
             return .play(option.json)
         }
         switch key {

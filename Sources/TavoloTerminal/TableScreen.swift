@@ -110,6 +110,9 @@ public struct TableScreen {
     }
 
     func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {
+        if case .confirmGiveUp = ui.mode {
+            return Line("Give up? You leave the race, unranked. y: give up · other key: keep racing", .accent)
+        }
         if ui.mode == .confirmQuit {
             return Line(
                 "Leave? You forfeit; a bot plays on. l: leave · d: detach (come back later) · other key: stay",

@@ -120,12 +120,21 @@ struct Join: ParsableCommand {
         let me = try callNode(client, .status, as: NodeStatus.self).id
         let events = try nodeOptions.connect(timeout: wait)
         do { try events.subscribe(kinds: [.seatRefused, .updated]) } catch { throw CleanExit.failure("\(error)") }
+        // The seats this node held before: the one this join adds is the answer (a node may hold several, its
+        // person's and its bots').
+        let mine = { (t: TableInfo) in Set(t.seats.filter { $0.owner?.hex == me }.map(\.seat)) }
+        let held = Dictionary(
+            try callNode(client, .tables, as: [TableInfo].self).map { ($0.id, mine($0)) }, uniquingKeysWith: { a, _ in a })
         let request = ControlRequest.join(table: table.flatMap { TableID($0) }, game: game, seat: seat, bot: bot)
         let id = try callNode(client, request, as: JoinResult.self).table
         let deadline = Date().addingTimeInterval(wait)
         while true {
             let tables = try callNode(client, .tables, as: [TableInfo].self)
-            if let t = tables.first(where: { $0.id == id }), let s = t.seats.first(where: { $0.owner?.hex == me }) {
+            if let t = tables.first(where: { $0.id == id }),
+                let s = t.seats.first(where: {
+                    $0.owner?.hex == me && !(held[id] ?? []).contains($0.seat) && (seat == nil || $0.seat == seat)
+                })
+            {
                 print("seat \(s.seat) at \(id) is yours\n" + describe(t))
                 return
             }

@@ -27,6 +27,7 @@ final class TableRestartTests: XCTestCase {
             nonces: .reproducible(seed: 9, nodeIndex: UInt64(i)))
         XCTAssertEqual(try fresh.restore(log).get(), id)
         mesh.timers[mesh[i]] = []
+        mesh.events[mesh[i]] = []
         mesh.nodes[mesh[i]] = fresh
         mesh.apply(mesh[i], fresh.takeRestoredEffects())
         mesh.heal(i)
@@ -70,6 +71,11 @@ final class TableRestartTests: XCTestCase {
         try restart(&mesh, node: 2, info.id)
         let restored = try XCTUnwrap(mesh.table(2, info.id))
         XCTAssertEqual(restored.raceNext(2), 13, "restored at its own seat's last journaled move")
+        // Its pause names the members as people know them, before any of them reconnects (not their node ids).
+        let paused = mesh.events[mesh[2], default: []].compactMap { e -> [String]? in
+            if case .paused(let members, _, _) = e.detail { members } else { nil }
+        }
+        XCTAssertTrue(paused.contains { Set($0).isSuperset(of: ["n0", "n1"]) }, "\(paused)")
         XCTAssertEqual(mesh.table(0, info.id)?.raceNext(2), 13, "the others caught up on the moves they lost")
         for _ in 0..<2_000 where (0..<3).contains(where: { mesh.table($0, info.id)?.info.phase.isActive == true }) {
             for i in 0..<3 { fireRaceBots(&mesh, node: i) }

@@ -53,6 +53,26 @@ final class PlayControllerTests: XCTestCase {
         XCTAssertEqual(ui.handle(.endOfInput, start), .detach)
     }
 
+    /// `g` in a race asks first, as `q` does: giving up cannot be undone (issue 28: it used to leave at once).
+    func testGivingUpARaceAsksFirst() throws {
+        let race = Fixtures.snapshot(try FifteenState4(players: 2, seed: 3))
+        let giveUp = Array(#""give-up""#.utf8)
+        var ui = PlayController()
+        XCTAssertEqual(ui.handle(.character("g"), race), .none)
+        XCTAssertEqual(ui.mode, .confirmGiveUp(giveUp))
+        XCTAssertTrue(Fixtures.text(race, ui).contains("Give up? You leave the race, unranked."))
+        XCTAssertEqual(ui.handle(.character("n"), race), .none, "any other key keeps racing")
+        XCTAssertEqual(ui.mode, .table)
+        _ = ui.handle(.character("g"), race)
+        XCTAssertEqual(ui.handle(.character("y"), race), .play(giveUp))
+        let slides = [Key.up, .down, .left, .right].filter { key in
+            var fresh = PlayController()
+            if case .play = fresh.handle(key, race) { return true }
+            return false
+        }
+        XCTAssertFalse(slides.isEmpty, "an arrow still slides at once")
+    }
+
     func testAFinishedGameClosesWithoutAsking() {
         var over = start
         over.phase = .finished

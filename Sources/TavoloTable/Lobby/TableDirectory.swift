@@ -89,6 +89,13 @@ public struct TableDirectory {
     /// members are back.
     public mutating func restore(_ log: GameLog) -> Result<TableID, TableError> {
         guard tables[log.table.id] == nil else { return .failure(TableError(.badRequest, "already known")) }
+        // The members' names, as the log knows them, until their sessions say them again: a pause names people,
+        // not node ids, even before anyone reconnects.
+        for p in log.participants where context.names[p.node] == nil { context.names[p.node] = p.name }
+        for s in log.table.seats {
+            if let owner = s.owner, let name = s.ownerName, context.names[owner] == nil { context.names[owner] = name }
+        }
+        if context.names[log.table.host] == nil { context.names[log.table.host] = log.table.hostName }
         var machine: TableMachine
         do { machine = try TableMachine(restoring: log, context) } catch { return .failure(error) }
         restoredEffects += machine.restored(context)
