@@ -10,8 +10,9 @@ public enum RecordMessage: Codable, Sendable, Equatable {
     case ids(bucket: Int, ids: [String])
     /// Records the receiver lacks.
     case data([WireRecord])
-    /// The receiver of a `records.data` processed it: the sender may send the next one.
-    case ack(accepted: Int, refused: Int)
+    /// The receiver of a `records.data` processed it: the sender may send the next one. `refusedIDs`: the records
+    /// it checked and refused, which the sender does not offer it again (absent on the wire when none).
+    case ack(accepted: Int, refused: Int, refusedIDs: [String] = [])
 
     public struct WireRecord: Codable, Sendable, Equatable {
         public var id: String
@@ -28,7 +29,7 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         }
     }
 
-    enum Key: String, CodingKey { case type, count, buckets, bucket, ids, records, accepted, refused }
+    enum Key: String, CodingKey { case type, count, buckets, bucket, ids, records, accepted, refused, refusedIds }
 
     public var typeName: String {
         switch self {
@@ -48,7 +49,9 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             self = .ids(bucket: try c.decode(Int.self, forKey: .bucket), ids: try c.decode([String].self, forKey: .ids))
         case "records.data": self = .data(try c.decode([WireRecord].self, forKey: .records))
         case "records.ack":
-            self = .ack(accepted: try c.decode(Int.self, forKey: .accepted), refused: try c.decode(Int.self, forKey: .refused))
+            self = .ack(
+                accepted: try c.decode(Int.self, forKey: .accepted), refused: try c.decode(Int.self, forKey: .refused),
+                refusedIDs: try c.decodeIfPresent([String].self, forKey: .refusedIds) ?? [])
         case let t:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "not a records message: \(t)")
         }
@@ -65,9 +68,10 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             try c.encode(bucket, forKey: .bucket)
             try c.encode(ids, forKey: .ids)
         case .data(let records): try c.encode(records, forKey: .records)
-        case .ack(let accepted, let refused):
+        case .ack(let accepted, let refused, let refusedIDs):
             try c.encode(accepted, forKey: .accepted)
             try c.encode(refused, forKey: .refused)
+            if !refusedIDs.isEmpty { try c.encode(refusedIDs, forKey: .refusedIds) }
         }
     }
 
@@ -110,8 +114,11 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             }
         case .data(let records):
             guard records.count <= RecordLimits.maxRecordsPerMessage else { return "data: more than 32 records" }
-        case .ack(let a, let r):
+        case .ack(let a, let r, let ids):
             guard a >= 0, r >= 0 else { return "ack: negative" }
+            guard ids.count <= RecordLimits.maxRecordsPerMessage, ids.allSatisfy(RecordLimits.isRecordID) else {
+                return "ack: refusedIds are at most 32 record ids"
+            }
         }
         return nil
     }

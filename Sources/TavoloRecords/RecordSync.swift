@@ -19,6 +19,8 @@ public actor RecordSync {
         public var accepted = 0
         public var refused = 0
         public var lastRefusal: String?
+        /// Records left unchecked because their peer was over its pushes a minute.
+        public var deferred = 0
     }
 
     struct Peer {
@@ -31,7 +33,19 @@ public actor RecordSync {
         var summaryTask: Task<Void, Never>?
         /// A summary to send again once the games it has just played are no longer fresh (`idsArrived`).
         var recheckTask: Task<Void, Never>?
+        /// Records this peer checked and refused (its `records.ack`): never offered to it again.
+        var refusedByPeer = BoundedIDSet(limit: RecordSync.maxRememberedRefusals)
+        /// Records this peer pushed in the current minute, and when that minute began (§11.3 step 5).
+        var pushedThisMinute = 0
+        var minuteStarted: ContinuousClock.Instant?
     }
+
+    /// Records a peer may push in a minute; beyond it the rest of a `records.data` is left unchecked and unstored
+    /// (not refused: the sender offers them again later). A node catching up with a large history is slowed, a
+    /// flooding one is bounded.
+    public static let defaultPushesPerMinute = 600
+    /// Refusals remembered per peer: a forger making ever new records gets no more than this many remembered.
+    static let maxRememberedRefusals = 4_096
 
     /// How long after a game ends its record is not pushed to a peer that had a seat at it: that peer records the
     /// game itself a moment after this node does, and the summaries they exchange in between would have the whole
@@ -44,6 +58,8 @@ public actor RecordSync {
     let logger: Logger
     /// Pause between two `records.data` to one peer, after the ack: bounds sync to a share of the link.
     let pause: Duration
+    /// Records a peer may push in a minute (`defaultPushesPerMinute`).
+    let pushesPerMinute: Int
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
     public private(set) var stats = Stats()
@@ -87,7 +103,9 @@ public actor RecordSync {
     public nonisolated func finish() { inputs.finish() }
 
     public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5),
-                freshness: Duration = .seconds(10), logger: Logger, send: @escaping Send) {
+                freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
+                logger: Logger, send: @escaping Send) {
+        self.pushesPerMinute = pushesPerMinute
         self.store = store
         self.freshness = freshness
         self.verifier = verifier
@@ -153,7 +171,8 @@ public actor RecordSync {
         case .summary(_, let buckets): summaryArrived(buckets, from: id)
         case .ids(let bucket, let theirs): idsArrived(bucket: bucket, theirs, from: id)
         case .data(let records): dataArrived(records, from: id)
-        case .ack:
+        case .ack(_, _, let refusedIDs):
+            for r in refusedIDs { peers[id]?.refusedByPeer.insert(r) }
             peers[id]?.inFlight = false
             peers[id]?.inFlightSince = nil
             Task {
@@ -201,7 +220,9 @@ public actor RecordSync {
     func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
         guard var peer = peers[id], let mine = try? store.ids(inBucket: bucket) else { return }
         let theirSet = Set(theirs)
-        let lacking = mine.filter { !theirSet.contains($0) && !peer.queued.contains($0) }
+        let lacking = mine.filter {
+            !theirSet.contains($0) && !peer.queued.contains($0) && !peer.refusedByPeer.contains($0)
+        }
         // Games the peer has just played are left to it for a while (`freshness`), then it is asked again.
         let since = Int64(Date().timeIntervalSince1970 * 1000 - freshness / .milliseconds(1))
         let fresh = (try? store.playedRecently(lacking, by: id.hex, since: since)) ?? []
@@ -265,13 +286,20 @@ public actor RecordSync {
         let known = (try? store.known(records.map(\.id))) ?? []
         var fresh: [(RecordedGame, RecordBody)] = []
         var refused = 0
+        var refusedIDs: [String] = []
+        var deferred = 0
         for w in records where !known.contains(w.id) {
+            guard admitPush(from: id) else {
+                deferred += 1
+                continue
+            }
             let bytes = Array(w.body.utf8)
             switch verifier.verify(id: w.id, body: bytes) {
             case .success(let body):
                 fresh.append((RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
             case .failure(let why):
                 refused += 1
+                refusedIDs.append(w.id)
                 stats.refused += 1
                 stats.lastRefusal = "\(w.id.prefix(16))… from \(id.short): \(why)"
                 logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
@@ -282,8 +310,49 @@ public actor RecordSync {
             logger.error("cannot store records from \(id.short): \(error)")
         }
         stats.accepted += added
-        send(.ack(accepted: added, refused: refused), id)
+        if deferred > 0 {
+            stats.deferred += deferred
+            // Said once a minute per peer: when this message is the one that went over.
+            if peers[id]?.pushedThisMinute == pushesPerMinute + deferred {
+                logger.warning(
+                    "records from \(id.short): over \(pushesPerMinute) a minute; the rest wait for the next minute")
+            }
+        }
+        send(.ack(accepted: added, refused: refused, refusedIDs: refusedIDs), id)
         if added > 0 { recordsAdded() }
+    }
+}
+
+extension RecordSync {
+    /// Counts one pushed record against `id`'s minute; false when the peer is over its share.
+    func admitPush(from id: NodeID) -> Bool {
+        guard var peer = peers[id] else { return false }
+        let now = ContinuousClock.now
+        if let start = peer.minuteStarted, now - start < .seconds(60) {
+            peer.pushedThisMinute += 1
+        } else {
+            peer.minuteStarted = now
+            peer.pushedThisMinute = 1
+        }
+        peers[id] = peer
+        return peer.pushedThisMinute <= pushesPerMinute
+    }
+}
+
+/// Ids kept up to a bound, the oldest forgotten first.
+struct BoundedIDSet {
+    let limit: Int
+    private var order: [String] = []
+    private var members: Set<String> = []
+
+    init(limit: Int) { self.limit = limit }
+
+    func contains(_ id: String) -> Bool { members.contains(id) }
+
+    mutating func insert(_ id: String) {
+        guard members.insert(id).inserted else { return }
+        order.append(id)
+        if order.count > limit { members.remove(order.removeFirst()) }
     }
 }
 

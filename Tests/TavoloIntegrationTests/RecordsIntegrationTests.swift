@@ -131,7 +131,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
             guard case .application(let bytes) = try raw.readFrame() else { continue }
             if let m = try? CanonicalJSON.decode(RecordMessage.self, bytes), case .ack = m { ack = m }
         }
-        XCTAssertEqual(ack, .ack(accepted: 1, refused: 1))
+        XCTAssertEqual(ack, .ack(accepted: 1, refused: 1, refusedIDs: [tampered.id]))
         let ids = Set(try history(0).map(\.id))
         XCTAssertTrue(ids.contains(genuine.id))
         XCTAssertFalse(ids.contains(tampered.id))

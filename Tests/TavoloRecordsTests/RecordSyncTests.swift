@@ -20,7 +20,9 @@ final class RecordSyncTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    private func wire(_ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration) -> (RecordSync, RecordSync) {
+    private func wire(_ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration, pushesPerMinute: Int = 600)
+        -> (RecordSync, RecordSync)
+    {
         var logger = Logger(label: "test.sync")
         logger.logLevel = .error
         let verifier = RecordVerifier(catalog: .standard)
@@ -30,7 +32,9 @@ final class RecordSyncTests: XCTestCase {
         let syncA = RecordSync(store: storeA, verifier: verifier, freshness: freshness, logger: logger) { m, _ in
             if let bytes = try? CanonicalJSON.encode(m) { ends.b?.post(.message(bytes, from: a)) }
         }
-        let syncB = RecordSync(store: storeB, verifier: verifier, freshness: freshness, logger: logger) { m, _ in
+        let syncB = RecordSync(
+            store: storeB, verifier: verifier, freshness: freshness, pushesPerMinute: pushesPerMinute, logger: logger
+        ) { m, _ in
             if let bytes = try? CanonicalJSON.encode(m) { ends.a?.post(.message(bytes, from: b)) }
         }
         (ends.a, ends.b) = (syncA, syncB)
@@ -43,9 +47,11 @@ final class RecordSyncTests: XCTestCase {
         return (syncA, syncB)
     }
 
-    private func eventually(_ what: String, within seconds: Double = 10, _ check: () throws -> Bool) async throws {
+    private func eventually(_ what: String, within seconds: Double = 10, _ check: () async throws -> Bool)
+        async throws
+    {
         let deadline = Date().addingTimeInterval(seconds)
-        while try !check() {
+        while try await !check() {
             guard Date() < deadline else { return XCTFail("not within \(seconds) s: \(what)") }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -87,6 +93,51 @@ final class RecordSyncTests: XCTestCase {
         try await Task.sleep(for: .seconds(7))
         let sent = await syncA.stats.sent
         XCTAssertEqual(sent, 0, "the record never crossed the link")
+        syncA.finish()
+        syncB.finish()
+    }
+
+    /// A record the peer refused is not offered to it again (it used to go every few seconds for as long as both
+    /// ran). The barrier: a genuine record added after, which arrives; the refused one crossed the link once.
+    func testARecordThePeerRefusedIsNotOfferedAgain() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
+        var body = try genuine.decodedBody()
+        body.winners = body.winners == [0] ? [1] : [0]
+        let forged = RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1)
+        try storeA.insert([(forged, body)], source: .local)
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .milliseconds(1))
+        try await eventually("b refused the forged record") { await syncB.stats.refused == 1 }
+        for seed in 6...7 {
+            let next = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random")
+            try storeA.insert([(next, try next.decodedBody())], source: .local)
+            await syncA.announce()
+            try await eventually("b holds the genuine record of seed \(seed)") { try storeB.known([next.id]) == [next.id] }
+        }
+        let (sent, refused) = (await syncA.stats.sent, await syncB.stats.refused)
+        XCTAssertEqual(sent, 3, "the forged record once, then the two genuine ones")
+        XCTAssertEqual(refused, 1)
+        XCTAssertEqual(try storeB.known([forged.id]), [])
+        syncA.finish()
+        syncB.finish()
+    }
+
+    /// A peer pushing more than its share a minute has the excess left unchecked and unstored (and told nothing
+    /// refused, so an honest sender offers it again in the next minute).
+    func testAPeersPushesAreBoundedPerMinute() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let records = try (10..<15).map {
+            try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64($0), bot: "random")
+        }
+        try storeA.insert(try records.map { ($0, try $0.decodedBody()) }, source: .local)
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .milliseconds(1), pushesPerMinute: 2)
+        try await eventually("b put off the records over its share") { await syncB.stats.deferred == 3 }
+        XCTAssertEqual(try storeB.known(records.map(\.id)).count, 2)
+        let stats = await syncB.stats
+        XCTAssertEqual(stats.accepted, 2)
+        XCTAssertEqual(stats.refused, 0, "put off, not refused")
         syncA.finish()
         syncB.finish()
     }
