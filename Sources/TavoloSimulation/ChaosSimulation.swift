@@ -60,6 +60,9 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var agreed: Bool
         public var resumed: Bool
         public var takenOver: Bool
+        /// A two-player table whose other member stayed away past the grace: no majority can vote a bot in, so the
+        /// member still there ends it as abandoned (§9.13) and the one away learns it when it is back.
+        public var abandoned: Bool?
         public var movesLost: Int
         public var problem: String?
         public var wallMs: Double
@@ -79,8 +82,10 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var agreed: Int
         public var resumed: Int
         public var takenOver: Int
+        /// Two-player tables ended as abandoned, as they must be when a member stays away past the grace.
+        public var abandoned: Int?
         public var movesLost: Int
-        public var ok: Bool { finished == played && agreed == played && movesLost == 0 }
+        public var ok: Bool { finished + (abandoned ?? 0) == played && agreed == played && movesLost == 0 }
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -98,7 +103,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     private var cutNodes: Set<Int> = []
     /// Holder processes of the test hosts (`onTestHosts`), one per node.
     private var holders: [pid_t] = []
-    private var keepLogs = false
+    var keepLogs = false
     private var rng: UInt64
 
     public init(options: Options, log: @escaping (String) -> Void) {
@@ -112,7 +117,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     }
 
     /// SplitMix64 (PROTOCOL.md §1.1): the faults, victims and moments come from the seed alone.
-    private func next(_ bound: Int) -> Int {
+    func next(_ bound: Int) -> Int {
         rng &+= 0x9E37_79B9_7F4A_7C15
         var z = rng
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -144,12 +149,12 @@ public final class ChaosSimulation: @unchecked Sendable {
             log(
                 "game \(g + 1)/\(options.games): \(report.fault.rawValue)"
                     + (report.victim.map { " of \($0) at move \(report.faultAtMove ?? 0)" } ?? "")
-                    + ": \(report.moves) moves, \(report.finished ? "finished" : "NOT FINISHED"), "
+                    + ": \(report.moves) moves, \(report.outcomeText), "
                     + "\(report.agreed ? "agreed" : "DISAGREED"), \(report.movesLost) moves lost"
                     + (report.problem.map { " — \($0)" } ?? ""))
             games.append(report)
             // A game that did not end well keeps the nodes' logs for a look (the path is told at the end).
-            if !report.finished || !report.agreed || report.movesLost > 0 { keepLogs = true }
+            if !(report.finished || report.abandoned == true) || !report.agreed || report.movesLost > 0 { keepLogs = true }
         }
         if keepLogs { log("the nodes' logs are kept in \(workDir)") }
         return Report(
@@ -157,12 +162,13 @@ public final class ChaosSimulation: @unchecked Sendable {
             bot: options.bot, seed: options.seed, grace: options.grace,
             games: games, played: games.count, finished: games.count(where: \.finished),
             agreed: games.count(where: \.agreed), resumed: games.count(where: \.resumed),
-            takenOver: games.count(where: \.takenOver), movesLost: games.reduce(0) { $0 + $1.movesLost })
+            takenOver: games.count(where: \.takenOver), abandoned: games.count(where: { $0.abandoned == true }),
+            movesLost: games.reduce(0) { $0 + $1.movesLost })
     }
 
     // MARK: Processes
 
-    private func start(_ i: Int) throws {
+    func start(_ i: Int) throws {
         let node = NodeProcess(
             daemonPath: options.daemonPath,
             arguments: [
@@ -174,7 +180,7 @@ public final class ChaosSimulation: @unchecked Sendable {
         lock.withLock { processes[i] = p }
     }
 
-    private func signal(_ i: Int, _ sig: Int32) {
+    func signal(_ i: Int, _ sig: Int32) {
         guard let p = lock.withLock({ processes[i] }), p.isRunning else { return }
         kill(p.processIdentifier, sig)
         if sig == SIGSTOP { stoppedNodes.insert(i) } else { stoppedNodes.remove(i) }
@@ -185,7 +191,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     }
 
     /// Pulls node `i`'s test host cable out, or plugs it back.
-    private func setCable(_ i: Int, plugged: Bool) throws {
+    func setCable(_ i: Int, plugged: Bool) throws {
         do { try LanTestbed.setCable(host: i + 1, plugged: plugged) } catch { throw Failure(description: "\(error)") }
         lock.withLock { if plugged { cutNodes.remove(i) } else { cutNodes.insert(i) } }
     }
@@ -226,137 +232,12 @@ public final class ChaosSimulation: @unchecked Sendable {
         if !keepingLogs { try? FileManager.default.removeItem(atPath: workDir) }
     }
 
-    private func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+    func waitUntil(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (try? condition()) == true { return }
             Thread.sleep(forTimeInterval: 0.02)
         }
         throw Failure(description: "timed out waiting for \(what)")
-    }
-
-    // MARK: One game
-
-    private func gameLog(_ i: Int, _ id: TableID) -> GameLog? {
-        // The journal while the game goes on, the complete log once it is over (PROTOCOL.md §9.9).
-        SavedGames.load(stateDirectory: "\(workDir)/state/\(names[i])", table: id)
-    }
-
-    /// Moves node `i` had applied (its `state`) that its log on disk lacks: read just after a `kill -9`.
-    private func lostOnKill(_ i: Int, _ id: TableID, applied: Int) -> Int {
-        max(0, applied - (gameLog(i, id)?.moves.count ?? 0))
-    }
-
-    private func playGame() throws -> GameReport {
-        let started = Date()
-        let host = 0
-        let table = try client(host).call(
-            .host(game: options.game, players: options.peers, grace: options.grace), as: TableInfo.self)
-        let id = table.id
-        try waitUntil("every node sees \(id)", timeout: 20) {
-            try (0..<options.peers).allSatisfy { i in
-                try client(i).call(.tables, as: [TableInfo].self).contains { $0.id == id }
-            }
-        }
-        for i in 0..<options.peers {
-            _ = try client(i).call(.join(table: id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
-        }
-        try waitUntil("the seats of \(id) taken", timeout: 20) {
-            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == id }?.freeSeats.isEmpty == true
-        }
-        _ = try client(host).call(.start(table: id), as: TableInfo.self)
-
-        let faults = Fault.drawn(onTestHosts: options.onTestHosts)
-        let fault = faults[next(faults.count)]
-        let victim = fault == .hostKill ? host : 1 + next(options.peers - 1)
-        let at = 3 + next(25)
-        var report = GameReport(
-            table: id.rawValue, fault: fault, victim: fault == .none ? nil : names[victim],
-            faultAtMove: fault == .none ? nil : at, cutSeconds: nil, moves: 0, finished: false, agreed: false, resumed: false,
-            takenOver: false, movesLost: 0, problem: nil, wallMs: 0)
-        // Nodes expected to finish the game (a member voted out is no longer one).
-        var expected = Array(0..<options.peers)
-        var reached = false
-        try waitUntil("move \(at) of \(id)", timeout: 60) {
-            let st = try state(host, id)
-            reached = (st.moveNumber ?? 0) >= at
-            return reached || st.info.phase.isOver
-        }
-        if reached {
-            switch fault {
-            case .none: break
-            case .killRestart, .hostKill:
-                let applied = (try? state(victim, id))?.moveNumber ?? 0
-                signal(victim, SIGKILL)
-                report.movesLost += lostOnKill(victim, id, applied: applied)
-                if fault == .killRestart {
-                    Thread.sleep(forTimeInterval: 1)
-                    try start(victim)
-                } else {
-                    expected.removeAll { $0 == victim }
-                }
-            case .stopWithinGrace:
-                signal(victim, SIGSTOP)
-                Thread.sleep(forTimeInterval: Double(options.grace) / 2)
-                signal(victim, SIGCONT)
-            case .stopPastGrace:
-                signal(victim, SIGSTOP)
-                expected.removeAll { $0 == victim }
-            case .cutHeal:
-                // Within the grace, the victim resumes; past it, it is voted out and, back, follows the end of the
-                // game as a spectator (§9.12): it finishes with the same log as the others either way.
-                let seconds = next(2) == 0 ? Double(options.grace) / 2 : Double(options.grace + 2 + next(4))
-                report.cutSeconds = seconds
-                try setCable(victim, plugged: false)
-                Thread.sleep(forTimeInterval: seconds)
-                try setCable(victim, plugged: true)
-            }
-        } else {
-            report.fault = .none
-            report.victim = nil
-            report.faultAtMove = nil
-        }
-        var states: [TableState] = []
-        do {
-            try waitUntil("the end of \(id)", timeout: options.gameTimeout) {
-                states = try expected.map { try state($0, id) }
-                return states.allSatisfy { $0.info.phase.isOver }
-            }
-        } catch {
-            report.problem = "\(error)"
-        }
-        // The member stopped past the grace is continued once the others are done: it learns it was voted out and
-        // follows the end of the game as a spectator (§9.12); its log must then be the others'.
-        if reached && fault == .stopPastGrace && report.problem == nil {
-            signal(victim, SIGCONT)
-            do {
-                try waitUntil("\(names[victim]) to follow \(id) to its end", timeout: options.gameTimeout) {
-                    try state(victim, id).info.phase.isOver
-                }
-                expected.append(victim)
-                states.append(try state(victim, id))
-            } catch {
-                report.problem = "\(error)"
-            }
-        }
-        report.wallMs = Date().timeIntervalSince(started) * 1000
-        report.finished = !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
-        report.agreed = report.finished && Set(states.compactMap(\.stateHash)).count == 1
-        report.moves = states.first?.moveNumber ?? 0
-        report.takenOver = states.contains { !$0.takeovers.isEmpty }
-        report.resumed = [.killRestart, .stopWithinGrace, .cutHeal].contains(report.fault) && report.finished
-            && !report.takenOver
-        if report.problem == nil, !report.finished {
-            report.problem = states.compactMap(\.stopped).first ?? "not finished"
-        }
-        // Every finished node's log on disk holds every move, the same as every other node's.
-        let logs = expected.compactMap { gameLog($0, id) }
-        if let reference = logs.first {
-            for l in logs {
-                let mismatched = zip(l.moves, reference.moves).count { $0.after != $1.after || $0.number != $1.number }
-                report.movesLost += mismatched + max(0, report.moves - l.moves.count)
-            }
-        }
-        return report
     }
 }

@@ -55,7 +55,7 @@ struct Simulate: ParsableCommand {
         guard (0...1).contains(dropDatagrams) else { throw ValidationError("--drop-datagrams must be in 0...1") }
         guard pace > 0, pace <= 200 else { throw ValidationError("--pace must be between 0 and 200 moves per second") }
         if chaos && packetLogs != nil { throw ValidationError("--chaos runs without packet logs") }
-        if chaos && peers < 3 { throw ValidationError("--chaos needs at least 3 peers (a majority must remain)") }
+        if chaos && peers < 2 { throw ValidationError("--chaos needs at least 2 peers (a fault needs another node)") }
         if chaos && !(2...600).contains(grace) { throw ValidationError("--grace is 2-600 seconds") }
         if let bot, !entry.bots.contains(where: { $0.kind == bot }) {
             throw ValidationError(

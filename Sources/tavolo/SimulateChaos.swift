@@ -25,13 +25,14 @@ extension Simulate {
                 print(
                     "game \(i + 1): \(g.fault.rawValue)" + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
                         + (g.cutSeconds.map { " for \(String(format: "%.0f", $0)) s" } ?? "")
-                        + ", \(g.moves) moves, \(g.finished ? "finished" : "NOT FINISHED"), "
+                        + ", \(g.moves) moves, \(g.outcomeText), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
                         + "\(g.takenOver ? ", taken over" : ""), \(g.movesLost) moves lost"
                         + (g.problem.map { " (\($0))" } ?? ""))
             }
             print(
-                "games played \(report.played), finished \(report.finished), agreed \(report.agreed), "
+                "games played \(report.played), finished \(report.finished), "
+                    + (report.abandoned.map { $0 > 0 ? "abandoned \($0), " : "" } ?? "") + "agreed \(report.agreed), "
                     + "resumed \(report.resumed), taken over \(report.takenOver), moves lost \(report.movesLost)")
         }
         if !report.ok { throw ExitCode(1) }

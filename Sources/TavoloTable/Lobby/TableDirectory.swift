@@ -183,6 +183,4 @@ public struct TableDirectory {
     public func list() -> [TableInfo] {
         tables.values.map(\.info).sorted { ($0.phase == .open ? 0 : 1, $0.id) < ($1.phase == .open ? 0 : 1, $1.id) }
     }
-
-    public mutating func setCheatDeal(_ on: Bool) { context.cheatDeal = on }
 }

@@ -38,8 +38,6 @@ public struct TableContext: Sendable {
     /// Peers with an established session.
     public var connected: Set<NodeID>
     public var catalog: GameCatalog
-    /// Test-only misbehaviour: the host deals a deck that is not the joint seed's shuffle.
-    public var cheatDeal = false
     /// How long a finished or stopped table stays listed.
     public var overTableLifetime: Duration = .seconds(600)
     /// How long a peer may take with a reply a node sends without a user (commitment, reveal, confirmation,

@@ -10,12 +10,8 @@ extension TableMachine {
     mutating func dealIfHost() {
         guard isHost, let s = session, let cards = s.currentDeal, dealsSent < s.dealNumber else { return }
         dealsSent = s.dealNumber
-        var dealt = cards
-        // Test-only cheat: swap the first card with the first one of another kind (copies of a card are alike, so
-        // swapping two of them would change nothing).
-        if ctx.cheatDeal, let other = dealt.firstIndex(where: { $0 != dealt[0] }) { dealt.swapAt(0, other) }
-        pendingDeals[s.dealNumber] = dealt
-        sendToTable(.deal(table: id, number: s.dealNumber, cards: dealt))
+        pendingDeals[s.dealNumber] = cards
+        sendToTable(.deal(table: id, number: s.dealNumber, cards: cards))
     }
 
     mutating func handleDeal(from: NodeID, number: Int, cards: [UInt8]) {

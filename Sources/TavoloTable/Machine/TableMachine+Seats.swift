@@ -69,6 +69,12 @@ extension TableMachine {
             if info.isMember(peer) { send(.forfeit(table: id, number: number), to: [peer]) }
             return
         }
+        // A table that stopped here (abandoned after the grace, say) while a member was away: the member learns it
+        // when it comes back, instead of waiting for ever for a table nobody plays (§9.5).
+        if info.phase == .stopped, let (code, reason) = stopReason, isMember, info.isMember(peer), session != nil {
+            send(.stop(table: id, code: code, reason: reason), to: [peer])
+            return
+        }
         if (isMember || isSpectator) && session != nil && (info.isMember(peer) || replaced.contains(peer)) {
             memberBack(peer)
         }

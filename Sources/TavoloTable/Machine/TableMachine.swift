@@ -227,6 +227,8 @@ public struct TableMachine {
                     moveNumber: number, code: code, message: "\(ctx.name(from)) rejected move \(number): \(reason)"))
         case .result(_, _, _, let hash): handleResult(from: from, finalHash: hash)
         case .stop(_, let code, let reason):
+            // Sent again to a member coming back (§9.5): a table already over here needs nothing, and it is no fault.
+            if info.phase.isOver && info.isMember(from) { return }
             guard info.isMember(from), !replaced.contains(from), info.phase.isActive || info.phase == .open else {
                 return dropped(message, from: from)
             }

@@ -43,7 +43,8 @@ public actor TableManager {
         /// Reproducible nonces (`tavolo simulate --seed`): derived from this seed and `nodeIndex`.
         public var nonceSeed: UInt64?
         public var nodeIndex: UInt64 = 0
-        /// Test-only misbehaviour: the host deals a deck that is not the joint seed's shuffle.
+        /// Test-only misbehaviour, at the edge like a modified node: every deal this node sends has two cards swapped,
+        /// so it is not the joint seed's shuffle (the machine itself deals honestly and knows nothing of it).
         public var cheatDeal = false
         /// How long a finished or stopped table stays listed.
         public var overTableLifetime: Duration = .seconds(600)
@@ -94,7 +95,6 @@ public actor TableManager {
         self.options = options
         self.logger = logger
         var context = TableContext(me: me, myName: name, catalog: catalog)
-        context.cheatDeal = options.cheatDeal
         context.overTableLifetime = options.overTableLifetime
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
@@ -164,7 +164,8 @@ public actor TableManager {
     func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
         for effect in effects {
             switch effect {
-            case .send(let message, let nodes):
+            case .send(var message, let nodes):
+                if options.cheatDeal { message = Self.cheated(message) }
                 do { transport.post(try message.wireBytes(), to: nodes) } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
@@ -236,6 +237,16 @@ public actor TableManager {
                 timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
             }
         }
+    }
+
+    /// A deal with its first card swapped with the first one of another kind (copies of a card are alike, so swapping
+    /// two of them would change nothing); any other message as it is.
+    static func cheated(_ message: TableMessage) -> TableMessage {
+        guard case .deal(let table, let number, var cards) = message,
+            let other = cards.firstIndex(where: { $0 != cards[0] })
+        else { return message }
+        cards.swapAt(0, other)
+        return .deal(table: table, number: number, cards: cards)
     }
 
     /// `line` if `peer` has not used its allowance of lines (with how many were left out), else nil.
