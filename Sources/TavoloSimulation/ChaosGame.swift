@@ -149,7 +149,10 @@ extension ChaosSimulation {
         report.finished = report.abandoned != true && !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
         let ended = !states.isEmpty && states.allSatisfy { $0.info.phase == over }
         let sameStop = Set(states.map { $0.stopped?.prefix(while: { $0 != ":" }) ?? "" }).count == 1
-        report.agreed = ended && sameStop && Set(states.compactMap(\.stateHash)).count == 1
+        // An abandoned table may stop a move apart at its two members (a move in flight when the other was lost):
+        // they agree when they stopped alike and one's moves begin the other's (checked with the logs below).
+        let sameState = report.abandoned == true || Set(states.compactMap(\.stateHash)).count == 1
+        report.agreed = ended && sameStop && sameState
         report.moves = states.first?.moveNumber ?? 0
         report.takenOver = states.contains { !$0.takeovers.isEmpty }
         report.resumed =
@@ -157,14 +160,22 @@ extension ChaosSimulation {
         if report.problem == nil, !ended {
             report.problem = states.compactMap(\.stopped).first ?? "not finished"
         }
-        // Compared seat by seat: a race's moves reach each node in its own interleaving (§10.1), a turn-based game's
-        // come out in the one order they were played.
-        let logs = expected.compactMap { gameLog($0, id)?.moves.sorted { ($0.seat, $0.number) < ($1.seat, $1.number) } }
-        guard let reference = logs.first else { return }
+        // Compared seat by seat: a race's moves reach each node in its own interleaving (§10.1); each seat's own
+        // sequence is the same everywhere, or one node's is the start of another's.
+        let logs = expected.compactMap { gameLog($0, id)?.moves }
+        guard let reference = logs.first.map(Self.bySeat) else { return }
         for l in logs {
-            let mismatched = zip(l, reference).count { $0.after != $1.after || $0.number != $1.number }
-            report.movesLost += mismatched + max(0, report.moves - l.count)
+            let mismatched = Self.bySeat(l).reduce(0) { sum, entry in
+                sum + zip(entry.value, reference[entry.key] ?? []).count { $0.after != $1.after || $0.number != $1.number }
+            }
+            // An abandoned table's members hold what each applied: only a move that differs is lost.
+            report.movesLost += mismatched + (report.abandoned == true ? 0 : max(0, report.moves - l.count))
         }
+    }
+
+    /// Each seat's moves in their order.
+    static func bySeat(_ moves: [GameLog.LoggedMove]) -> [Int: [GameLog.LoggedMove]] {
+        Dictionary(grouping: moves, by: \.seat).mapValues { $0.sorted { $0.number < $1.number } }
     }
 
     func gameLog(_ i: Int, _ id: TableID) -> GameLog? {
