@@ -63,6 +63,19 @@ final class TableRaceTests: XCTestCase {
         XCTAssertEqual(Set(results.first?.scores ?? []).count, 1)
     }
 
+    /// A race's scores are each seat's own slides (docs/rules/fifteen.md), whatever the others made.
+    func testScoresAreEachSeatsOwnSlides() throws {
+        var mesh = Mesh(2)
+        let id = try seatedTable(&mesh, game: "fifteen", bots: ["reduce", "random"])
+        _ = try mesh.request(0) { $0.request(id, .start) }.get()
+        race(&mesh, id, players: 2, twice: [])
+        let result = try XCTUnwrap(finished(mesh, 0))
+        let log = try XCTUnwrap(mesh.table(0, id)?.log)
+        let slides = (0..<2).map { seat in log.moves.filter { $0.seat == seat && $0.move != .string("give-up") }.count }
+        XCTAssertEqual(result.scores, slides)
+        XCTAssertNotEqual(slides[0], slides[1], "seed-dependent, but a solver and a random slider differ")
+    }
+
     func testAWrongSolutionAndALyingVoteDoNotWin() throws {
         var mesh = Mesh(3)
         let id = try seatedTable(&mesh, game: "fifteen", bots: ["reduce", "reduce", "reduce"])

@@ -61,6 +61,11 @@ extension GameRules {
           reached it, and the ranking adds up every node's order (a node cannot gain by lying about its clock: no clock
           is ever sent). Ties go to **fewer moves**, then to the lower seat.
         - Time and moves are shown for every finisher; each node measures time on its own clock from the start.
+        - A racer's **score** is the number of slides it made (giving up is not a slide). It says how well a finisher
+          solved, not who won: the winner is the first of the ranking, who may have made more slides than a later
+          finisher. On the leaderboards fewer is better, and only a racer who solved has a score: one who gave up is
+          unranked, counts the race as played and not won, and has no score (so never a best one).
+        - Giving up asks first (`g`, then `y`): it cannot be undone.
 
         ## Decisions taken where the original is silent
 
