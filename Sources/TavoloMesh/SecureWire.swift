@@ -60,7 +60,7 @@ enum SecureWire {
         let (m0, m1) = (UInt8(truncatingIfNeeded: first >> 56), UInt8(truncatingIfNeeded: first >> 48))
         let (v, type) = (UInt8(truncatingIfNeeded: first >> 40), UInt8(truncatingIfNeeded: first >> 32))
         guard m0 == FrameHeader.magic.0, m1 == FrameHeader.magic.1 else { throw .badMagic(m0, m1) }
-        guard v == version else { throw .unsupportedVersion(v) }
+        guard v == version else { throw .unsupportedVersion(v, expected: version) }
         guard type == noiseHandshakeType || MessageType(rawValue: type) != nil else { throw .unknownType(type) }
         let length = Int(truncatingIfNeeded: first & 0xFFFF) << 16 | Int(low)
         guard length <= maxPayload else { throw .tooLarge(length: length, limit: maxPayload) }

@@ -37,8 +37,8 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
         for n in made { try await eventually("\(n.config.name) has 3 peers") { await connectedCount(n) == 3 } }
         let (a, b) = (made[0], made[1])
         let inbox = Inbox(b)
-        for i in 0..<50 { try await a.send(["n": i], to: b.id) }
-        try await a.send(["d": 1], to: b.id, on: .unreliable)
+        for i in 0..<50 { try await a.send(["n": i], service: .tables, to: b.id) }
+        try await a.send(["d": 1], service: .tables, to: b.id, on: .unreliable)
         try await eventually("50 messages and a datagram") { inbox.messages.count == 51 }
         let reliable = inbox.messages.filter { $0.channel == .reliable }
         XCTAssertEqual(try reliable.map { try $0.decode([String: Int].self)["n"] ?? -1 }, Array(0..<50))
@@ -62,7 +62,7 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
         introduce([a, b])
         try await eventually("connected") { await connectedCount(b) == 1 }
         let inbox = Inbox(b)
-        try await a.send(["v": 1], to: b.id, on: .unreliable)
+        try await a.send(["v": 1], service: .tables, to: b.id, on: .unreliable)
         try await eventually("the first datagram") { inbox.messages.count == 1 }
         // The packet log has it in clear; the bytes on the wire are what a's datagram key made of it.
         let clear = try XCTUnwrap(recorder.frames.last { $0.transport == .udp && $0.direction == .sent }).bytes
@@ -87,9 +87,9 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
             DatagramSeal.seal(body: Array("{}".utf8), sender: a.id, seq: 1 << 40, key: stranger) as [UInt8],
             port: b.udpPort)
         sendUDP(
-            try Frame.datagram(Datagram(sender: a.id, seq: 1 << 41, body: Array("{}".utf8))).encoded(), port: b.udpPort)
+            try Frame.datagram(Datagram(sender: a.id, seq: 1 << 41, service: .tables, body: Array("{}".utf8))).encoded(), port: b.udpPort)
         try await eventually("seven rejected") { await b.statistics().datagramsRejected == 7 }
-        try await a.send(["v": 2], to: b.id, on: .unreliable)
+        try await a.send(["v": 2], service: .tables, to: b.id, on: .unreliable)
         try await eventually("the next real datagram") { inbox.messages.count == 2 }
         XCTAssertEqual(try inbox.messages.map { try $0.decode([String: Int].self)["v"] }, [1, 2])
         let stats = await b.statistics()

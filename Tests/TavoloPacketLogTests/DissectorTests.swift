@@ -115,11 +115,12 @@ final class DissectorTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(50))
         }
         for (i, n) in nodes.enumerated() {
-            try await n.broadcast(["type": "move", "n": "\(i)"])
-            try await n.broadcast(["type": "tick", "n": "\(i)"], on: .unreliable)
+            try await n.broadcast(["type": "move", "n": "\(i)"], service: .tables)
+            try await n.broadcast(["type": "tick", "n": "\(i)"], service: .tables, on: .unreliable)
         }
         // One message larger than a synthesized segment: tshark must reassemble it.
-        try await nodes[0].send(["type": "big", "pad": String(repeating: "x", count: 150_000)], to: nodes[1].id)
+        try await nodes[0].send(
+            ["type": "big", "pad": String(repeating: "x", count: 150_000)], service: .tables, to: nodes[1].id)
         try await Task.sleep(for: .milliseconds(400))  // heartbeats
         for n in nodes { await n.shutdown() }
         for r in recorders { r.close() }
