@@ -34,7 +34,7 @@ final class ServiceRoutingIntegrationTests: DaemonTestCase {
         try harness.eventually("node up", seconds: 30) { harness.peers(0) != nil }
         let raw = try stranger(name: "prober")
         try harness.eventually("the prober is connected", seconds: 15) {
-            harness.view(0)?["prober"]?.state == .connected
+            harness.peers(0)?.first { $0.name == "prober" }?.state == .connected
         }
         let confirm = try CompactMessage(
             kind: .shortConfirm, table: "3a1b2c4d-1-1", number: 5, hash: [UInt8](repeating: 7, count: 8)
@@ -59,7 +59,8 @@ final class ServiceRoutingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(status.tableMessagesRefused, 0, "nothing reached the tables")
         let log = try client(0).call(.chatLog(room: nil, follow: false), as: [ChatEntry].self)
         XCTAssertFalse(log.contains { $0.text == "lost" }, "a message for another service is not chat")
-        XCTAssertEqual(harness.view(0)?["prober"]?.state, .connected, "an unknown service closes nothing")
+        XCTAssertEqual(
+            harness.peers(0)?.first { $0.name == "prober" }?.state, .connected, "an unknown service closes nothing")
     }
 
     /// A version-2 node dialing this one (from a stale DNS-SD record, say) is refused at its first Noise message
