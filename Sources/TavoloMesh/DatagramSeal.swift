@@ -3,8 +3,8 @@ import TavoloNoise
 import TavoloProtocol
 
 /// Protected datagrams of the wire (PROTOCOL.md §4.6): the header (version 3, type 6), then the sender's id and
-/// `seq` in clear, then the body (service byte and message, §3.9) sealed with ChaCha20-Poly1305 under the session's datagram key for that
-/// direction, nonce = `seq`, associated data = header ‖ id ‖ seq. A pure value type: no I/O.
+/// `seq` in clear, then the body (service byte and message, §3.9) sealed with ChaCha20-Poly1305 under the session's
+/// datagram key for that direction, nonce = `seq`, associated data = header ‖ id ‖ seq. A pure value type: no I/O.
 ///
 /// Both ends work in place: a datagram is sealed straight into the buffer that is sent, and opened from the
 /// received NIO buffer into the body handed up (`ChaChaPolyAEAD`, libsodium): one allocation each way.

@@ -84,8 +84,8 @@ final class FramePayloadDecoder: ChannelInboundHandler, RemovableChannelHandler 
         raw.moveReaderIndex(forwardBy: FrameLimits.headerSize)
         if type == .application || type == .compact, let service = raw.readInteger(as: UInt8.self) {
             // The service byte (§3.9) read apart from the message: the message is copied once, not twice.
-            return try Frame.decodeMessage(
-                type: type, service: Service(rawValue: service), message: raw.readBytes(length: raw.readableBytes) ?? [])
+            let message = raw.readBytes(length: raw.readableBytes) ?? []
+            return try Frame.decodeMessage(type: type, service: Service(rawValue: service), message: message)
         }
         return try Frame.decode(type: type, payload: raw.readBytes(length: raw.readableBytes) ?? [])
     }

@@ -2,8 +2,8 @@ import NIOCore
 import TavoloProtocol
 
 /// The sealed wire (PROTOCOL.md §3.7, introduced in v2): the 10-byte header of §3.1 with the wire's version, in
-/// front of Noise handshake messages (type 7) and of sealed frames (the plaintext frame's type; payload = ciphertext ‖
-/// 16-byte tag).
+/// front of Noise handshake messages (type 7) and of sealed frames (the plaintext frame's type; payload =
+/// ciphertext ‖ 16-byte tag).
 enum SecureWire {
     /// 3: v2's sealed wire whose application messages start with their service byte (§3.6, §3.9). A v2 peer's
     /// first header already differs, and is refused with goodbye version-mismatch in clear.

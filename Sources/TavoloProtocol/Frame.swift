@@ -89,7 +89,9 @@ public enum Frame: Equatable, Sendable {
                 }
                 return .datagram(Datagram(sender: sender, seq: seq, service: body.service, body: body.message))
             case .application, .compact:
-                guard let first = payload.first else { throw FrameError.badPayload(type: type, detail: "no service byte") }
+                guard let first = payload.first else {
+                    throw FrameError.badPayload(type: type, detail: "no service byte")
+                }
                 return try decodeMessage(
                     type: type, service: Service(rawValue: first), message: Array(payload.dropFirst()))
             }

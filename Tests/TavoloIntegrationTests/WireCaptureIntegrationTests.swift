@@ -107,7 +107,8 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         let confirms = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "table.confirm"])
         XCTAssertEqual(confirms?.status, 0, confirms?.stderr ?? "")
         XCTAssertTrue(confirms?.stdout.contains("stateHash=") == true, "confirm not shown: \(confirms?.stdout.prefix(500) ?? "")")
-        XCTAssertTrue(confirms?.stdout.contains(" tables ") == true, "no service shown: \(confirms?.stdout.prefix(500) ?? "")")
+        XCTAssertTrue(
+            confirms?.stdout.contains(" tables ") == true, "no service shown: \(confirms?.stdout.prefix(500) ?? "")")
         let shown = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "handshake"])
         XCTAssertEqual(shown?.status, 0, shown?.stderr ?? "")
         XCTAssertTrue(shown?.stdout.contains(harness.name(1)) == true, "handshake not shown: \(shown?.stdout ?? "")")

@@ -37,7 +37,9 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         XCTAssertEqual(inbox.messages.last?.channel, .unreliable)
         // Then forged by hand from a's address with chosen sequence numbers.
         func datagram(_ seq: UInt64, _ v: Int) throws -> [UInt8] {
-            try Frame.datagram(Datagram(sender: a.id, seq: seq, service: .tables, body: Array("{\"v\":\(v)}".utf8))).encoded()
+            try Frame.datagram(
+                Datagram(sender: a.id, seq: seq, service: .tables, body: Array("{\"v\":\(v)}".utf8))
+            ).encoded()
         }
         // Each step waits for the counters, not for a clock: UDP on loopback keeps order, but the test does not
         // rely on it.
@@ -75,7 +77,8 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
     func testDatagramFromUnknownSenderIsRejected() async throws {
         let b = try await makeNode("b")
         let stranger = NodeID.random()
-        sendUDP(try Frame.datagram(Datagram(sender: stranger, seq: 1, service: .tables, body: [])).encoded(), port: b.udpPort)
+        let empty = Datagram(sender: stranger, seq: 1, service: .tables, body: [])
+        sendUDP(try Frame.datagram(empty).encoded(), port: b.udpPort)
         sendUDP(Array("garbage".utf8), port: b.udpPort)
         try await eventually("both rejected") { await b.statistics().datagramsRejected == 2 }
         let stats = await b.statistics()

@@ -78,7 +78,8 @@ final class CompactDissectorTests: XCTestCase {
             ($0["hex"] as? String).map { !$0.isEmpty } ?? false
         }
         let frames = try cases.map { c -> (bytes: [UInt8], udp: Bool) in
-            (header(8, [Service.tables.rawValue] + (try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String))))), false)
+            let body = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
+            return (header(8, [Service.tables.rawValue] + body), false)
         }
         let rows = try Tshark.fields(try capture(frames, name: "compact-invalid.pcapng"), Self.fieldNames)
         XCTAssertEqual(rows.count, cases.count)

@@ -34,8 +34,8 @@ final class ChatMessageTests: XCTestCase {
         XCTAssertEqual(v["service"] as? Int, Int(Service.chat.rawValue))
         let bytes = try Frame.application(.chat, try WireJSON.encode(message)).encoded()
         XCTAssertEqual(bytes.map { String(format: "%02x", $0) }.joined(), v["hex"] as? String, message.text)
-        guard case .application(let service, let body) = try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload)
-        else { return XCTFail("not an application frame") }
+        let frame = try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload)
+        guard case .application(let service, let body) = frame else { return XCTFail("not an application frame") }
         XCTAssertEqual(service, .chat)
         XCTAssertEqual(try WireJSON.decode(ChatMessage.self, body), message)
     }
