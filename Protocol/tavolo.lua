@@ -1,7 +1,10 @@
--- Wireshark dissector for the Tavolo wire protocol, versions 1 and 2 (Protocol/PROTOCOL.md sections 3, 4 and 8).
--- Version 2 is sealed (section 3.7): on a live capture only the Noise handshake messages (type 7), the headers,
--- a datagram's sender and sequence number, and goodbyes refusing a handshake are readable; every other payload
--- is shown as ciphertext. A node's packet log (--packet-log) records the frames in clear: read that instead.
+-- Wireshark dissector for the Tavolo wire protocol (Protocol/PROTOCOL.md sections 3, 4 and 8): the plaintext frames
+-- of a node's packet log (header version byte 1, section 3.6) and the sealed wire of versions 2 and 3. The wire is
+-- sealed (section 3.7): on a live capture only the Noise handshake messages (type 7), the headers, a datagram's
+-- sender and sequence number, and goodbyes refusing a handshake are readable; every other payload, the service
+-- byte included, is shown as ciphertext. A node's packet log (--packet-log) records the frames in clear: read that
+-- instead. There every application, compact and datagram message starts with its service byte (section 3.9:
+-- 1 tables, 2 records, 3 chat), shown as tavolo.service and in the Info column.
 --
 --   tshark -r capture.pcapng -X lua_script:Protocol/tavolo.lua -Y tavolo
 --   tshark -i lo -X lua_script:Protocol/tavolo.lua -f "tcp or udp" -Y tavolo
@@ -22,8 +25,8 @@ local tavolo = Proto("tavolo", "Tavolo")
 
 local HEADER_SIZE = 10
 local MAX_PAYLOAD = 1048576  -- 1 MiB, the reliable channel's limit
-local VERSION = 1
-local SEALED_VERSION = 2
+local VERSION = 1  -- the plaintext layout of a packet log (section 3.6)
+local SEALED_VERSIONS = { [2] = true, [3] = true }  -- the wire: 3 names services, 2 did not (section 3.6)
 
 local type_names = {
     [1] = "handshake", [2] = "heartbeat", [3] = "heartbeat-ack", [4] = "goodbye", [5] = "application", [6] = "datagram",
@@ -32,6 +35,10 @@ local type_names = {
 
 -- Section 13: the kinds of a compact body (its first byte), by the JSON message each stands for. Kinds 5-7 are the
 -- short kinds (section 13.2): the table id also in its 0x00 form, hashes of 8 bytes. Kind 8 is reserved.
+-- Section 3.9: the service byte that starts every application message.
+local service_names = { [1] = "tables", [2] = "records", [3] = "chat" }
+local function service_name(b) return service_names[b] or string.format("service 0x%02x", b) end
+
 local compact_kinds = {
     [1] = "table.move", [2] = "table.confirm", [3] = "table.race-move", [4] = "table.progress",
     [5] = "table.move", [6] = "table.confirm", [7] = "table.race-move",
@@ -61,6 +68,8 @@ f.bye_code = ProtoField.string("tavolo.goodbye.code", "Code")
 f.bye_reason = ProtoField.string("tavolo.goodbye.reason", "Reason")
 
 f.app_type = ProtoField.string("tavolo.app.type", "Application message type")
+f.service = ProtoField.uint8("tavolo.service", "Service", base.HEX, service_names)
+f.service_name = ProtoField.string("tavolo.service_name", "Service name")
 
 f.dg_sender = ProtoField.string("tavolo.datagram.sender", "Sender node id")
 f.dg_seq = ProtoField.uint64("tavolo.datagram.seq", "Sequence", base.DEC)
@@ -204,7 +213,7 @@ end
 local function header_ok(tvb, offset)
     if tvb:len() - offset < 4 then return false end
     local version = tvb:len() - offset >= 3 and tvb(offset + 2, 1):uint() or 0
-    if tvb(offset, 2):string() ~= "TV" or (version ~= VERSION and version ~= SEALED_VERSION) then return false end
+    if tvb(offset, 2):string() ~= "TV" or (version ~= VERSION and not SEALED_VERSIONS[version]) then return false end
     if not type_names[tvb(offset + 3, 1):uint()] then return false end
     if tvb:len() - offset >= HEADER_SIZE then
         if tvb(offset + 5, 1):uint() ~= 0 or tvb(offset + 6, 4):uint() > MAX_PAYLOAD then return false end
@@ -357,6 +366,20 @@ local function dissect_compact(tvb, p, length, pinfo, tree, t)
     return string.format("%s %s #%d%s", name, id, number, seat and (" seat " .. seat) or "")
 end
 
+-- Section 3.9: the service byte at `p` (the first of `length` bytes): its fields under `t`; returns its name, or nil
+-- (marked) when there is no byte after it for the message, which makes the frame a bad-frame (section 3.5).
+local function dissect_service(tvb, p, length, t)
+    if length < 2 then
+        t:add_proto_expert_info(e_bad_payload, "no service byte and message (section 3.9)")
+        return nil
+    end
+    local b = tvb(p, 1):uint()
+    t:add(f.service, tvb(p, 1))
+    local name = service_name(b)
+    t:add(f.service_name, tvb(p, 1), name)
+    return name
+end
+
 -- Summaries of the frames of the packet being dissected, for the Info column.
 local info_parts = {}
 
@@ -378,19 +401,20 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
     local p = offset + HEADER_SIZE
     local info = name
     local version = tvb(offset + 2, 1):uint()
-    if version ~= VERSION and version ~= SEALED_VERSION then vitem:add_proto_expert_info(e_version) end
+    local sealed = SEALED_VERSIONS[version]
+    if version ~= VERSION and not sealed then vitem:add_proto_expert_info(e_version) end
     if not type_names[mtype] then titem:add_proto_expert_info(e_type) end
     if length > 0 then t:add(f.payload, tvb(p, length)) end
     -- v2: a goodbye refusing a handshake is sent in clear (JSON); every other payload is ciphertext.
     local clear_goodbye = mtype == 4 and length > 0 and tvb(p, 1):uint() == 0x7b and parse_json(tvb(p, length):raw())
 
-    if version == SEALED_VERSION and mtype == 7 then
+    if sealed and mtype == 7 then
         info = string.format("noise-handshake %d bytes", length)
-    elseif version == SEALED_VERSION and mtype == 6 and length >= 40 then
+    elseif sealed and mtype == 6 and length >= 40 then
         t:add(f.dg_sender, tvb(p, 16), tvb(p, 16):bytes():tohex():lower())
         t:add(f.dg_seq, tvb(p + 16, 8))
         info = string.format("sealed datagram seq=%s", tvb(p + 16, 8):uint64())
-    elseif version == SEALED_VERSION and not clear_goodbye then
+    elseif sealed and not clear_goodbye then
         info = string.format("sealed %s %d bytes", name, length)
     elseif mtype == 1 then
         local obj = dissect_json(tvb, p, length, pinfo, tree, t)
@@ -412,13 +436,18 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
         add_member(t, tvb, p, obj, "reason", f.bye_reason)
         info = string.format("goodbye %s", code or "?")
     elseif mtype == 5 then
-        local obj = dissect_json(tvb, p, length, pinfo, tree, t)
-        local kind = obj and obj.kind == "object" and (add_member(t, tvb, p, obj, "type", f.app_type)
-            or add_member(t, tvb, p, obj, "kind", f.app_type))
-        info = "application" .. (kind and (" " .. kind) or "")
+        local service = dissect_service(tvb, p, length, t)
+        local kind
+        if service then
+            local obj = dissect_json(tvb, p + 1, length - 1, pinfo, tree, t)
+            kind = obj and obj.kind == "object" and (add_member(t, tvb, p + 1, obj, "type", f.app_type)
+                or add_member(t, tvb, p + 1, obj, "kind", f.app_type))
+        end
+        info = "application" .. (service and (" " .. service) or "") .. (kind and (" " .. kind) or "")
     elseif mtype == 8 then
-        local summary = dissect_compact(tvb, p, length, pinfo, tree, t)
-        info = "compact" .. (summary and (" " .. summary) or "")
+        local service = dissect_service(tvb, p, length, t)
+        local summary = service and dissect_compact(tvb, p + 1, length - 1, pinfo, tree, t)
+        info = "compact" .. (service and (" " .. service) or "") .. (summary and (" " .. summary) or "")
     elseif mtype == 6 then
         if length < 24 then
             t:add_proto_expert_info(e_bad_payload, "datagram shorter than its 24-byte prefix")
@@ -427,15 +456,20 @@ local function dissect_frame(tvb, pinfo, tree, offset, channel)
             t:add(f.dg_seq, tvb(p + 16, 8))
             if length > 24 then t:add(f.dg_body, tvb(p + 24, length - 24)) end
             local kind
-            local first = length > 24 and tvb(p + 24, 1):uint() or 0
-            if first >= 1 and first <= 8 then  -- a compact body (section 13.1)
-                kind = dissect_compact(tvb, p + 24, length - 24, pinfo, tree, t)
+            local service = dissect_service(tvb, p + 24, length - 24, t)
+            local m, m_length = p + 25, length - 25
+            local first = service and m_length > 0 and tvb(m, 1):uint() or 0
+            if not service then
+                kind = nil
+            elseif first >= 1 and first <= 8 then  -- a compact body (section 13.1)
+                kind = dissect_compact(tvb, m, m_length, pinfo, tree, t)
             else
-                local obj = dissect_json(tvb, p + 24, length - 24, pinfo, tree, t)
-                kind = obj and obj.kind == "object" and (add_member(t, tvb, p + 24, obj, "type", f.app_type)
-                    or add_member(t, tvb, p + 24, obj, "kind", f.app_type))
+                local obj = dissect_json(tvb, m, m_length, pinfo, tree, t)
+                kind = obj and obj.kind == "object" and (add_member(t, tvb, m, obj, "type", f.app_type)
+                    or add_member(t, tvb, m, obj, "kind", f.app_type))
             end
-            info = string.format("datagram seq=%s%s", tvb(p + 16, 8):uint64(), kind and (" " .. kind) or "")
+            info = string.format("datagram seq=%s%s%s", tvb(p + 16, 8):uint64(), service and (" " .. service) or "",
+                kind and (" " .. kind) or "")
         end
     end
     -- The json dissector writes its own columns; the packet's summary is ours.

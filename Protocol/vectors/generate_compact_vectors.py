@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Independent encoder for PROTOCOL.md section 13 (compact hot messages): writes compact.json.
 Each valid case gives a compact body (hex), the JSON message it stands for ("value", keys as in section 9.1 /
-10.4, hashes in hex: 64 digits, or 16 for the short kinds 5-7), and, for the first ones, the whole frame it
-travels in (a compact frame, type 8, or a datagram). A short kind whose host-made table id is written in the text
+10.4, hashes in hex: 64 digits, or 16 for the short kinds 5-7), and, for the first ones, the whole plaintext frame
+it travels in (a compact frame, type 8, or a datagram), whose payload (a datagram: body) starts with the service
+byte of the tables service, 0x01 (section 3.9), before the compact body. A short kind whose host-made table id is written in the text
 form (which a receiver accepts, but a sender writes in the 0x00 form) also gives "sent": the bytes a sender writes
 for the same message. Each invalid case gives a body a receiver must drop (counted as a refused table message, the
 connection kept) and why. Written from the spec alone: the Swift tests decode and re-encode every case."""
@@ -70,8 +71,14 @@ def short_race_move(table, seat, number, seat_hash, mv, text=False):
 def progress(table, seat, number, prog):
     return bytes([PROGRESS]) + table_id(table) + varint(seat) + varint(number) + js(prog)
 
+TABLES = 0x01  # the service byte of the tables service (3.9)
+
 def frame(mtype, payload, version=1):
     return b"TV" + bytes([version, mtype, 0, 0]) + struct.pack(">I", len(payload)) + payload
+
+def compact_frame(body):
+    """A compact frame (type 8): the tables service byte, then the compact body."""
+    return frame(8, bytes([TABLES]) + body)
 
 H1 = bytes(range(32))
 H2 = bytes(range(0xE0, 0x100))
@@ -87,25 +94,25 @@ def add(name, body, value, **extra):
 b = move(T, 0, 2, H1, {"card": 17})
 add("table.move, first move", b,
     {"type": "table.move", "table": T, "number": 0, "seat": 2, "stateHash": H1.hex(), "move": {"card": 17}},
-    frame=frame(8, b).hex())
+    frame=compact_frame(b).hex())
 b = confirm(T, 5, H2)
 add("table.confirm", b, {"type": "table.confirm", "table": T, "number": 5, "stateHash": H2.hex()},
-    frame=frame(8, b).hex())
+    frame=compact_frame(b).hex())
 b = progress("3a1b2c4d-1-2", 1, 3, {"board": [1, 2, 3, 4, 5, 6, 7, 8, 0], "inPlace": 8})
 add("table.progress in a datagram", b,
     {"type": "table.progress", "table": "3a1b2c4d-1-2", "seat": 1, "number": 3,
      "progress": {"board": [1, 2, 3, 4, 5, 6, 7, 8, 0], "inPlace": 8}},
-    frame=frame(6, bytes.fromhex(NODE_A) + struct.pack(">Q", 42) + b).hex())
+    frame=frame(6, bytes.fromhex(NODE_A) + struct.pack(">Q", 42) + bytes([TABLES]) + b).hex())
 # What a node sends (13.2): the short kinds, a host-made table id in 7 bytes, hashes cut to their first 8 bytes.
 b = short_move(T, 0, 2, H1[:8], {"card": 17})
 add("table.move, short (kind 5), a host-made table id", b,
     {"type": "table.move", "table": T, "number": 0, "seat": 2, "stateHash": H1[:8].hex(), "move": {"card": 17}},
-    frame=frame(8, b).hex())
+    frame=compact_frame(b).hex())
 b = short_confirm(T, 5, H2[:8])
-assert frame(8, b).hex() == "5456010800000000001106003a1b2c4d010105e0e1e2e3e4e5e6e7"  # 13.2's example
+assert compact_frame(b).hex() == "545601080000000000120106003a1b2c4d010105e0e1e2e3e4e5e6e7"  # 13.2's example
 add("table.confirm, short (kind 6), a host-made table id", b,
     {"type": "table.confirm", "table": T, "number": 5, "stateHash": H2[:8].hex()},
-    frame=frame(8, b).hex())
+    frame=compact_frame(b).hex())
 add("table.move, a string move, move 127 (one varint byte)", move(T, 127, 0, H2, "e4"),
     {"type": "table.move", "table": T, "number": 127, "seat": 0, "stateHash": H2.hex(), "move": "e4"})
 add("table.move, move 128 (two varint bytes)", move(T, 128, 5, H1, {"pass": True}),
@@ -197,6 +204,6 @@ invalid = [
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "compact.json"), "w") as f:
     json.dump({"description": "compact hot messages (PROTOCOL.md 13): bodies in hex, the JSON message each stands "
-               "for, whole frames for the first ones; \"sent\", when present, is what a sender writes for the same "
+               "for, whole plaintext frames for the first ones (service byte 0x01, tables, before the body); \"sent\", when present, is what a sender writes for the same "
                "message (a short kind's host-made table id in the 0x00 form); invalid bodies a receiver drops",
                "valid": valid, "invalid": invalid}, f, indent=1, ensure_ascii=False)

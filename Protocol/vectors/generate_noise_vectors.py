@@ -5,7 +5,11 @@ prologue and payloads, the handshake hash, transport messages with and without a
 encryption, PROTOCOL.md 3.7), the node ids derived from the static keys (3.3) and the datagram keys (4.6); and
 for private circles (3.8) the scrypt PSK of a passphrase, the circle tag, a full Noise_XXpsk3 handshake with the
 same keys, a sealed frame after it, and a message 3 written under another passphrase (the responder must refuse it).
-The Swift tests (NoiseVectorTests) replay every message byte for byte."""
+The Swift tests (NoiseVectorTests) replay every message byte for byte.
+
+Protocol version 3 (PROTOCOL.md 3.6): wire headers carry version 3 and so do the handshakes; the derivation labels
+keep their v2 names (prologue "tavolo/v2", "tavolo/node-id/v2", "tavolo/datagram/v2", "tavolo/circle/v2/").
+Application and compact plaintexts, and datagram bodies, start with their service byte (3.9)."""
 import hashlib, hmac, json, os, struct
 from noise.connection import NoiseConnection, Keypair
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -14,6 +18,8 @@ from cryptography.hazmat.primitives import serialization
 
 NAME = b"Noise_XX_25519_ChaChaPoly_SHA256"
 PROLOGUE = b"tavolo/v2"
+VERSION = 3  # the wire version (3.6); the labels keep their v2 names
+TABLES = 1  # the service byte of the tables service (3.9)
 
 def key(seed):
     return bytes((seed + i) % 256 for i in range(32))
@@ -48,8 +54,8 @@ i_s, i_e, r_s, r_e = key(1), key(64), key(128), key(192)
 i_id, r_id = node_id(public(i_s)), node_id(public(r_s))
 init, resp = conn(True, i_s, i_e), conn(False, r_s, r_e)
 
-hs_r = {"capabilities": ["datagrams", "tables"], "name": "bravo", "nodeId": r_id.hex(), "udpPort": 40001, "version": 2}
-hs_i = {"capabilities": ["datagrams", "tables"], "name": "alpha", "nodeId": i_id.hex(), "udpPort": 40000, "version": 2}
+hs_r = {"capabilities": ["datagrams", "tables"], "name": "bravo", "nodeId": r_id.hex(), "udpPort": 40001, "version": VERSION}
+hs_i = {"capabilities": ["datagrams", "tables"], "name": "alpha", "nodeId": i_id.hex(), "udpPort": 40000, "version": VERSION}
 messages = []
 for sender, receiver, payload in [(init, resp, b""), (resp, init, js(hs_r)), (init, resp, js(hs_i))]:
     m = bytes(sender.write_message(payload))
@@ -61,14 +67,15 @@ h = bytes(init.get_handshake_hash())
 assert h == bytes(resp.get_handshake_hash())
 
 def header(mtype, length):
-    return b"TV" + bytes([2, mtype, 0, 0]) + struct.pack(">I", length)
+    return b"TV" + bytes([VERSION, mtype, 0, 0]) + struct.pack(">I", length)
 
 transport = []
 for i, (sender, receiver, direction, mtype, body) in enumerate([
         (init, resp, "initiator", 2, js({"sentAt": 1, "seq": 1})),
         (resp, init, "responder", 3, js({"sentAt": 1, "seq": 1})),
-        (init, resp, "initiator", 5, js({"kind": "hello", "n": 1})),
-        (init, resp, "initiator", 5, b""),
+        (init, resp, "initiator", 5, bytes([TABLES]) + js({"kind": "hello", "n": 1})),
+        # A compact frame (type 8) is sealed like every frame after the handshake (3.7): a short table.confirm.
+        (init, resp, "initiator", 8, bytes([TABLES, 6, 0, 0x3a, 0x1b, 0x2c, 0x4d, 1, 1, 5]) + bytes(range(8))),
         (resp, init, "responder", 4, js({"code": "shutdown", "reason": "bye"}))]):
     ad = header(mtype, len(body) + 16)
     ct = bytes(sender.noise_protocol.cipher_state_encrypt.encrypt_with_ad(ad, body))
@@ -78,8 +85,8 @@ for i, (sender, receiver, direction, mtype, body) in enumerate([
 # Datagram keys (PROTOCOL.md 4.6): HKDF(ck = handshake hash, ikm = label), first output initiator->responder.
 dg_i2r, dg_r2i = hkdf2(h, b"tavolo/datagram/v2")
 datagrams = []
-for direction, k, sender, seq, body in [("initiator", dg_i2r, i_id, 1, js({"x": 1})),
-                                        ("responder", dg_r2i, r_id, 7, js({"y": [1, 2]}))]:
+for direction, k, sender, seq, body in [("initiator", dg_i2r, i_id, 1, bytes([TABLES]) + js({"x": 1})),
+                                        ("responder", dg_r2i, r_id, 7, bytes([TABLES]) + js({"y": [1, 2]}))]:
     prefix = sender + struct.pack(">Q", seq)
     hdr = header(6, len(prefix) + len(body) + 16)
     nonce = b"\x00" * 4 + struct.pack("<Q", seq)
@@ -111,9 +118,10 @@ for sender, receiver, payload in [(p_init, p_resp, b""), (p_resp, p_init, js(hs_
     psk_messages.append({"payload": payload.hex(), "message": m.hex()})
 assert p_init.handshake_finished and p_resp.handshake_finished
 psk_h = bytes(p_init.get_handshake_hash())
-ad = header(5, len(js({"kind": "hello"})) + 16)
-psk_transport = {"from": "initiator", "ad": ad.hex(), "plaintext": js({"kind": "hello"}).hex(),
-                 "ciphertext": bytes(p_init.noise_protocol.cipher_state_encrypt.encrypt_with_ad(ad, js({"kind": "hello"}))).hex()}
+hello = bytes([TABLES]) + js({"kind": "hello"})
+ad = header(5, len(hello) + 16)
+psk_transport = {"from": "initiator", "ad": ad.hex(), "plaintext": hello.hex(),
+                 "ciphertext": bytes(p_init.noise_protocol.cipher_state_encrypt.encrypt_with_ad(ad, hello)).hex()}
 # Another passphrase: message 3 no longer authenticates at the responder.
 w_init, w_resp = psk_conn(True, i_s, i_e, hashlib.sha256(b"wrong").digest()), psk_conn(False, r_s, r_e, psk)
 w_resp.read_message(w_init.write_message(b""))

@@ -48,11 +48,18 @@ public struct NodeStatus: Codable, Sendable {
     public var stats: MeshStats
     /// Table messages dropped unread or unacted on (PROTOCOL.md §9.1).
     public var tableMessagesRefused: Int
+    /// Application messages no service of the node takes: an unassigned service byte, or a form the service does
+    /// not take (PROTOCOL.md §3.9).
+    public var unroutedMessages: Int
+    /// Chat messages dropped: malformed, too long, too fast, or for a table the sender is not a member of (§12).
+    public var chatMessagesDropped: Int
 
     public init(
         name: String, id: String, tcpPort: Int, udpPort: Int, protocolVersion: Int, connectedPeers: Int,
-        stats: MeshStats, tableMessagesRefused: Int
+        stats: MeshStats, tableMessagesRefused: Int, unroutedMessages: Int, chatMessagesDropped: Int
     ) {
+        self.unroutedMessages = unroutedMessages
+        self.chatMessagesDropped = chatMessagesDropped
         self.name = name
         self.id = id
         self.tcpPort = tcpPort

@@ -4,15 +4,13 @@ import TavoloCore
 public struct RecordBody: Codable, Sendable, Equatable {
     public static let currentVersion = 1
 
+    /// The only two outcomes (§11.1): a game given up is `stopped` with `table/abandoned`, and a forfeit is in
+    /// `takeovers`, not in the outcome. A body with any other value does not decode, so it is refused.
     public enum Outcome: String, Codable, Sendable {
         /// Every member agreed on the result.
         case finished
         /// Stopped before the end (§9.5); the record holds the moves played until then.
         case stopped
-        /// A player left or was lost and the game was given up (resilience work: not written yet).
-        case abandoned
-        /// A player forfeited (resilience work: not written yet).
-        case forfeited
     }
 
     public struct Seat: Codable, Sendable, Equatable {

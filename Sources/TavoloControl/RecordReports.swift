@@ -40,7 +40,7 @@ public struct RecordSummary: Codable, Sendable, Equatable {
     public var id: String
     public var table: String
     public var game: String
-    /// `finished`, `stopped`, `abandoned` or `forfeited`.
+    /// `finished` or `stopped` (PROTOCOL.md §11.1).
     public var outcome: String
     public var stopCode: String?
     public var seats: [Seat]

@@ -7,11 +7,13 @@ import TavoloMesh
 import TavoloProtocol
 import TavoloTable
 
-/// Sends table messages over the mesh's reliable channel.
+/// Sends table messages over the mesh, as messages of the tables service (PROTOCOL.md §3.9).
 struct MeshTableTransport: TableTransport {
     let mesh: MeshNode
-    func post(_ body: [UInt8], to nodes: [NodeID]) { mesh.post(body, to: nodes) }
-    func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, to: nodes) }
+    func post(_ body: [UInt8], form: MessageForm, to nodes: [NodeID]) {
+        mesh.post(body, service: .tables, form: form, to: nodes)
+    }
+    func postUnreliable(_ body: [UInt8], to nodes: [NodeID]) { mesh.postDatagram(body, service: .tables, to: nodes) }
 
     /// On the mesh's event loop, which is the table manager's executor.
     /// A scheduled callback, not `scheduleTask`: every move starts and cancels a timer or two, and a task's promise
@@ -62,7 +64,8 @@ extension NodeService {
                         name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
                         protocolVersion: Int(options.wireVersion),
                         connectedPeers: peers.filter { $0.state == .connected }.count,
-                        stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages))
+                        stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages,
+                        unroutedMessages: router.unroutedMessages, chatMessagesDropped: chat.droppedMessages))
             case .tables: return ok(await tables.list())
             case .host(let game, let players, let grace, let takeoverBot):
                 return ok(
@@ -104,7 +107,9 @@ extension NodeService {
                 case .success(let (id, _)): target = id
                 }
                 do {
-                    try await mesh.send(["text": text], to: target, on: .unreliable)
+                    // A probe between hosts: the tables service, which counts the datagram received and ignores it
+                    // (not a `table.progress`, §10.4); an unassigned service would count it as unrouted, an error.
+                    try await mesh.send(["text": text], service: .tables, to: target, on: .unreliable)
                     return ok(DatagramResult(sent: 1))
                 } catch {
                     return fail("mesh/send-failed", "\(error)")

@@ -45,7 +45,7 @@ extension NodeService {
                 return .failure(ControlFailure(code: "chat/bad-text", message: "cannot encode the message"))
             }
             recipients.sort()
-            mesh.post(body, to: recipients)
+            mesh.post(body, service: .chat, to: recipients)
             return .success(ChatSent(sent: recipients.count))
         }
     }

@@ -20,8 +20,9 @@ public final class NodeService: Sendable {
         public var controlPath: String
         public var heartbeatInterval: Duration = .seconds(1)
         public var heartbeatTimeout: Duration = .seconds(5)
-        /// 2: the Noise-sealed wire (PROTOCOL.md §3.7); tests of version mismatch change it.
-        public var wireVersion: UInt8 = 2
+        /// 3: the Noise-sealed wire whose messages name their service (PROTOCOL.md §3.6–3.9); tests of version
+        /// mismatch change it.
+        public var wireVersion: UInt8 = 3
         /// Table options: reproducible nonces, test-only misbehaviour.
         public var tableOptions = TableManager.Options()
         /// Test-only: accept the `inject` control op (send raw table messages, as a misbehaving node).
@@ -54,6 +55,8 @@ public final class NodeService: Sendable {
     let records: NodeRecords
     /// Chat messages of the lobby and the tables (PROTOCOL.md §12).
     public let chat: ChatHub
+    /// Hands each application message to its service (PROTOCOL.md §3.9).
+    let router: ServiceRouter
     /// The page's URL once `tavolod` serves it (the `web` op).
     public let web = WebEndpoint()
     let logger: Logger
@@ -65,10 +68,11 @@ public final class NodeService: Sendable {
     let knownPeers: KnownPeerBook
 
     private init(
-        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub, logger: Logger,
-        advertiser: Advertisement, control: ControlServer, controlGroup: MultiThreadedEventLoopGroup,
-        tasks: [Task<Void, Never>], knownPeers: KnownPeerBook
+        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub,
+        router: ServiceRouter, logger: Logger, advertiser: Advertisement, control: ControlServer,
+        controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>], knownPeers: KnownPeerBook
     ) {
+        self.router = router
         self.knownPeers = knownPeers
         self.options = options
         self.mesh = mesh
@@ -161,7 +165,7 @@ public final class NodeService: Sendable {
             store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
         ) { message, peer in
             guard let body = try? CanonicalJSON.encode(message) else { return }
-            mesh.post(body, to: [peer])
+            mesh.post(body, service: .records, to: [peer])
         }
         let records = NodeRecords(store: recordStore, sync: recordSync)
         let syncTask = Task { await recordSync.run() }
@@ -174,47 +178,34 @@ public final class NodeService: Sendable {
         // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
         await tables.restoreUnfinished()
         let chat = ChatHub(me: id, name: options.name, logger: logger)
+        let router = Self.router(tables: tables, records: recordSync, chat: chat, logger: logger)
         // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
-        // synchronously, in order.
+        // synchronously, in order. Messages go to their service by the byte that names it (PROTOCOL.md §3.9).
         mesh.setEventHandler { event in
             Self.log(event, logger: logger)
             discovery.meshEvent(event)
             switch event {
-            // Records messages go to the sync actor, off the loop; everything else is the tables'.
-            // Compact bodies (PROTOCOL.md §13) are always the tables'.
-            case .message(let m)
-            where m.channel == .reliable && !CompactMessage.isCompact(m.body) && RecordMessage.mayBe(m.body):
-                recordSync.post(.message(m.body, from: m.from))
-                return
-            case .peerConnected(let p): recordSync.post(.connected(p.id))
-            case .peerLost(let p, _): recordSync.post(.lost(p.id))
-            default: break
-            }
-            tables.assumeIsolated { tables in
-                switch event {
-                case .peerConnected(let p):
+            case .message(let m): router.route(m)
+            case .peerConnected(let p):
+                recordSync.post(.connected(p.id))
+                tables.assumeIsolated { tables in
                     Self.remember(p, in: knownPeers, logger: logger)
                     chat.peerConnected(p.id, name: p.name)
                     tables.peerConnected(p.id, name: p.name)
-                case .peerLost(let p, _):
+                }
+            case .peerLost(let p, _):
+                recordSync.post(.lost(p.id))
+                tables.assumeIsolated { tables in
                     chat.peerLost(p.id)
                     tables.peerLost(p.id)
-                case .message(let m) where m.channel == .reliable && CompactMessage.isCompact(m.body):
-                    tables.received(m.body, from: m.from)
-                case .message(let m) where m.channel == .reliable:
-                    let isChat = chat.received(m.body, from: m.from) { room in
-                        tables.list().first { $0.id.rawValue == room }?.members
-                    }
-                    if !isChat { tables.received(m.body, from: m.from) }
-                case .message(let m): tables.receivedDatagram(m.body, from: m.from)
-                default: break
                 }
+            default: break
             }
         }
         let service = NodeService(
-            options: options, mesh: mesh, tables: tables, records: records, chat: chat, logger: logger,
-            advertiser: advertiser, control: control, controlGroup: controlGroup, tasks: [browseTask, syncTask],
-            knownPeers: knownPeers)
+            options: options, mesh: mesh, tables: tables, records: records, chat: chat, router: router,
+            logger: logger, advertiser: advertiser, control: control, controlGroup: controlGroup,
+            tasks: [browseTask, syncTask], knownPeers: knownPeers)
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
         return service

@@ -2,9 +2,9 @@ import NIOCore
 import TavoloNoise
 import TavoloProtocol
 
-/// Protected datagrams of the v2 wire (PROTOCOL.md §4.6): the header (version 2, type 6), then the sender's id and
-/// `seq` in clear, then the JSON body sealed with ChaCha20-Poly1305 under the session's datagram key for that
-/// direction, nonce = `seq`, associated data = header ‖ id ‖ seq. A pure value type: no I/O.
+/// Protected datagrams of the wire (PROTOCOL.md §4.6): the header (version 3, type 6), then the sender's id and
+/// `seq` in clear, then the body (service byte and message, §3.9) sealed with ChaCha20-Poly1305 under the session's
+/// datagram key for that direction, nonce = `seq`, associated data = header ‖ id ‖ seq. A pure value type: no I/O.
 ///
 /// Both ends work in place: a datagram is sealed straight into the buffer that is sent, and opened from the
 /// received NIO buffer into the body handed up (`ChaChaPolyAEAD`, libsodium): one allocation each way.
@@ -45,7 +45,7 @@ enum DatagramSeal {
     }
 
     /// The claimed sender and seq, read before authentication only to find the key: nil unless the bytes have the
-    /// shape of a sealed datagram (size, magic, version 2, type 6, length matching).
+    /// shape of a sealed datagram (size, magic, the wire's version, type 6, length matching).
     static func peek(_ bytes: UnsafeRawBufferPointer) -> (sender: NodeID, seq: UInt64)? {
         guard bytes.count >= overhead, bytes.count <= FrameLimits.maxDatagramSize, bytes[0] == FrameHeader.magic.0,
             bytes[1] == FrameHeader.magic.1, bytes[2] == SecureWire.version,
@@ -64,9 +64,10 @@ enum DatagramSeal {
         bytes.withUnsafeBytes { peek($0) }
     }
 
-    /// The body if the bytes authenticate under `key` as a datagram of `seq` (from `peek`) and the body is a compact
-    /// body (§13) or one JSON value (§3.5): the check `Frame.decode` makes of a clear datagram's body; nil otherwise.
-    static func openBody(_ bytes: UnsafeRawBufferPointer, seq: UInt64, key: [UInt8]) -> [UInt8]? {
+    /// The body if the bytes authenticate under `key` as a datagram of `seq` (from `peek`) and the body is a service
+    /// byte and then a compact body (§13) or one JSON value (§3.5): the check `Frame.decode` makes of a clear
+    /// datagram's body; nil otherwise.
+    static func openBody(_ bytes: UnsafeRawBufferPointer, seq: UInt64, key: [UInt8]) -> Datagram.Body? {
         guard bytes.count >= overhead else { return nil }
         let sealed = UnsafeRawBufferPointer(rebasing: bytes[clearPrefix...])
         var authentic = false
@@ -79,14 +80,15 @@ enum DatagramSeal {
             count = out.count  // zeroed when it did not authenticate
         }
         guard authentic else { return nil }
-        return CompactMessage.isCompact(body) || JSONSyntax.isWellFormed(body) ? body : nil
+        return Datagram.Body(body)
     }
 
-    /// The datagram if it authenticates under `key` and its body is one JSON value (§3.5); nil otherwise.
+    /// The datagram if it authenticates under `key` and its body is a service byte and a message (§3.5); nil
+    /// otherwise.
     static func open(_ bytes: [UInt8], key: [UInt8]) -> Datagram? {
         bytes.withUnsafeBytes { raw in
             guard let (sender, seq) = peek(raw), let body = openBody(raw, seq: seq, key: key) else { return nil }
-            return Datagram(sender: sender, seq: seq, body: body)
+            return Datagram(sender: sender, seq: seq, service: body.service, body: body.message)
         }
     }
 }

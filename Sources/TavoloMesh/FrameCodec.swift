@@ -82,6 +82,11 @@ final class FramePayloadDecoder: ChannelInboundHandler, RemovableChannelHandler 
             let type = MessageType(rawValue: typeByte)
         else { throw .truncated(needed: FrameLimits.headerSize, got: raw.readableBytes) }
         raw.moveReaderIndex(forwardBy: FrameLimits.headerSize)
+        if type == .application || type == .compact, let service = raw.readInteger(as: UInt8.self) {
+            // The service byte (§3.9) read apart from the message: the message is copied once, not twice.
+            let message = raw.readBytes(length: raw.readableBytes) ?? []
+            return try Frame.decodeMessage(type: type, service: Service(rawValue: service), message: message)
+        }
         return try Frame.decode(type: type, payload: raw.readBytes(length: raw.readableBytes) ?? [])
     }
 }

@@ -33,7 +33,7 @@ public struct MeshConfiguration: Sendable {
     /// Sees every frame sent and received (the packet log); nil records nothing.
     public var recorder: (any FrameRecorder)?
     /// The node's long-term X25519 key: with one, every connection runs the Noise XX handshake and is sealed
-    /// (wire version 2, PROTOCOL.md §3.7), and the node id must be the one derived from it (§3.3). Without one the
+    /// (wire version 3, §3.6–3.7), and the node id must be the one derived from it (§3.3). Without one the
     /// node speaks the clear v1 wire: only the bench (to compare) and tests of v1 behaviour do that.
     public var staticKey: Curve25519.KeyAgreement.PrivateKey?
     /// The private circle this node plays in (PROTOCOL.md §3.8): handshakes use Noise_XXpsk3 with its key, and only

@@ -21,15 +21,18 @@ extension MeshNode {
         guard let peer = peers[sender], let session = peer.session, session.remoteAddress?.sameIP(as: address) == true,
             let keys = peer.datagramKeys, let body = DatagramSeal.openBody(bytes, seq: seq, key: keys.receive)
         else { return .rejected }
-        if tap.recorder != nil, let udp,
-            let clear = try? Frame.datagram(Datagram(sender: sender, seq: seq, body: body)).encoded()
-        {
+        let datagram = Datagram(sender: sender, seq: seq, service: body.service, body: body.message)
+        if tap.recorder != nil, let udp, let clear = try? Frame.datagram(datagram).encoded() {
             tap.capture(
                 udp.allocator.buffer(bytes: clear), .received, .udp, local: udp.localAddress, remote: address)
         }
         guard seq > peer.lastDatagramSeq else { return .stale }
         peer.lastDatagramSeq = seq
-        emit(.message(MeshMessage(from: sender, channel: .unreliable, body: body)))
+        emit(
+            .message(
+                MeshMessage(
+                    from: sender, channel: .unreliable, service: datagram.service, form: datagram.form,
+                    body: datagram.body)))
         return .accepted
     }
 }

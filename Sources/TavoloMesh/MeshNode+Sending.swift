@@ -5,42 +5,42 @@ import TavoloProtocol
 /// awaitable API. Both end in one place per channel: `PeerSession.write` for reliable, `sendDatagrams` for
 /// unreliable.
 extension MeshNode {
-    /// Sends an application message (JSON-encoded) to one peer. Throws if it is not connected, if the message is
-    /// over its channel's limit, or after shutdown.
-    public func send<T: Encodable & Sendable>(_ message: T, to peer: NodeID, on channel: MeshChannel = .reliable)
-        async throws
-    {
-        try await sendEncoded(try WireJSON.encode(message), to: [peer], on: channel)
+    /// Sends an application message (JSON-encoded) for `service` to one peer. Throws if it is not connected, if the
+    /// message is over its channel's limit, or after shutdown.
+    public func send<T: Encodable & Sendable>(
+        _ message: T, service: Service, to peer: NodeID, on channel: MeshChannel = .reliable
+    ) async throws {
+        try await sendEncoded(try WireJSON.encode(message), service: service, to: [peer], on: channel)
     }
 
-    /// Sends an application message to every connected peer; returns how many it was sent to.
+    /// Sends an application message for `service` to every connected peer; returns how many it was sent to.
     @discardableResult
-    public func broadcast<T: Encodable & Sendable>(_ message: T, on channel: MeshChannel = .reliable) async throws
-        -> Int
-    {
-        try await sendEncoded(try WireJSON.encode(message), to: nil, on: channel)
+    public func broadcast<T: Encodable & Sendable>(
+        _ message: T, service: Service, on channel: MeshChannel = .reliable
+    ) async throws -> Int {
+        try await sendEncoded(try WireJSON.encode(message), service: service, to: nil, on: channel)
     }
 
-    /// Queues a pre-encoded message for some connected peers on the reliable channel without waiting: JSON in
-    /// an application frame, or a compact body (PROTOCOL.md §13, told by its first byte) in a compact frame.
-    /// Calls from one thread keep their order. Peers not connected are skipped. A body that is neither, or is
+    /// Queues a pre-encoded message for `service` for some connected peers on the reliable channel without
+    /// waiting: JSON in an application frame, or a compact body (PROTOCOL.md §13) in a compact frame, as `form`
+    /// says. Calls from one thread keep their order. Peers not connected are skipped. A body not of its form, or
     /// over the frame limit, is dropped with an error log: the peer would close the connection.
     ///
     /// The frame is encoded once, into one buffer that every peer's pipeline reads (each session seals it under
     /// its own key): a message to five peers costs one encoding, not five.
-    public func post(_ body: [UInt8], to targets: [NodeID]) {
-        let compact = CompactMessage.isCompact(body)
-        guard body.count <= FrameLimits.maxReliablePayload, compact || JSONSyntax.isWellFormed(body) else {
-            logger.error("dropping an application message of \(body.count) bytes: not JSON, or over the frame limit")
+    public func post(_ body: [UInt8], service: Service, form: MessageForm = .json, to targets: [NodeID]) {
+        let valid = form == .compact ? CompactMessage.isCompact(body) : JSONSyntax.isWellFormed(body)
+        guard body.count < FrameLimits.maxReliablePayload, valid else {
+            logger.error("dropping a \(service) message of \(body.count) bytes: not \(form), or over the frame limit")
             return
         }
-        let type: MessageType = compact ? .compact : .application
+        let type: MessageType = form == .compact ? .compact : .application
         let write: @Sendable () -> Void = {
             guard !self.isShutDown else { return }
             var frame: ByteBuffer?
             for t in targets {
                 guard let s = self.peers[t]?.session else { continue }
-                if frame == nil { frame = Self.frameBuffer(type: type, body: body) }
+                if frame == nil { frame = Self.frameBuffer(type: type, service: service, body: body) }
                 if let frame { s.write(frame, type: type) }
             }
         }
@@ -48,38 +48,45 @@ extension MeshNode {
         if loop.inEventLoop { write() } else { loop.execute(write) }
     }
 
-    /// Header and payload in one buffer, written once and shared by every peer it goes to.
-    static func frameBuffer(type: MessageType, body: [UInt8], allocator: ByteBufferAllocator = .init()) -> ByteBuffer {
+    /// Header, service byte and message in one buffer, written once and shared by every peer it goes to.
+    static func frameBuffer(
+        type: MessageType, service: Service, body: [UInt8], allocator: ByteBufferAllocator = .init()
+    ) -> ByteBuffer {
         var header: [UInt8] = []
         header.reserveCapacity(FrameLimits.headerSize)
-        FrameHeader(type: type, length: UInt32(body.count)).encode(into: &header)
-        var buffer = allocator.buffer(capacity: header.count + body.count)
+        FrameHeader(type: type, length: UInt32(body.count + 1)).encode(into: &header)
+        var buffer = allocator.buffer(capacity: header.count + 1 + body.count)
         buffer.writeBytes(header)
+        buffer.writeInteger(service.rawValue)
         buffer.writeBytes(body)
         return buffer
     }
 
-    /// Sends pre-encoded JSON to some connected peers as datagrams without waiting (the table layer's live
-    /// progress, PROTOCOL.md §10.4); peers not connected are skipped, and a datagram lost is lost.
-    public func postDatagram(_ body: [UInt8], to targets: [NodeID]) {
+    /// Sends a pre-encoded message (JSON or a compact body) for `service` to some connected peers as datagrams
+    /// without waiting (the table layer's live progress, PROTOCOL.md §10.4); peers not connected are skipped, and
+    /// a datagram lost is lost.
+    public func postDatagram(_ body: [UInt8], service: Service, to targets: [NodeID]) {
         let send: @Sendable () -> Void = {
             let connected = targets.filter { self.peers[$0]?.session != nil }
             guard !connected.isEmpty else { return }
-            do { _ = try self.sendDatagrams(body, to: connected) } catch {
+            do { _ = try self.sendDatagrams(.init(service: service, message: body), to: connected) } catch {
                 self.logger.debug("datagram not sent: \(error)")
             }
         }
         if loop.inEventLoop { send() } else { loop.execute(send) }
     }
 
-    /// Sends pre-encoded JSON to some peers (nil = all connected). Throws if a named peer is not connected.
+    /// Sends pre-encoded JSON for `service` to some peers (nil = all connected). Throws if a named peer is not
+    /// connected.
     @discardableResult
-    func sendEncoded(_ body: [UInt8], to targets: [NodeID]?, on channel: MeshChannel) async throws -> Int {
+    func sendEncoded(_ body: [UInt8], service: Service, to targets: [NodeID]?, on channel: MeshChannel) async throws
+        -> Int
+    {
         switch channel {
         case .reliable:
-            guard body.count <= FrameLimits.maxReliablePayload else { throw MeshError.messageTooLarge(body.count) }
+            guard body.count < FrameLimits.maxReliablePayload else { throw MeshError.messageTooLarge(body.count + 1) }
             // Encoded once; every peer's pipeline reads the same buffer.
-            let frame = Self.frameBuffer(type: .application, body: body)
+            let frame = Self.frameBuffer(type: .application, service: service, body: body)
             if let targets {
                 // Fast path: check the targets against the snapshot here, then let the loop write without
                 // waiting for it. A peer lost in between loses the message, as it would a moment later.
@@ -113,23 +120,28 @@ extension MeshNode {
                 return sessions.count
             }.get()
         case .unreliable:
-            return try await loop.submit { try self.sendDatagrams(body, to: targets) }.get()
+            return try await loop.submit {
+                try self.sendDatagrams(.init(service: service, message: body), to: targets)
+            }.get()
         }
     }
 
     /// One datagram per target, all with the same sequence number (it counts datagrams, not deliveries), written
     /// together and flushed once. On v2 each is sealed straight into the buffer sent; the clear frame is encoded
     /// only on v1, or for the packet log.
-    private func sendDatagrams(_ body: [UInt8], to targets: [NodeID]?) throws -> Int {
+    private func sendDatagrams(_ message: Datagram.Body, to targets: [NodeID]?) throws -> Int {
         guard !isShutDown, let udp else { throw MeshError.shutDown }
         let sessions = try resolve(targets)
         datagramSeq += 1
         let seq = datagramSeq
         let sealed = config.staticKey != nil
+        // What is sealed: the service byte and the message (§4.6), so an observer does not learn the service.
+        let body = message.bytes
         var clearFrame: [UInt8]?
         func clear() throws -> [UInt8] {
             if let clearFrame { return clearFrame }
-            let bytes = try Frame.datagram(Datagram(sender: id, seq: seq, body: body)).encoded()
+            let datagram = Datagram(sender: id, seq: seq, service: message.service, body: message.message)
+            let bytes = try Frame.datagram(datagram).encoded()
             clearFrame = bytes
             return bytes
         }

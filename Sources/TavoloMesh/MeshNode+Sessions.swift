@@ -38,9 +38,9 @@ extension MeshNode: PeerSessionDelegate {
         emit(.peerConnected(peer.info))
     }
 
-    func session(_ session: PeerSession, received body: [UInt8]) {
+    func session(_ session: PeerSession, received body: [UInt8], for service: Service, form: MessageForm) {
         guard let from = session.peerID else { return }
-        emit(.message(MeshMessage(from: from, channel: .reliable, body: body)))
+        emit(.message(MeshMessage(from: from, channel: .reliable, service: service, form: form, body: body)))
     }
 
     func session(_ session: PeerSession, measured roundTrip: TimeAmount) {
@@ -115,7 +115,9 @@ extension MeshNode: DatagramHandlerDelegate {
         }
         guard d.seq > peer.lastDatagramSeq else { return .stale }
         peer.lastDatagramSeq = d.seq
-        emit(.message(MeshMessage(from: d.sender, channel: .unreliable, body: d.body)))
+        emit(
+            .message(
+                MeshMessage(from: d.sender, channel: .unreliable, service: d.service, form: d.form, body: d.body)))
         return .accepted
     }
 }

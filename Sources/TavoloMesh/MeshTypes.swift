@@ -45,12 +45,25 @@ public struct PeerInfo: Sendable, Codable, Equatable {
     }
 }
 
-/// A message received from a peer.
+/// A message received from a peer: for the service it names (PROTOCOL.md §3.9), in the form it came in.
 public struct MeshMessage: Sendable {
     public var from: NodeID
     public var channel: MeshChannel
-    /// The JSON bytes the sender's application encoded.
+    /// The service the message is for: the first byte of its payload, not part of `body`.
+    public var service: Service
+    /// JSON (an application frame, or a datagram's JSON body) or compact (a compact frame, or a datagram's compact
+    /// body, §13.1).
+    public var form: MessageForm
+    /// The bytes the sender's service encoded, after the service byte.
     public var body: [UInt8]
+
+    public init(from: NodeID, channel: MeshChannel, service: Service, form: MessageForm, body: [UInt8]) {
+        self.from = from
+        self.channel = channel
+        self.service = service
+        self.form = form
+        self.body = body
+    }
 
     public func decode<T: Decodable>(_ type: T.Type) throws -> T { try WireJSON.decode(type, body) }
 }

@@ -116,9 +116,12 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
             goodbye(.protocolError, "a second handshake")
         case (.established, .datagram):
             goodbye(.protocolError, "datagrams belong on UDP")
-        case (.established, .application(let body)), (.established, .compact(let body)):
-            delegate?.session(self, received: body)
+        case (.established, .application(let service, let body)):
+            delegate?.session(self, received: body, for: service, form: .json)
             context.fireChannelRead(data)  // heard from the peer
+        case (.established, .compact(let service, let body)):
+            delegate?.session(self, received: body, for: service, form: .compact)
+            context.fireChannelRead(data)
         case (.established, .heartbeat), (.established, .heartbeatAck):
             context.fireChannelRead(data)
         }

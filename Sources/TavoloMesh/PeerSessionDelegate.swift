@@ -8,8 +8,8 @@ protocol PeerSessionDelegate: AnyObject {
     func session(_ session: PeerSession, admit handshake: Handshake) -> HandshakeAdmission.Verdict
     /// Both handshakes are done; `session.handshake` is the peer's.
     func sessionEstablished(_ session: PeerSession)
-    /// An application message arrived on an established session.
-    func session(_ session: PeerSession, received body: [UInt8])
+    /// An application message arrived on an established session: for `service`, in `form` (the frame's type).
+    func session(_ session: PeerSession, received body: [UInt8], for service: Service, form: MessageForm)
     /// A heartbeat was answered after `roundTrip`.
     func session(_ session: PeerSession, measured roundTrip: TimeAmount)
     /// The connection is closed; `reason` says why (the goodbye sent or received, or the error).

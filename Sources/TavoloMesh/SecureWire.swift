@@ -1,10 +1,13 @@
 import NIOCore
 import TavoloProtocol
 
-/// The v2 wire (PROTOCOL.md §3.7): the 10-byte header of §3.1 with version 2, in front of Noise handshake messages
-/// (type 7) and of sealed frames (the plaintext frame's type; payload = ciphertext ‖ 16-byte tag).
+/// The sealed wire (PROTOCOL.md §3.7, introduced in v2): the 10-byte header of §3.1 with the wire's version, in
+/// front of Noise handshake messages (type 7) and of sealed frames (the plaintext frame's type; payload =
+/// ciphertext ‖ 16-byte tag).
 enum SecureWire {
-    static let version: UInt8 = 2
+    /// 3: v2's sealed wire whose application messages start with their service byte (§3.6, §3.9). A v2 peer's
+    /// first header already differs, and is refused with goodbye version-mismatch in clear.
+    static let version: UInt8 = 3
     static let noiseHandshakeType: UInt8 = 7
     /// Noise messages are at most 65,535 bytes; ours are a few hundred (a Tavolo handshake is at most 16 KiB).
     static let maxHandshakeMessage = FrameLimits.maxHandshakePayload + 96
@@ -57,7 +60,7 @@ enum SecureWire {
         let (m0, m1) = (UInt8(truncatingIfNeeded: first >> 56), UInt8(truncatingIfNeeded: first >> 48))
         let (v, type) = (UInt8(truncatingIfNeeded: first >> 40), UInt8(truncatingIfNeeded: first >> 32))
         guard m0 == FrameHeader.magic.0, m1 == FrameHeader.magic.1 else { throw .badMagic(m0, m1) }
-        guard v == version else { throw .unsupportedVersion(v) }
+        guard v == version else { throw .unsupportedVersion(v, expected: version) }
         guard type == noiseHandshakeType || MessageType(rawValue: type) != nil else { throw .unknownType(type) }
         let length = Int(truncatingIfNeeded: first & 0xFFFF) << 16 | Int(low)
         guard length <= maxPayload else { throw .tooLarge(length: length, limit: maxPayload) }

@@ -35,15 +35,24 @@ public struct LoggedFrame: Sendable {
         return MessageType(rawValue: code)?.description ?? "type-\(code)"
     }
 
-    /// The application JSON of an application message or datagram. A compact message (PROTOCOL.md §13) is given
-    /// as the JSON message it stands for, so every reader of the log (stats, show, replay) reads it as such; one
-    /// that does not decode has no body (it is shown as `compactError`).
+    /// The service an application message, compact message or datagram names (PROTOCOL.md §3.9); nil for the
+    /// other frames.
+    public var service: Service? {
+        switch frame {
+        case .application(let s, _)?, .compact(let s, _)?: s
+        case .datagram(let d)?: d.service
+        default: nil
+        }
+    }
+
+    /// The message after the service byte of an application message or datagram, as JSON. A compact message
+    /// (PROTOCOL.md §13) is given as the JSON message it stands for, so every reader of the log (stats, show,
+    /// replay) reads it as such; one that does not decode has no body (it is shown as `compactError`).
     public var applicationBody: [UInt8]? {
         switch frame {
-        case .application(let body)?: body
-        case .compact(let body)?: try? CompactMessage.decode(body).jsonEquivalent()
-        case .datagram(let d)?:
-            CompactMessage.isCompact(d.body) ? try? CompactMessage.decode(d.body).jsonEquivalent() : d.body
+        case .application(_, let body)?: body
+        case .compact(_, let body)?: try? CompactMessage.decode(body).jsonEquivalent()
+        case .datagram(let d)?: d.form == .compact ? try? CompactMessage.decode(d.body).jsonEquivalent() : d.body
         default: nil
         }
     }
@@ -52,8 +61,8 @@ public struct LoggedFrame: Sendable {
     public var compactError: String? {
         let body: [UInt8]
         switch frame {
-        case .compact(let b)?: body = b
-        case .datagram(let d)? where CompactMessage.isCompact(d.body): body = d.body
+        case .compact(_, let b)?: body = b
+        case .datagram(let d)? where d.form == .compact: body = d.body
         default: return nil
         }
         do {

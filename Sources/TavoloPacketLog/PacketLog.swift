@@ -101,7 +101,9 @@ public struct PacketLog: Sendable {
         public var timeNanos: UInt64
         public var direction: PacketRecord.Direction?
         public var channel: String
-        /// The JSON the application encoded.
+        /// The service it names (PROTOCOL.md §3.9).
+        public var service: Service
+        /// The JSON the service encoded (a compact message as the JSON it stands for, §13.3).
         public var body: [UInt8]
     }
 
@@ -111,10 +113,11 @@ public struct PacketLog: Sendable {
     public func applicationMessagesByPeer() -> [String: [ApplicationMessage]] {
         var out: [String: [ApplicationMessage]] = [:]
         for f in frames {
-            guard let body = f.applicationBody else { continue }
+            guard let service = f.service, let body = f.applicationBody else { continue }
             out[peer(of: f), default: []].append(
                 ApplicationMessage(
-                    frame: f.number, timeNanos: f.timeNanos, direction: f.direction, channel: f.channel, body: body))
+                    frame: f.number, timeNanos: f.timeNanos, direction: f.direction, channel: f.channel,
+                    service: service, body: body))
         }
         return out
     }

@@ -5,18 +5,19 @@ import TavoloProtocol
 public enum PacketLogReport {
     // MARK: show
 
-    /// The decoded fields of a frame as a JSON value: the payload object of JSON messages, the application's
-    /// JSON for application messages, `{sender, seq, body}` for datagrams; nil when it does not decode.
+    /// The decoded fields of a frame as a JSON value: the payload object of JSON messages, the service's JSON
+    /// (after the service byte, §3.9) for application messages, `{sender, seq, body}` for datagrams; nil when it
+    /// does not decode.
     public static func fields(of f: LoggedFrame) -> Any? {
         guard let frame = f.frame else { return nil }
         switch frame {
-        case .application(let body): return json(body)
-        case .compact(let body):
+        case .application(_, let body): return json(body)
+        case .compact(_, let body):
             // The JSON message it stands for (§13), which is what people read; the bytes are in the frame.
             return f.applicationBody.map(json) ?? ["compactError": f.compactError ?? "?", "hex": body.hexString]
         case .datagram(let d):
             let body: Any =
-                CompactMessage.isCompact(d.body)
+                d.form == .compact
                 ? (f.applicationBody.map(json) ?? ["compactError": f.compactError ?? "?", "hex": d.body.hexString])
                 : json(d.body)
             return ["sender": d.sender.hex, "seq": NSNumber(value: d.seq), "body": body]
@@ -95,7 +96,7 @@ public enum PacketLogReport {
         if !frames.isEmpty {
             lines.append(
                 pad("#", 6) + pad("TIME", 19) + pad("DIR", 9) + pad("PEER", peerWidth) + pad("CHANNEL", 11)
-                    + pad("TYPE", 14)
+                    + pad("SERVICE", 9) + pad("TYPE", 14)
                     + "FIELDS")
         }
         for f in frames {
@@ -109,7 +110,8 @@ public enum PacketLogReport {
             }
             lines.append(
                 pad(String(f.number), 6) + pad(timeOfDay(f.timeNanos), 19) + pad(f.direction?.rawValue ?? "-", 9)
-                    + pad(log.peer(of: f), peerWidth) + pad(f.channel, 11) + pad(type, 14) + fields)
+                    + pad(log.peer(of: f), peerWidth) + pad(f.channel, 11) + pad(f.service?.description ?? "-", 9)
+                    + pad(type, 14) + fields)
         }
         return lines
     }
@@ -130,6 +132,7 @@ public enum PacketLogReport {
             ]
         }
         if let k = f.kind { o["kind"] = k }
+        if let s = f.service { o["service"] = s.description }
         if let fields = fields(of: f) { o["fields"] = fields }
         if let e = f.error { o["error"] = e }
         return o
@@ -183,6 +186,7 @@ public enum PacketLogReport {
             }
         }
         table("type", s.byType)
+        table("service", s.byService)
         table("kind", s.byKind)
         table("channel", s.byChannel)
         table("peer", s.byPeer)

@@ -16,6 +16,8 @@ public struct PacketLogStatistics: Codable, Sendable, Equatable {
     public var byType: [String: Count] = [:]
     /// By the `type` (else `kind`) field of application messages and datagrams, e.g. table messages.
     public var byKind: [String: Count] = [:]
+    /// By the service application messages and datagrams name (PROTOCOL.md §3.9): tables, records, chat.
+    public var byService: [String: Count] = [:]
     /// reliable (TCP) and unreliable (UDP).
     public var byChannel: [String: Count] = [:]
     /// By peer name (address when no handshake names it).
@@ -38,6 +40,7 @@ public struct PacketLogStatistics: Codable, Sendable, Equatable {
             bytes += n
             byType[f.typeName, default: Count()].add(n)
             if let k = f.kind { byKind[k, default: Count()].add(n) }
+            if let s = f.service { byService[s.description, default: Count()].add(n) }
             byChannel[f.channel, default: Count()].add(n)
             byPeer[log.peer(of: f), default: Count()].add(n)
             if let d = f.direction { byDirection[d.rawValue, default: Count()].add(n) }

@@ -7,12 +7,13 @@ public enum Frame: Equatable, Sendable {
     case heartbeat(Heartbeat)
     case heartbeatAck(Heartbeat)
     case goodbye(Goodbye)
-    /// A reliable application message: the application's Codable value as JSON.
-    case application([UInt8])
+    /// A reliable application message: the service it is for (its payload's first byte, PROTOCOL.md §3.9) and
+    /// the service's JSON after that byte.
+    case application(Service, [UInt8])
     case datagram(Datagram)
-    /// A reliable application message in compact binary form (PROTOCOL.md §13): the body as sent, first byte a
-    /// compact kind. Only its first byte is checked here; the application decodes (and drops) the rest.
-    case compact([UInt8])
+    /// A reliable application message in compact binary form (PROTOCOL.md §13): its service, then the body as sent,
+    /// first byte a compact kind. Only that byte is checked here; the service decodes (and drops) the rest.
+    case compact(Service, [UInt8])
 
     public var type: MessageType {
         switch self {
@@ -32,13 +33,14 @@ public enum Frame: Equatable, Sendable {
         case .handshake(let h): return try WireJSON.encode(h)
         case .heartbeat(let h), .heartbeatAck(let h): return try WireJSON.encode(h)
         case .goodbye(let g): return try WireJSON.encode(g)
-        case .application(let body), .compact(let body): return body
+        case .application(let service, let body), .compact(let service, let body): return [service.rawValue] + body
         case .datagram(let d):
             var out = d.sender.bytes
-            out.reserveCapacity(24 + d.body.count)
+            out.reserveCapacity(25 + d.body.count)
             for shift in stride(from: 56, through: 0, by: -8) {
                 out.append(UInt8(truncatingIfNeeded: d.seq >> UInt64(shift)))
             }
+            out.append(d.service.rawValue)
             out.append(contentsOf: d.body)
             return out
         }
@@ -56,8 +58,9 @@ public enum Frame: Equatable, Sendable {
 
     /// Decodes the payload of a frame whose header has already been checked.
     public static func decode(type: MessageType, payload: [UInt8]) throws(FrameError) -> Frame {
-        // Before any decoder: `JSONDecoder` costs time cubic in the nesting depth (§3.4).
-        if type != .datagram, type != .compact, !JSONSyntax.isWellFormed(payload) {
+        // Before any decoder: `JSONDecoder` costs time cubic in the nesting depth (§3.4). Application messages are
+        // checked after their service byte.
+        if type != .datagram, type != .application, type != .compact, !JSONSyntax.isWellFormed(payload) {
             throw .badPayload(type: type, detail: "not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
         }
         do {
@@ -72,33 +75,55 @@ public enum Frame: Equatable, Sendable {
                 try requireIntegers(Heartbeat.integerMembers, in: payload, type: type)
                 return type == .heartbeat ? .heartbeat(heartbeat) : .heartbeatAck(heartbeat)
             case .goodbye: return .goodbye(try WireJSON.decode(Goodbye.self, payload))
-            case .application:
-                // Passed up as bytes, so nothing else would notice (§3.5); checked above.
-                return .application(payload)
             case .datagram:
                 guard payload.count >= 24, let sender = NodeID(bytes: Array(payload[0..<16])) else {
                     throw FrameError.badPayload(type: type, detail: "datagram shorter than its 24-byte prefix")
                 }
                 var seq: UInt64 = 0
                 for b in payload[16..<24] { seq = seq << 8 | UInt64(b) }
-                let body = Array(payload[24...])
-                // JSON, or a compact body (§13), told apart by the first byte; the application decodes the latter.
-                guard CompactMessage.isCompact(body) || JSONSyntax.isWellFormed(body) else {
+                guard let body = Datagram.Body(Array(payload[24...])) else {
                     throw FrameError.badPayload(
-                        type: type, detail: "body is not valid JSON, or nested deeper than \(JSONSyntax.maxDepth)")
+                        type: type,
+                        detail: "body is not a service byte and then JSON (nested at most \(JSONSyntax.maxDepth) deep) "
+                            + "or a compact body")
                 }
-                return .datagram(Datagram(sender: sender, seq: seq, body: body))
-            case .compact:
-                // Its first byte names a compact kind, so the application can tell it from JSON (§13.1).
-                guard CompactMessage.isCompact(payload) else {
-                    throw FrameError.badPayload(type: type, detail: "does not start with a compact kind (1-8)")
+                return .datagram(Datagram(sender: sender, seq: seq, service: body.service, body: body.message))
+            case .application, .compact:
+                guard let first = payload.first else {
+                    throw FrameError.badPayload(type: type, detail: "no service byte")
                 }
-                return .compact(payload)
+                return try decodeMessage(
+                    type: type, service: Service(rawValue: first), message: Array(payload.dropFirst()))
             }
         } catch let e as FrameError {
             throw e
         } catch {
             throw .badPayload(type: type, detail: WireJSON.describe(error))
+        }
+    }
+
+    /// An application or compact message after its service byte (§3.5, §3.9): the checks every receiver makes
+    /// whatever the service, so the pipeline can read the service byte and the rest from its buffer separately.
+    public static func decodeMessage(type: MessageType, service: Service, message: [UInt8]) throws(FrameError)
+        -> Frame
+    {
+        switch type {
+        case .application:
+            // Passed up as bytes, so nothing else would notice (§3.5): checked here, before any decoder.
+            guard JSONSyntax.isWellFormed(message) else {
+                throw .badPayload(
+                    type: type,
+                    detail: "no JSON after the service byte, or nested deeper than \(JSONSyntax.maxDepth)")
+            }
+            return .application(service, message)
+        case .compact:
+            // The body's first byte names a compact kind (§13.1).
+            guard CompactMessage.isCompact(message) else {
+                throw .badPayload(type: type, detail: "no compact kind (1-8) after the service byte")
+            }
+            return .compact(service, message)
+        default:
+            throw .badPayload(type: type, detail: "not an application message")
         }
     }
 

@@ -79,7 +79,9 @@ public struct FrameHeader: Equatable, Sendable {
         let s = b.startIndex
         func at(_ i: Int) -> UInt8 { b[b.index(s, offsetBy: i)] }
         guard at(0) == magic.0, at(1) == magic.1 else { throw .badMagic(at(0), at(1)) }
-        guard at(2) == ProtocolVersion.current else { throw .unsupportedVersion(at(2)) }
+        guard at(2) == ProtocolVersion.current else {
+            throw .unsupportedVersion(at(2), expected: ProtocolVersion.current)
+        }
         guard let type = MessageType(rawValue: at(3)) else { throw .unknownType(at(3)) }
         let length = UInt32(at(6)) << 24 | UInt32(at(7)) << 16 | UInt32(at(8)) << 8 | UInt32(at(9))
         guard Int(length) <= maxPayload else { throw .tooLarge(length: Int(length), limit: maxPayload) }
@@ -91,8 +93,8 @@ public struct FrameHeader: Equatable, Sendable {
 public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The first two bytes are not "TV".
     case badMagic(UInt8, UInt8)
-    /// The header's version is not one this node speaks.
-    case unsupportedVersion(UInt8)
+    /// The header's version is not the one this node speaks: the wire's (§3.6), or the plaintext layout's mark, 1.
+    case unsupportedVersion(UInt8, expected: UInt8)
     /// The header's type byte is not a known message type.
     case unknownType(UInt8)
     /// The announced payload is longer than the channel allows.
@@ -114,8 +116,8 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badMagic(let a, let b): "bad magic 0x\([a, b].hexString) (expected 0x5456, \"TV\")"
-        case .unsupportedVersion(let v):
-            "protocol version \(v) is not supported (this node speaks \(ProtocolVersion.current))"
+        case .unsupportedVersion(let v, let expected):
+            "protocol version \(v) is not supported (this node speaks \(expected))"
         case .unknownType(let t): "unknown message type \(t)"
         case .tooLarge(let l, let limit): "frame of \(l) bytes exceeds the limit of \(limit)"
         case .truncated(let needed, let got): "truncated frame: needed \(needed) bytes, got \(got)"

@@ -1,5 +1,6 @@
 /// Frame and byte counters of a node (PROTOCOL.md §7, `status`). Every received datagram is counted in exactly one
-/// of `datagramsReceived`, `datagramsStale` and `datagramsRejected`.
+/// of `datagramsReceived`, `datagramsStale`, `datagramsRejected` and `datagramsDropped` (the last only under the
+/// test option that drops some on purpose).
 public struct MeshStats: Sendable, Codable, Equatable {
     /// TCP frames written, header included, of every type (goodbyes too).
     public var framesSent = 0

@@ -145,17 +145,47 @@ extension GoodbyeCode {
     }
 }
 
-/// An unreliable message (PROTOCOL.md §4.6): the sender's id and sequence number in binary, then the body.
+/// An unreliable message (PROTOCOL.md §4.6): the sender's id and sequence number in binary, then the body: the
+/// service byte (§3.9) and the service's message.
 public struct Datagram: Equatable, Sendable {
     public var sender: NodeID
     /// Per-sender counter, increasing; a receiver drops any datagram not newer than the last it accepted.
     public var seq: UInt64
-    /// The application's message, JSON.
+    /// The service the message is for (§3.9).
+    public var service: Service
+    /// The service's message after the service byte: JSON, or a compact body (§13.1).
     public var body: [UInt8]
 
-    public init(sender: NodeID, seq: UInt64, body: [UInt8]) {
+    public init(sender: NodeID, seq: UInt64, service: Service, body: [UInt8]) {
         self.sender = sender
         self.seq = seq
+        self.service = service
         self.body = body
+    }
+
+    /// The message's form, told by its first byte (§13.1).
+    public var form: MessageForm { .ofDatagram(body) }
+
+    /// A datagram's body as sent or sealed: the service byte, then the message.
+    public struct Body: Equatable, Sendable {
+        public var service: Service
+        public var message: [UInt8]
+
+        public init(service: Service, message: [UInt8]) {
+            self.service = service
+            self.message = message
+        }
+
+        /// Checks a received body (§3.5, §4.6 check 1): a service byte, then one JSON value or a compact body.
+        /// Nil otherwise.
+        public init?(_ bytes: [UInt8]) {
+            guard let first = bytes.first else { return nil }
+            let message = Array(bytes.dropFirst())
+            guard CompactMessage.isCompact(message) || JSONSyntax.isWellFormed(message) else { return nil }
+            self.init(service: Service(rawValue: first), message: message)
+        }
+
+        /// The bytes: the service byte, then the message.
+        public var bytes: [UInt8] { [service.rawValue] + message }
     }
 }

@@ -75,28 +75,6 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         }
     }
 
-    /// Whether an application message may be a records message: a cheap look for `records.` before any decoding,
-    /// so table messages (almost all traffic) pay nothing. A true answer is then decoded properly.
-    public static func mayBe(_ body: [UInt8]) -> Bool {
-        // `"records.` without allocating: this runs on the mesh loop for every application message.
-        let needle: [UInt8] = [34, 114, 101, 99, 111, 114, 100, 115, 46]
-        let n = needle.count
-        guard body.count >= n else { return false }
-        return body.withUnsafeBufferPointer { b in
-            var i = 0
-            let last = b.count - n
-            while i <= last {
-                if b[i] == 34 && b[i + 1] == 114 {
-                    var k = 2
-                    while k < n && b[i + k] == needle[k] { k += 1 }
-                    if k == n { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
-
     /// Checks the limits of §11.3 on a decoded message; nil when it holds.
     public var limitProblem: String? {
         switch self {

@@ -59,7 +59,9 @@ struct WebSocketBridge {
 
     /// The control socket's parsing, minus what a page must never do (`inject`, even on a test node).
     static func answer(_ line: [UInt8], dispatch: ControlDispatcher) async -> ControlReply {
-        guard JSONSyntax.isWellFormed(line) else {
+        // Not a JSON object at all is `bad-request`, as on the socket (§7); an object that does not decode is
+        // `bad-params` below.
+        guard JSONSyntax.isWellFormed(line), case .object = try? JSONValue(json: line) else {
             return .line(Array(failure(nil, "control/bad-request", "not a request object").utf8))
         }
         let id = (try? WireJSON.decode(RequestID.self, line))?.id

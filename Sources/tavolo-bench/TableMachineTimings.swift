@@ -36,7 +36,7 @@ enum TableMachineTimings {
     struct Mesh {
         var nodes: [NodeID: TableDirectory] = [:]
         var order: [NodeID] = []
-        var queue: [(from: NodeID, to: NodeID, wire: [UInt8])] = []
+        var queue: [(from: NodeID, to: NodeID, wire: (form: MessageForm, bytes: [UInt8]))] = []
         var delivered = 0
         var finished: Set<NodeID> = []
 
@@ -60,7 +60,7 @@ enum TableMachineTimings {
                 switch e {
                 case .send(let m, let to):
                     // Encoded once, as a node posts one frame to every recipient.
-                    guard let wire = try? m.wireBytes() else { continue }
+                    guard let wire = try? m.wire() else { continue }
                     for t in to { queue.append((node, t, wire)) }
                 case .emit(let event): if event.kind == .finished { finished.insert(node) }
                 default: break
@@ -74,7 +74,9 @@ enum TableMachineTimings {
                 let (from, to, wire) = queue[next]
                 next += 1
                 delivered += 1
-                guard let message = try? TableMessage.decode(wire: wire), var d = nodes[to] else { continue }
+                guard let message = try? TableMessage.decode(wire.bytes, form: wire.form), var d = nodes[to] else {
+                    continue
+                }
                 nodes[to] = nil  // unique, so the directory is changed in place
                 let effects = d.received(message, from: from)
                 nodes[to] = d

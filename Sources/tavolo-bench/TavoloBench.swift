@@ -190,7 +190,7 @@ struct TavoloBench: AsyncParsableCommand {
         let echo = Task {
             for await event in b.events {
                 guard case .message(let m) = event, let p = try? m.decode(Ping.self) else { continue }
-                try? await b.send(p, to: m.from, on: m.channel)
+                try? await b.send(p, service: .tables, to: m.from, on: m.channel)
             }
         }
         var replies = a.events.makeAsyncIterator()
@@ -200,7 +200,7 @@ struct TavoloBench: AsyncParsableCommand {
             samples.reserveCapacity(pings)
             for i in 0..<(warmup + pings) {
                 let start = DispatchTime.now().uptimeNanoseconds
-                try await a.send(Ping(seq: i, pad: pad), to: b.id, on: channel)
+                try await a.send(Ping(seq: i, pad: pad), service: .tables, to: b.id, on: channel)
                 while true {
                     guard let event = await replies.next() else { throw BenchError("event stream ended") }
                     if case .message(let m) = event, m.channel == channel, let p = try? m.decode(Ping.self), p.seq == i
@@ -229,7 +229,11 @@ struct TavoloBench: AsyncParsableCommand {
         let nodes = try await makeNodes(2, prefix: codable ? "rttl" : "rttr", clear: clear)
         let (a, b) = (nodes[0], nodes[1])
         @Sendable func post(_ node: MeshNode, _ body: [UInt8], to peer: NodeID) {
-            if channel == .reliable { node.post(body, to: [peer]) } else { node.postDatagram(body, to: [peer]) }
+            if channel == .reliable {
+                node.post(body, service: .tables, to: [peer])
+            } else {
+                node.postDatagram(body, service: .tables, to: [peer])
+            }
         }
         b.setEventHandler { event in
             guard case .message(let m) = event, m.channel == channel else { return }
@@ -297,7 +301,7 @@ struct TavoloBench: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in nodes {
                 group.addTask {
-                    for i in 0..<each { try await n.broadcast(Ping(seq: i, pad: "broadcast")) }
+                    for i in 0..<each { try await n.broadcast(Ping(seq: i, pad: "broadcast"), service: .tables) }
                 }
             }
             try await group.waitForAll()
@@ -347,7 +351,7 @@ struct TavoloBench: AsyncParsableCommand {
             for n in nodes {
                 let peers = nodes.filter { $0 !== n }.map(\.id)
                 @Sendable func send(from i: Int) {
-                    for _ in i..<min(i + 64, each) { n.post(body, to: peers) }
+                    for _ in i..<min(i + 64, each) { n.post(body, service: .tables, to: peers) }
                     if i + 64 < each { n.eventLoop.execute { send(from: i + 64) } }
                 }
                 n.eventLoop.execute { send(from: 0) }

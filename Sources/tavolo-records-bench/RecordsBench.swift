@@ -124,22 +124,22 @@ struct RecordsBench: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil ? .trace : .error
         let verifier = RecordVerifier(catalog: .standard)
         let syncA = RecordSync(store: a, verifier: verifier, logger: logger) { m, peer in
-            if let bytes = try? CanonicalJSON.encode(m) { na.post(bytes, to: [peer]) }
+            if let bytes = try? CanonicalJSON.encode(m) { na.post(bytes, service: .records, to: [peer]) }
         }
         let syncB = RecordSync(store: b, verifier: verifier, logger: logger) { m, peer in
-            if let bytes = try? CanonicalJSON.encode(m) { nb.post(bytes, to: [peer]) }
+            if let bytes = try? CanonicalJSON.encode(m) { nb.post(bytes, service: .records, to: [peer]) }
         }
         let tasks = [Task { await syncA.run() }, Task { await syncB.run() }]
         let pings = Pings()
         let moveBody = Array(#"{"move":"d3","number":12,"seat":0,"stateHash":"\#(String(repeating: "ab", count: 32))","table":"bench-1","type":"bench.move"}"#.utf8)
         nb.setEventHandler { event in
             guard case .message(let m) = event, m.channel == .reliable else { return }
-            if RecordMessage.mayBe(m.body) { return syncB.post(.message(m.body, from: m.from)) }
-            nb.post(m.body, to: [m.from])  // the confirmation of the "move"
+            if m.service == .records { return syncB.post(.message(m.body, from: m.from)) }
+            nb.post(m.body, service: .tables, to: [m.from])  // the confirmation of the "move"
         }
         na.setEventHandler { event in
             guard case .message(let m) = event, m.channel == .reliable else { return }
-            if RecordMessage.mayBe(m.body) { return syncA.post(.message(m.body, from: m.from)) }
+            if m.service == .records { return syncA.post(.message(m.body, from: m.from)) }
             pings.answered()
         }
         func moveLatencies(_ n: Int, while running: () -> Bool = { true }) async throws -> [Double] {
@@ -147,7 +147,7 @@ struct RecordsBench: AsyncParsableCommand {
             for _ in 0..<n {
                 guard running() else { break }
                 pings.sent()
-                na.eventLoop.execute { na.post(moveBody, to: [nb.id]) }
+                na.eventLoop.execute { na.post(moveBody, service: .tables, to: [nb.id]) }
                 while !pings.isAnswered { try await Task.sleep(for: .microseconds(100)) }
                 out.append(pings.lastMs)
                 try await Task.sleep(for: .milliseconds(10))

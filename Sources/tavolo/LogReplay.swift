@@ -23,7 +23,8 @@ struct LogReplay: ParsableCommand {
         let local = log.directory.local?.id
         var captured: [TableReplay.Captured] = []
         for f in log.frames {
-            guard let body = f.applicationBody else { continue }
+            // The tables' messages alone: a chat line that reads like a table message is chat (§3.9).
+            guard f.service == .tables, let body = f.applicationBody else { continue }
             let sender = f.direction == .sent ? local : log.peerID(of: f)
             captured.append(TableReplay.Captured(frame: f.number, sender: sender, body: body))
         }

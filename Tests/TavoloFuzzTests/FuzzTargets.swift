@@ -42,7 +42,7 @@ enum FuzzTargets {
                 let frame = try FramePayloadDecoder.decode(&raw)
                 decodedAny = true
                 // What is accepted is what the limits allow.
-                if case .application(let body) = frame { precondition(JSONSyntax.isWellFormed(body)) }
+                if case .application(_, let body) = frame { precondition(JSONSyntax.isWellFormed(body)) }
                 if case .handshake(let h) = frame { precondition(h.violation == nil) }
             } catch {
                 return decodedAny

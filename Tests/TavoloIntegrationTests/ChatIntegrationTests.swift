@@ -50,6 +50,32 @@ final class ChatIntegrationTests: DaemonTestCase {
         XCTAssertFalse(try log(2).contains { $0.room == info.id.rawValue }, "a non-member got the table's chat")
     }
 
+    /// Chat whose text names a records message, or is a table or records message written out, reaches the other
+    /// node as chat (PROTOCOL.md §3.9): the service byte routes it, nothing looks inside. (Before services, a line
+    /// mentioning `"records.` went to the records sync and was lost.)
+    func testChatThatReadsLikeRecordsOrTableMessagesReachesTheOtherNode() throws {
+        try harness.start(2)
+        try harness.eventually("full mesh of 2", seconds: 30) { harness.isFullMesh([0, 1]) }
+        let before = try client(1).call(.status, as: NodeStatus.self)
+        let texts = [
+            #"see "records.summary" here"#, #"{"table":"a-1","type":"table.leave"}"#,
+            #"{"buckets":[],"count":0,"type":"records.summary"}"#,
+        ]
+        for t in texts {
+            XCTAssertEqual(try client(0).call(.chat(room: "lobby", text: t), as: ChatSent.self).sent, 1, t)
+        }
+        try harness.eventually("every line reaches node 1", seconds: 15) {
+            let got = Set(((try? log(1, room: "lobby")) ?? []).filter { !$0.mine }.map(\.text))
+            return texts.allSatisfy(got.contains)
+        }
+        let after = try client(1).call(.status, as: NodeStatus.self)
+        XCTAssertEqual(after.tableMessagesRefused, before.tableMessagesRefused)
+        XCTAssertEqual(after.unroutedMessages, 0)
+        XCTAssertEqual(after.chatMessagesDropped, 0)
+        let lines = try String(contentsOfFile: harness.nodes[1].logPath, encoding: .utf8)
+        XCTAssertFalse(lines.contains("not a records message"), harness.logTail(1))
+    }
+
     func testASenderIsHeldToTheRateBoundAndBadTextIsRefused() throws {
         try harness.start(1)
         try harness.eventually("node up", seconds: 30) { harness.peers(0) != nil }
@@ -67,7 +93,8 @@ final class ChatIntegrationTests: DaemonTestCase {
     }
 }
 
-/// What `ChatHub` accepts from a peer, with no network: the sender is the connection, never a field.
+/// What `ChatHub` accepts from a peer, with no network: the sender is the connection, never a field; everything the
+/// chat service is given is read as chat (PROTOCOL.md §3.9), whatever its text says.
 final class ChatHubTests: XCTestCase {
     let me = NodeID(hex: String(repeating: "0", count: 31) + "1")!
     let bob = NodeID(hex: String(repeating: "0", count: 31) + "2")!
@@ -84,29 +111,50 @@ final class ChatHubTests: XCTestCase {
 
     func testAcceptsCleanedTextNamedByItsConnection() {
         let h = hub()
-        XCTAssertTrue(h.received(body(#"{"from":"alice","room":"lobby","text":" hi\u0007 ","type":"chat"}"#), from: bob) { _ in nil })
+        h.received(body(#"{"from":"alice","room":"lobby","text":" hi\u0007 ","type":"chat"}"#), from: bob) { _ in nil }
         XCTAssertEqual(h.recent(room: nil).map(\.from), ["bob"], "a `from` field is ignored")
         XCTAssertEqual(h.recent(room: nil).map(\.text), ["hi"])
+        XCTAssertEqual(h.droppedMessages, 0)
     }
 
-    func testTableMessagesAreLeftToTheTables() {
-        XCTAssertFalse(hub().received(body(#"{"table":"a-1","type":"table.leave"}"#), from: bob) { _ in nil })
+    /// Text that names a records message or is a table message written out is chat: the service byte routed it
+    /// here, and nothing looks inside to send it elsewhere.
+    func testTextThatReadsLikeAnotherServiceIsChat() {
+        let h = hub()
+        let texts = [#"see "records.summary" here"#, #"{"table":"a-1","type":"table.leave"}"#]
+        for t in texts {
+            let message = ChatMessage(room: "lobby", text: t)
+            h.received((try? WireJSON.encode(message)) ?? [], from: bob) { _ in nil }
+        }
+        XCTAssertEqual(h.recent(room: "lobby").map(\.text), texts)
+        XCTAssertEqual(h.droppedMessages, 0)
+    }
+
+    /// A message of the chat service that is no chat message (a table message sent with the chat byte) is dropped
+    /// and counted, never passed on.
+    func testAMessageThatIsNotChatIsDroppedAndCounted() {
+        let h = hub()
+        h.received(body(#"{"table":"a-1","type":"table.leave"}"#), from: bob) { _ in nil }
+        h.received(body("[1,2]"), from: bob) { _ in nil }
+        XCTAssertEqual(h.recent(room: nil).count, 0)
+        XCTAssertEqual(h.droppedMessages, 2)
     }
 
     func testDropsWhatARoomsMembersDidNotWriteAndWhatIsTooFast() {
         let h = hub()
         let members: (String) -> [NodeID]? = { $0 == "a-1" ? [self.me, self.bob] : nil }
-        XCTAssertTrue(h.received(body(#"{"room":"a-1","text":"in","type":"chat"}"#), from: eve, members: members))
-        XCTAssertTrue(h.received(body(#"{"room":"b-2","text":"unknown","type":"chat"}"#), from: bob, members: members))
-        XCTAssertTrue(h.received(body(#"{"room":"a-1","text":"ok","type":"chat"}"#), from: bob, members: members))
+        h.received(body(#"{"room":"a-1","text":"in","type":"chat"}"#), from: eve, members: members)
+        h.received(body(#"{"room":"b-2","text":"unknown","type":"chat"}"#), from: bob, members: members)
+        h.received(body(#"{"room":"a-1","text":"ok","type":"chat"}"#), from: bob, members: members)
         XCTAssertEqual(h.recent(room: nil).map(\.text), ["ok"])
+        XCTAssertEqual(h.droppedMessages, 2)
         for n in 0..<10 {
-            _ = h.received(body(#"{"room":"lobby","text":"spam \#(n)","type":"chat"}"#), from: eve) { _ in nil }
+            h.received(body(#"{"room":"lobby","text":"spam \#(n)","type":"chat"}"#), from: eve) { _ in nil }
         }
         // Every chat message counts against the bucket of 5, the dropped table message above included.
         XCTAssertEqual(h.recent(room: "lobby").count, 4, "eve's bucket holds 5, one already spent")
         let long = String(repeating: "x", count: ChatMessage.maxTextBytes + 1)
-        _ = h.received(body(#"{"room":"lobby","text":"\#(long)","type":"chat"}"#), from: bob) { _ in nil }
+        h.received(body(#"{"room":"lobby","text":"\#(long)","type":"chat"}"#), from: bob) { _ in nil }
         XCTAssertFalse(h.recent(room: "lobby").contains { $0.text == long })
     }
 }

@@ -74,7 +74,7 @@ final class CircleIntegrationTests: DaemonTestCase {
             try raw.noiseHandshake(
                 key: key,
                 handshake: Handshake(
-                    version: 2, nodeId: RawPeer.nodeID(of: key), name: "stranger", udpPort: 9, capabilities: []))
+                    version: 3, nodeId: RawPeer.nodeID(of: key), name: "stranger", udpPort: 9, capabilities: []))
         ) { error in
             XCTAssertTrue("\(error)".contains("circle-mismatch"), "\(error)")
         }

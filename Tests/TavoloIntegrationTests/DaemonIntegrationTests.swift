@@ -48,7 +48,7 @@ final class DaemonIntegrationTests: DaemonTestCase {
                     let line = resolved.first(where: {
                         $0.split(separator: ";").dropFirst(3).first.map(String.init) == harness.name(i)
                     }),
-                    let ids, line.contains("\"id=\(ids)\""), line.contains("\"v=2\""),  // the v2 (Noise) wire
+                    let ids, line.contains("\"id=\(ids)\""), line.contains("\"v=3\""),  // the v3 wire (Noise, services)
                     line.range(of: #""u=[0-9]+""#, options: .regularExpression) != nil
                 else {
                     missing.append(harness.name(i))
@@ -124,7 +124,7 @@ final class DaemonIntegrationTests: DaemonTestCase {
         // An oversized length is cut off before any payload is buffered.
         let big = try RawPeer(port: port)
         var bigHeader: [UInt8] = []
-        FrameHeader(version: 2, type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1))
+        FrameHeader(version: 3, type: .application, length: UInt32(FrameLimits.maxReliablePayload + 1))
             .encode(into: &bigHeader)
         big.send(bigHeader)
         XCTAssertEqual(try big.readUntilGoodbye().goodbye.code, .frameTooLarge)
@@ -140,14 +140,15 @@ final class DaemonIntegrationTests: DaemonTestCase {
 
     func testNodeWithAnotherProtocolVersionIsIncompatible() throws {
         let normal = try harness.start(3)
-        let odd = try harness.startNode(extraArguments: ["--test-protocol-version", "3"])
-        try harness.eventually("the three to mesh and see version 3 as incompatible", seconds: 30) {
+        // A node that says it speaks version 2, the version before services (PROTOCOL.md §3.6).
+        let odd = try harness.startNode(extraArguments: ["--test-protocol-version", "2"])
+        try harness.eventually("the three to mesh and see version 2 as incompatible", seconds: 30) {
             harness.isFullMesh(normal)
                 && normal.allSatisfy { harness.view($0)?[harness.name(odd)]?.state == .incompatible }
         }
         for i in normal {
             let reason = harness.view(i)?[harness.name(odd)]?.reason ?? ""
-            XCTAssertTrue(reason.contains("version 3"), reason)
+            XCTAssertTrue(reason.contains("version 2"), reason)
         }
         // The odd node sees the others as incompatible too, and connects to none.
         try harness.eventually("the odd node to see the others as incompatible", seconds: 10) {

@@ -21,12 +21,12 @@ final class HostileIntegrationTests: DaemonTestCase {
         try raw.noiseHandshake(
             key: key,
             handshake: Handshake(
-                version: 2, nodeId: RawPeer.nodeID(of: key), name: name, udpPort: 9, capabilities: ["tables"]))
+                version: 3, nodeId: RawPeer.nodeID(of: key), name: name, udpPort: 9, capabilities: ["tables"]))
         return raw
     }
 
     func sendTable(_ raw: RawPeer, _ m: TableMessage) throws {
-        try raw.send(Frame.application(try CanonicalJSON.encode(m)))
+        try raw.send(Frame.application(.tables, try CanonicalJSON.encode(m)))
     }
 
     func rssKiB(_ pid: pid_t) throws -> Int {
@@ -89,12 +89,14 @@ final class HostileIntegrationTests: DaemonTestCase {
             raw.setTimeout(0.3)
             let until = Date().addingTimeInterval(1)
             while Date() < until, let frame = try? raw.readFrame() {
-                let body: [UInt8]
+                let decoded: TableMessage?
                 switch frame {
-                case .application(let b), .compact(let b): body = b
-                default: continue
+                case .application(.tables, let b): decoded = try? TableMessage.decode(b, form: .json)
+                case .compact(.tables, let b): decoded = try? TableMessage.decode(b, form: .compact)
+                default: continue  // records sync, chat
                 }
-                guard let table = try? TableMessage.decode(wire: body) else { continue }  // records sync, chat
+                guard let table = decoded else { continue }
+                let body = (try? table.wireBytes()) ?? []
                 if case .offer = table { continue }
                 XCTFail("answered a non-member: \(String(decoding: body, as: UTF8.self))")
             }
@@ -108,8 +110,8 @@ final class HostileIntegrationTests: DaemonTestCase {
         // counted, none acted on, and the log says so in a few lines, not one per message (§9.1).
         let oversized = #"{"type":"table.stop","table":"\#(info.id.rawValue)","code":"x","reason":""#
             + String(repeating: "a", count: TableMessage.maxBodyBytes) + #""}"#
-        try attackers[0].send(Frame.application(Array(oversized.utf8)))
-        try attackers[0].send(Frame.application(Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
+        try attackers[0].send(Frame.application(.tables, Array(oversized.utf8)))
+        try attackers[0].send(Frame.application(.tables, Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
         let flood = 500
         for n in 0..<flood {
             try sendTable(attackers[0], .move(table: info.id, number: n, seat: 0, move: legal, stateHash: hash))
@@ -145,7 +147,7 @@ final class HostileIntegrationTests: DaemonTestCase {
         let raw = try attacker(port: try harness.status(0).tcpPort)
         let deep = String(repeating: "[", count: 511) + "0" + String(repeating: "]", count: 511)
         let body = #"{"move":\#(deep),"number":0,"seat":0,"stateHash":"00","table":"x-1","type":"table.move"}"#
-        try raw.send(Frame.application(Array(body.utf8)))
+        try raw.send(Frame.application(.tables, Array(body.utf8)))
         let goodbye = try raw.readUntilGoodbye().goodbye
         XCTAssertEqual(goodbye.code, .badFrame, goodbye.reason)
         XCTAssertTrue(goodbye.reason.contains("deeper"), goodbye.reason)
@@ -168,7 +170,7 @@ final class HostileIntegrationTests: DaemonTestCase {
         // The largest Noise handshake message a node accepts (§3.7), announced and half sent.
         let announced = FrameLimits.maxHandshakePayload + 96
         let half =
-            [FrameHeader.magic.0, FrameHeader.magic.1, 2, 7, 0, 0]
+            [FrameHeader.magic.0, FrameHeader.magic.1, 3, 7, 0, 0]
             + withUnsafeBytes(of: UInt32(announced).bigEndian, Array.init)
             + [UInt8](repeating: 0x42, count: announced / 2)
         let strangers = (0..<4).map { _ in RawPeer.strangerKey(below: [nodeID]) }
@@ -183,7 +185,7 @@ final class HostileIntegrationTests: DaemonTestCase {
                 } else {
                     let key = strangers[i % strangers.count]
                     let long = Handshake(
-                        version: 2, nodeId: RawPeer.nodeID(of: key), name: String(repeating: "x", count: 8_000),
+                        version: 3, nodeId: RawPeer.nodeID(of: key), name: String(repeating: "x", count: 8_000),
                         udpPort: 9, capabilities: [])
                     if (try? raw.noiseHandshake(key: key, handshake: long)) != nil,
                         (try? raw.readGoodbye())?.code == .badFrame

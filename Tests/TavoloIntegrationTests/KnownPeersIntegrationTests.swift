@@ -89,7 +89,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         let before = try XCTUnwrap(harness.view(1)?[harness.name(0)])
 
         let raw = try RawPeer(port: target.tcpPort)
-        let claim = Handshake(version: 2, nodeId: victim, name: harness.name(0), udpPort: 9, capabilities: ["tables"])
+        let claim = Handshake(version: 3, nodeId: victim, name: harness.name(0), udpPort: 9, capabilities: ["tables"])
         let theirs = try raw.noiseHandshake(key: Curve25519.KeyAgreement.PrivateKey(), handshake: claim)
         XCTAssertEqual(theirs.nodeId.hex, target.id, "the node proved its own id")
         XCTAssertTrue(raw.isClosedByPeer(), "the node kept a connection whose key does not give the id it claims")
@@ -119,7 +119,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-publish")
             p.arguments = [
-                "-s", name, "_tavolo._tcp", String(lure.tcpPort), "id=\(ids[victim])", "v=2", "u=\(lure.udpPort)",
+                "-s", name, "_tavolo._tcp", String(lure.tcpPort), "id=\(ids[victim])", "v=3", "u=\(lure.udpPort)",
             ]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice

@@ -115,7 +115,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
         try raw.noiseHandshake(
             key: key,
             handshake: Handshake(
-                version: 2, nodeId: RawPeer.nodeID(of: key), name: "forger", udpPort: 9, capabilities: ["tables"]))
+                version: 3, nodeId: RawPeer.nodeID(of: key), name: "forger", udpPort: 9, capabilities: ["tables"]))
 
         let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
         var body = try genuine.decodedBody()
@@ -123,12 +123,12 @@ final class RecordsIntegrationTests: DaemonTestCase {
         body.winners = body.winners == [0] ? [1] : [0]  // the loser claims the win, with a matching id
         let tampered = RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: genuine.endedAt)
         let message = RecordMessage.data([.init(tampered), .init(genuine)])
-        try raw.send(Frame.application(try CanonicalJSON.encode(message)))
+        try raw.send(Frame.application(.records, try CanonicalJSON.encode(message)))
 
         var ack: RecordMessage?
         let deadline = Date().addingTimeInterval(20)
         while ack == nil, Date() < deadline {
-            guard case .application(let bytes) = try raw.readFrame() else { continue }
+            guard case .application(.records, let bytes) = try raw.readFrame() else { continue }
             if let m = try? CanonicalJSON.decode(RecordMessage.self, bytes), case .ack = m { ack = m }
         }
         XCTAssertEqual(ack, .ack(accepted: 1, refused: 1, refusedIDs: [tampered.id]))

@@ -81,9 +81,10 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         p.waitUntilExit()
 
         let wire = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pcap)))
-        // Frames of version 2: Noise handshake messages (type 7) and sealed application frames (type 5).
-        XCTAssertTrue(wire.contains(subsequence: [0x54, 0x56, 2, 7]), "no Noise handshake in the capture")
-        XCTAssertTrue(wire.contains(subsequence: [0x54, 0x56, 2, 5]), "no sealed table message in the capture")
+        // Frames of version 3: Noise handshake messages (type 7), sealed application and compact frames (5, 8).
+        XCTAssertTrue(wire.contains(subsequence: [0x54, 0x56, 3, 7]), "no Noise handshake in the capture")
+        XCTAssertTrue(wire.contains(subsequence: [0x54, 0x56, 3, 5]), "no sealed table message in the capture")
+        XCTAssertTrue(wire.contains(subsequence: [0x54, 0x56, 3, 8]), "no sealed move in the capture")
         for readable in ["table.", "\"type\"", "\"seat\"", "\"cards\"", harness.name(0), "spirits"] {
             XCTAssertFalse(wire.contains(subsequence: Array(readable.utf8)), "the capture shows \(readable)")
         }
@@ -106,6 +107,8 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         let confirms = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "table.confirm"])
         XCTAssertEqual(confirms?.status, 0, confirms?.stderr ?? "")
         XCTAssertTrue(confirms?.stdout.contains("stateHash=") == true, "confirm not shown: \(confirms?.stdout.prefix(500) ?? "")")
+        XCTAssertTrue(
+            confirms?.stdout.contains(" tables ") == true, "no service shown: \(confirms?.stdout.prefix(500) ?? "")")
         let shown = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "handshake"])
         XCTAssertEqual(shown?.status, 0, shown?.stderr ?? "")
         XCTAssertTrue(shown?.stdout.contains(harness.name(1)) == true, "handshake not shown: \(shown?.stdout ?? "")")

@@ -44,7 +44,7 @@ final class DatagramHandlerTests: XCTestCase {
                 AddressedEnvelope(remoteAddress: from, data: channel.allocator.buffer(bytes: bytes)))
         }
         func datagram(_ seq: UInt64, body: String) throws -> [UInt8] {
-            try Frame.datagram(Datagram(sender: sender, seq: seq, body: Array(body.utf8))).encoded()
+            try Frame.datagram(Datagram(sender: sender, seq: seq, service: .tables, body: Array(body.utf8))).encoded()
         }
 
         try arrive(try datagram(1, body: #"{"v":1}"#))

@@ -16,7 +16,7 @@ final class EventsWaitForHandlerTests: LoopbackMeshTestCase {
             let (a, b) = (await connectedCount(late), await connectedCount(early))
             return a == 1 && b == 1
         }
-        try await early.send(["hello": 1], to: late.id)
+        try await early.send(["hello": 1], service: .tables, to: late.id)
         try await Task.sleep(for: .milliseconds(300))
 
         let seen = NIOLockedValueBox<[String]>([])

@@ -14,8 +14,8 @@ final class FrameDecoderTests: XCTestCase {
             .heartbeat(Heartbeat(seq: 1, sentAt: 2)),
             .heartbeatAck(Heartbeat(seq: 1, sentAt: 2)),
             .goodbye(Goodbye(code: .shutdown, reason: "bye")),
-            .application(Array(#"{"k":1}"#.utf8)),
-            .application(Array("[]".utf8)),
+            .application(.tables, Array(#"{"k":1}"#.utf8)),
+            .application(.tables, Array("[]".utf8)),
         ]
     }
 
@@ -73,7 +73,7 @@ final class FrameDecoderTests: XCTestCase {
         var header: [UInt8] = []
         FrameHeader(version: 2, type: .heartbeat, length: 0).encode(into: &header)
         XCTAssertThrowsError(try channel.writeInbound(buffer(header))) { error in
-            XCTAssertEqual(error as? FrameError, .unsupportedVersion(2))
+            XCTAssertEqual(error as? FrameError, .unsupportedVersion(2, expected: 1))
             XCTAssertEqual((error as? FrameError)?.goodbyeCode, .versionMismatch)
         }
         _ = try? channel.finish()

@@ -48,8 +48,8 @@ extension MeshLoopbackTests {
         introduce([a, b])
         try await eventually("connected") { await connectedCount(a) == 1 }
         let inbox = Inbox(b)
-        a.post(Array("{nope".utf8), to: [b.id])
-        a.post(Array(#"{"after":1}"#.utf8), to: [b.id])
+        a.post(Array("{nope".utf8), service: .tables, to: [b.id])
+        a.post(Array(#"{"after":1}"#.utf8), service: .tables, to: [b.id])
         try await eventually("the valid message") { inbox.messages.count == 1 }
         XCTAssertEqual(inbox.messages.first?.body, Array(#"{"after":1}"#.utf8))
         let stillConnected = await connectedCount(a)

@@ -16,12 +16,12 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         for n in made { try await eventually("\(n.config.name) has 3 peers") { await connectedCount(n) == 3 } }
         let (a, b) = (made[0], made[1])
         let inbox = Inbox(b)
-        for i in 0..<100 { try await a.send(["n": i], to: b.id) }
+        for i in 0..<100 { try await a.send(["n": i], service: .tables, to: b.id) }
         try await eventually("100 messages") { inbox.messages.count == 100 }
         let messages = inbox.messages
         XCTAssertEqual(try messages.map { try $0.decode([String: Int].self)["n"] ?? -1 }, Array(0..<100))
         XCTAssertTrue(messages.allSatisfy { $0.from == a.id && $0.channel == .reliable })
-        let sentTo = try await a.broadcast(["all": 1])
+        let sentTo = try await a.broadcast(["all": 1], service: .tables)
         XCTAssertEqual(sentTo, 3)
     }
 
@@ -32,12 +32,14 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         try await eventually("connected") { await connectedCount(b) == 1 }
         let inbox = Inbox(b)
         // Through the API first (sequence numbers from 1).
-        try await a.send(["v": 0], to: b.id, on: .unreliable)
+        try await a.send(["v": 0], service: .tables, to: b.id, on: .unreliable)
         try await eventually("API datagram") { inbox.messages.count == 1 }
         XCTAssertEqual(inbox.messages.last?.channel, .unreliable)
         // Then forged by hand from a's address with chosen sequence numbers.
         func datagram(_ seq: UInt64, _ v: Int) throws -> [UInt8] {
-            try Frame.datagram(Datagram(sender: a.id, seq: seq, body: Array("{\"v\":\(v)}".utf8))).encoded()
+            try Frame.datagram(
+                Datagram(sender: a.id, seq: seq, service: .tables, body: Array("{\"v\":\(v)}".utf8))
+            ).encoded()
         }
         // Each step waits for the counters, not for a clock: UDP on loopback keeps order, but the test does not
         // rely on it.
@@ -65,7 +67,7 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         let sent = await a.statistics().datagramsSent
         XCTAssertEqual(sent, 1)
         do {
-            try await a.send(String(repeating: "x", count: 2_000), to: b.id, on: .unreliable)
+            try await a.send(String(repeating: "x", count: 2_000), service: .tables, to: b.id, on: .unreliable)
             XCTFail("oversized datagram was sent")
         } catch let e as MeshError {
             guard case .datagramTooLarge = e else { return XCTFail("\(e)") }
@@ -75,7 +77,8 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
     func testDatagramFromUnknownSenderIsRejected() async throws {
         let b = try await makeNode("b")
         let stranger = NodeID.random()
-        sendUDP(try Frame.datagram(Datagram(sender: stranger, seq: 1, body: [])).encoded(), port: b.udpPort)
+        let empty = Datagram(sender: stranger, seq: 1, service: .tables, body: [])
+        sendUDP(try Frame.datagram(empty).encoded(), port: b.udpPort)
         sendUDP(Array("garbage".utf8), port: b.udpPort)
         try await eventually("both rejected") { await b.statistics().datagramsRejected == 2 }
         let stats = await b.statistics()
@@ -110,7 +113,7 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         XCTAssertEqual(try huge.readGoodbye().code, .frameTooLarge)
 
         let noHandshake = try RawPeer(port: a.tcpPort)
-        try noHandshake.send(.application(Array("{}".utf8)))
+        try noHandshake.send(.application(.tables, Array("{}".utf8)))
         XCTAssertEqual(try noHandshake.readGoodbye().code, .handshakeRequired)
 
         // A handshake that is JSON but breaks §4.1 (upper-case id, port out of range, port written as 1.0).
@@ -144,7 +147,7 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         XCTAssertEqual(aPeers, 1)
         XCTAssertEqual(bPeers, 1)
         let inbox = Inbox(b)
-        try await a.send(["still": 1], to: b.id)
+        try await a.send(["still": 1], service: .tables, to: b.id)
         try await eventually("message after the attacks") { inbox.messages.count == 1 }
     }
 
@@ -229,7 +232,7 @@ final class MeshLoopbackTests: LoopbackMeshTestCase {
         let chunk = String(repeating: "x", count: 60_000)
         var dropped = false
         for _ in 0..<2_000 {
-            do { try await a.send(chunk, to: smallID) } catch {
+            do { try await a.send(chunk, service: .tables, to: smallID) } catch {
                 dropped = true
                 break
             }

@@ -26,7 +26,11 @@ final class PeerSessionTests: XCTestCase {
             return verdict
         }
         func sessionEstablished(_ session: PeerSession) { established += 1 }
-        func session(_ session: PeerSession, received body: [UInt8]) { messages.append(body) }
+        var services: [Service] = []
+        func session(_ session: PeerSession, received body: [UInt8], for service: Service, form: MessageForm) {
+            messages.append(body)
+            services.append(service)
+        }
         func session(_ session: PeerSession, measured roundTrip: TimeAmount) { roundTrips.append(roundTrip) }
         func sessionClosed(_ session: PeerSession, reason: String) { closed.append(reason) }
     }
@@ -119,7 +123,7 @@ final class PeerSessionTests: XCTestCase {
 
     func testSomethingOtherThanAHandshakeFirstIsRefused() throws {
         try open()
-        try deliver(.application(Array("{}".utf8)))
+        try deliver(.application(.tables, Array("{}".utf8)))
         XCTAssertEqual(goodbyeCode(try written()), .handshakeRequired)
         XCTAssertFalse(channel.isActive)
         XCTAssertTrue(delegate.messages.isEmpty)
@@ -157,7 +161,7 @@ final class PeerSessionTests: XCTestCase {
 
     func testApplicationMessagesArePassedUpAndNonJSONIsABadFrame() throws {
         try establish()
-        try deliver(.application(Array(#"{"type":"x"}"#.utf8)))
+        try deliver(.application(.tables, Array(#"{"type":"x"}"#.utf8)))
         XCTAssertEqual(delegate.messages, [Array(#"{"type":"x"}"#.utf8)])
         var bytes: [UInt8] = []
         FrameHeader(type: .application, length: 5).encode(into: &bytes)
@@ -193,7 +197,7 @@ final class PeerSessionTests: XCTestCase {
         try establish()
         // Heard at 3 s (an application message), so the 5 s timeout runs from there.
         channel.embeddedEventLoop.advanceTime(by: .seconds(3))
-        try deliver(.application(Array("[]".utf8)))
+        try deliver(.application(.tables, Array("[]".utf8)))
         channel.embeddedEventLoop.advanceTime(by: .seconds(5))
         XCTAssertNil(goodbyeCode(try written()))
         XCTAssertTrue(channel.isActive)
@@ -224,7 +228,7 @@ final class PeerSessionTests: XCTestCase {
         try open(maxQueuedBytes: 1_000)
         try deliver(peerHandshake())
         _ = try written()
-        let frame = try Frame.application(Array("\"\(String(repeating: "x", count: 388))\"".utf8)).encoded()
+        let frame = try Frame.application(.tables, Array("\"\(String(repeating: "x", count: 387))\"".utf8)).encoded()
         XCTAssertEqual(frame.count, 400)
         // A reader that keeps up is never dropped, however much it is sent.
         for _ in 0..<10 {
@@ -245,7 +249,7 @@ final class PeerSessionTests: XCTestCase {
     /// Every whole frame is counted and recorded once, in each direction, by the one `TrafficHandler`.
     func testTrafficIsCountedAndRecordedInThePipeline() throws {
         try establish()
-        let app = try Frame.application(Array("[1]".utf8)).encoded()
+        let app = try Frame.application(.tables, Array("[1]".utf8)).encoded()
         try deliver(app)
         XCTAssertTrue(session.write(app, type: .application))
         let out = try written()

@@ -37,7 +37,7 @@ final class SecureChannelHandlerTests: XCTestCase {
 
     private func handshakeFrame(_ key: Key, claiming id: NodeID? = nil, name: String) throws -> ByteBuffer {
         let derived = try XCTUnwrap(NodeID.derived(from: key.publicKey))
-        let h = Handshake(version: 2, nodeId: id ?? derived, name: name, udpPort: 4000, capabilities: ["tables"])
+        let h = Handshake(version: 3, nodeId: id ?? derived, name: name, udpPort: 4000, capabilities: ["tables"])
         return ByteBuffer(bytes: try Frame.handshake(h).encoded())
     }
 
@@ -73,7 +73,7 @@ final class SecureChannelHandlerTests: XCTestCase {
     }
 
     private func application(_ json: String) -> ByteBuffer {
-        ByteBuffer(bytes: (try? Frame.application(Array(json.utf8)).encoded()) ?? [])
+        ByteBuffer(bytes: (try? Frame.application(.tables, Array(json.utf8)).encoded()) ?? [])
     }
 
     func testHandshakeDeliversEachPeersHandshakeThenFramesTravelSealed() throws {
@@ -87,7 +87,7 @@ final class SecureChannelHandlerTests: XCTestCase {
         let frame = application(#"{"kind":"hello"}"#)
         try a.channel.writeOutbound(frame)
         let wire = try XCTUnwrap(try a.channel.readOutbound(as: ByteBuffer.self))
-        XCTAssertEqual(wire.getBytes(at: 0, length: 4), [0x54, 0x56, 2, 5])
+        XCTAssertEqual(wire.getBytes(at: 0, length: 4), [0x54, 0x56, 3, 5])
         XCTAssertEqual(wire.readableBytes, frame.readableBytes + 16)
         XCTAssertNil(String(decoding: wire.readableBytesView, as: UTF8.self).range(of: "hello"))
         try b.channel.writeInbound(wire)
@@ -158,6 +158,6 @@ final class SecureChannelHandlerTests: XCTestCase {
         try b.channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         try b.channel.writeInbound(application(#"{"kind":"clear"}"#))
         XCTAssertTrue(b.collector.frames.isEmpty)
-        XCTAssertEqual(b.collector.errors.first as? FrameError, .unsupportedVersion(1))
+        XCTAssertEqual(b.collector.errors.first as? FrameError, .unsupportedVersion(1, expected: 3))
     }
 }

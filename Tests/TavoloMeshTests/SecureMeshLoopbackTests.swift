@@ -32,13 +32,13 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
         let recorder = Recorder()
         var made = [try await makeKeyedNode("s0", recorder: recorder)]
         for i in 1..<4 { made.append(try await makeKeyedNode("s\(i)")) }
-        XCTAssertEqual(made[0].txtRecord[TXTKey.version], "2")
+        XCTAssertEqual(made[0].txtRecord[TXTKey.version], "3")
         introduce(made)
         for n in made { try await eventually("\(n.config.name) has 3 peers") { await connectedCount(n) == 3 } }
         let (a, b) = (made[0], made[1])
         let inbox = Inbox(b)
-        for i in 0..<50 { try await a.send(["n": i], to: b.id) }
-        try await a.send(["d": 1], to: b.id, on: .unreliable)
+        for i in 0..<50 { try await a.send(["n": i], service: .tables, to: b.id) }
+        try await a.send(["d": 1], service: .tables, to: b.id, on: .unreliable)
         try await eventually("50 messages and a datagram") { inbox.messages.count == 51 }
         let reliable = inbox.messages.filter { $0.channel == .reliable }
         XCTAssertEqual(try reliable.map { try $0.decode([String: Int].self)["n"] ?? -1 }, Array(0..<50))
@@ -62,14 +62,17 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
         introduce([a, b])
         try await eventually("connected") { await connectedCount(b) == 1 }
         let inbox = Inbox(b)
-        try await a.send(["v": 1], to: b.id, on: .unreliable)
+        try await a.send(["v": 1], service: .tables, to: b.id, on: .unreliable)
         try await eventually("the first datagram") { inbox.messages.count == 1 }
         // The packet log has it in clear; the bytes on the wire are what a's datagram key made of it.
         let clear = try XCTUnwrap(recorder.frames.last { $0.transport == .udp && $0.direction == .sent }).bytes
         guard case .datagram(let d) = try Frame.parse(clear, maxPayload: 1200) else { return XCTFail("\(clear)") }
         XCTAssertEqual(d.seq, 1)
         let key = try await a.eventLoop.submit { a.peers[b.id]?.datagramKeys?.send }.get()
-        let sealed: [UInt8] = DatagramSeal.seal(body: d.body, sender: a.id, seq: 1, key: try XCTUnwrap(key))
+        // What is sealed is the body with its service byte (§4.6): the service is hidden too.
+        let body = Datagram.Body(service: d.service, message: d.body).bytes
+        XCTAssertEqual(body.first, Service.tables.rawValue)
+        let sealed: [UInt8] = DatagramSeal.seal(body: body, sender: a.id, seq: 1, key: try XCTUnwrap(key))
         // Replayed as it was: authentic, but not newer than the last accepted.
         sendUDP(sealed, port: b.udpPort)
         try await eventually("the replay counted stale") { await b.statistics().datagramsStale == 1 }
@@ -84,12 +87,12 @@ final class SecureMeshLoopbackTests: LoopbackMeshTestCase {
         // Sealed under a key that is not the session's; and a clear v1 datagram.
         let stranger = (0..<32).map { _ in UInt8.random(in: 0...255) }
         sendUDP(
-            DatagramSeal.seal(body: Array("{}".utf8), sender: a.id, seq: 1 << 40, key: stranger) as [UInt8],
+            DatagramSeal.seal(body: [1] + Array("{}".utf8), sender: a.id, seq: 1 << 40, key: stranger) as [UInt8],
             port: b.udpPort)
-        sendUDP(
-            try Frame.datagram(Datagram(sender: a.id, seq: 1 << 41, body: Array("{}".utf8))).encoded(), port: b.udpPort)
+        let clearDatagram = Datagram(sender: a.id, seq: 1 << 41, service: .tables, body: Array("{}".utf8))
+        sendUDP(try Frame.datagram(clearDatagram).encoded(), port: b.udpPort)
         try await eventually("seven rejected") { await b.statistics().datagramsRejected == 7 }
-        try await a.send(["v": 2], to: b.id, on: .unreliable)
+        try await a.send(["v": 2], service: .tables, to: b.id, on: .unreliable)
         try await eventually("the next real datagram") { inbox.messages.count == 2 }
         XCTAssertEqual(try inbox.messages.map { try $0.decode([String: Int].self)["v"] }, [1, 2])
         let stats = await b.statistics()

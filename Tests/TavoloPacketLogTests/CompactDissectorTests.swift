@@ -22,9 +22,9 @@ final class CompactDissectorTests: XCTestCase {
         let body = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
         if (c["kind"] as? String) == "table.progress" {
             let sender = try XCTUnwrap(NodeID(bytes: [UInt8](repeating: 0xAB, count: 16)))
-            return (try Frame.datagram(Datagram(sender: sender, seq: 9, body: body)).encoded(), true)
+            return (try Frame.datagram(Datagram(sender: sender, seq: 9, service: .tables, body: body)).encoded(), true)
         }
-        return (header(8, body), false)
+        return (header(8, [Service.tables.rawValue] + body), false)
     }
 
     func header(_ type: UInt8, _ payload: [UInt8]) -> [UInt8] {
@@ -78,7 +78,8 @@ final class CompactDissectorTests: XCTestCase {
             ($0["hex"] as? String).map { !$0.isEmpty } ?? false
         }
         let frames = try cases.map { c -> (bytes: [UInt8], udp: Bool) in
-            (header(8, try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))), false)
+            let body = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
+            return (header(8, [Service.tables.rawValue] + body), false)
         }
         let rows = try Tshark.fields(try capture(frames, name: "compact-invalid.pcapng"), Self.fieldNames)
         XCTAssertEqual(rows.count, cases.count)

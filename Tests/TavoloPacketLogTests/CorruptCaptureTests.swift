@@ -55,7 +55,7 @@ final class CorruptCaptureTests: XCTestCase {
         XCTAssertEqual(issue.kind, .truncatedFrame)
         XCTAssertEqual(issue.packet, 11)
         XCTAssertTrue(
-            issue.message.contains("the capture ends inside a application frame (65000 of its 70033 bytes)"),
+            issue.message.contains("the capture ends inside a application frame (65000 of its 70034 bytes)"),
             issue.message)
     }
 

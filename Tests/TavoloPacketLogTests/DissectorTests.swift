@@ -15,7 +15,7 @@ final class DissectorTests: XCTestCase {
         "tavolo.handshake.version", "tavolo.handshake.node_id", "tavolo.handshake.name", "tavolo.handshake.udp_port",
         "tavolo.handshake.capabilities", "tavolo.heartbeat.seq", "tavolo.heartbeat.sent_at", "tavolo.goodbye.code",
         "tavolo.goodbye.reason", "tavolo.app.type", "tavolo.datagram.sender", "tavolo.datagram.seq", "_ws.malformed",
-        "_ws.expert",
+        "_ws.expert", "tavolo.service_name",
     ]
 
     func column(_ row: [String], _ name: String) -> String {
@@ -56,6 +56,9 @@ final class DissectorTests: XCTestCase {
             XCTAssertEqual(column(row, "tavolo.length"), String(hex.count / 2 - 10), name)
             XCTAssertEqual(column(row, "_ws.malformed"), "", name)
             XCTAssertEqual(column(row, "_ws.expert"), "", name)
+            // Every application message shows the service its first byte names (§3.9).
+            let service = (c["service"] as? Int).flatMap(UInt8.init(exactly:)).map(Service.init(rawValue:))
+            XCTAssertEqual(column(row, "tavolo.service_name"), service?.description ?? "", name)
             func str(_ k: String) -> String { value[k].map { "\($0)" } ?? "" }
             switch type {
             case .handshake:
@@ -73,7 +76,8 @@ final class DissectorTests: XCTestCase {
                 XCTAssertEqual(column(row, "tavolo.goodbye.code"), str("code"))
                 XCTAssertEqual(column(row, "tavolo.goodbye.reason"), str("reason"))
             case .application, .compact:
-                XCTAssertEqual(column(row, "tavolo.app.type"), str("kind"), name)
+                // The dissector names a message by its `type`, else its `kind` (a compact body: the JSON one's).
+                XCTAssertEqual(column(row, "tavolo.app.type"), value["type"] == nil ? str("kind") : str("type"), name)
             case .datagram:
                 XCTAssertEqual(column(row, "tavolo.datagram.sender"), str("sender"))
                 XCTAssertEqual(column(row, "tavolo.datagram.seq"), str("seq"))
@@ -115,11 +119,12 @@ final class DissectorTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(50))
         }
         for (i, n) in nodes.enumerated() {
-            try await n.broadcast(["type": "move", "n": "\(i)"])
-            try await n.broadcast(["type": "tick", "n": "\(i)"], on: .unreliable)
+            try await n.broadcast(["type": "move", "n": "\(i)"], service: .tables)
+            try await n.broadcast(["type": "tick", "n": "\(i)"], service: .tables, on: .unreliable)
         }
         // One message larger than a synthesized segment: tshark must reassemble it.
-        try await nodes[0].send(["type": "big", "pad": String(repeating: "x", count: 150_000)], to: nodes[1].id)
+        try await nodes[0].send(
+            ["type": "big", "pad": String(repeating: "x", count: 150_000)], service: .tables, to: nodes[1].id)
         try await Task.sleep(for: .milliseconds(400))  // heartbeats
         for n in nodes { await n.shutdown() }
         for r in recorders { r.close() }
@@ -132,6 +137,7 @@ final class DissectorTests: XCTestCase {
                 XCTAssertGreaterThan(stats.byType[t]?.frames ?? 0, 0, "\(path): no \(t)")
             }
             XCTAssertEqual(stats.malformed, 0)
+            XCTAssertEqual(Set(stats.byService.keys), ["tables"], "every message named its service")
             XCTAssertEqual(Set(stats.byPeer.keys).count, 2, "\(stats.byPeer.keys)")
             let rows = try Tshark.fields(
                 path, ["frame.number", "tavolo.type", "_ws.malformed", "_ws.expert.severity", "_ws.expert.message"])

@@ -46,16 +46,16 @@ enum Fixtures {
         add(.sent, .tcp, alpha6, charlie6, handshake(alphaID, "alpha", udp: 7001))
         add(.sent, .tcp, alphaTCP, bravoTCP, frame(.heartbeat(Heartbeat(seq: 1, sentAt: 99))))
         add(.received, .tcp, alphaTCP, bravoTCP, frame(.heartbeatAck(Heartbeat(seq: 1, sentAt: 99))))
-        add(.sent, .tcp, alphaTCP, bravoTCP, frame(.application(Array(#"{"kind":"hello","n":1}"#.utf8))))
-        add(.received, .tcp, alpha6, charlie6, frame(.application(Array(#"{"seat":2,"type":"join"}"#.utf8))))
+        add(.sent, .tcp, alphaTCP, bravoTCP, frame(.application(.tables, Array(#"{"kind":"hello","n":1}"#.utf8))))
+        add(.received, .tcp, alpha6, charlie6, frame(.application(.tables, Array(#"{"seat":2,"type":"join"}"#.utf8))))
         add(
             .sent, .udp, alphaUDP, bravoUDP,
-            frame(.datagram(Datagram(sender: alphaID, seq: 1, body: Array(#"{"x":1}"#.utf8)))))
+            frame(.datagram(Datagram(sender: alphaID, seq: 1, service: .tables, body: Array(#"{"x":1}"#.utf8)))))
         add(
             .received, .udp, alphaUDP, bravoUDP,
-            frame(.datagram(Datagram(sender: bravoID, seq: 5, body: Array(#"{"y":2}"#.utf8)))))
+            frame(.datagram(Datagram(sender: bravoID, seq: 5, service: .tables, body: Array(#"{"y":2}"#.utf8)))))
         let big = "{\"kind\":\"big\",\"pad\":\"" + String(repeating: "a", count: bigBody) + "\"}"
-        add(.sent, .tcp, alpha6, charlie6, frame(.application(Array(big.utf8))))
+        add(.sent, .tcp, alpha6, charlie6, frame(.application(.tables, Array(big.utf8))))
         add(
             .received, .tcp, alphaTCP, bravoTCP,
             frame(.goodbye(Goodbye(code: .shutdown, reason: "node bravo is shutting down"))))

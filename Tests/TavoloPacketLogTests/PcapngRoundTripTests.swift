@@ -78,6 +78,7 @@ final class PcapngRoundTripTests: XCTestCase {
         XCTAssertTrue(join.contains("received"), join)
         XCTAssertTrue(join.contains("charlie"), join)
         XCTAssertTrue(join.contains("seat=2 type=join"), join)
+        XCTAssertTrue(join.contains(" tables "), "the service column (§3.9): \(join)")
         let dg = try XCTUnwrap(lines.first { $0.contains(" datagram ") })
         XCTAssertTrue(dg.contains("unreliable") && dg.contains("seq=1") && dg.contains(#"body={"x":1}"#), dg)
         let json = try XCTUnwrap(
@@ -88,6 +89,8 @@ final class PcapngRoundTripTests: XCTestCase {
         XCTAssertEqual(frames[0]["type"] as? String, "handshake")
         XCTAssertEqual((frames[0]["fields"] as? [String: Any])?["name"] as? String, "alpha")
         XCTAssertEqual(frames[0]["peerId"] as? String, Fixtures.bravoID.hex)
+        XCTAssertNil(frames[0]["service"], "a handshake names no service")
+        XCTAssertEqual(frames.first { $0["kind"] as? String == "join" }?["service"] as? String, "tables")
         XCTAssertEqual((json["issues"] as? [Any])?.count, 0)
     }
 

@@ -11,25 +11,27 @@ final class FrameVectorTests: XCTestCase {
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    func expectedFrame(type: String, value: Any) throws -> Frame {
-        let json = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+    func expectedFrame(type: String, service: Service?, value: Any) throws -> Frame {
+        let json = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         let d = JSONDecoder()
         switch type {
         case "handshake": return .handshake(try d.decode(Handshake.self, from: json))
         case "heartbeat": return .heartbeat(try d.decode(Heartbeat.self, from: json))
         case "heartbeat-ack": return .heartbeatAck(try d.decode(Heartbeat.self, from: json))
         case "goodbye": return .goodbye(try d.decode(Goodbye.self, from: json))
-        case "application": return .application(Array(json))
+        case "application": return .application(try XCTUnwrap(service), Array(json))
         case "compact":
             let v = try XCTUnwrap(value as? [String: Any])
-            return .compact(try XCTUnwrap([UInt8](hexString: try XCTUnwrap(v["body"] as? String))))
+            let body = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(v["body"] as? String)))
+            return .compact(try XCTUnwrap(service), body)
         case "datagram":
             let v = try XCTUnwrap(value as? [String: Any])
             let body = try JSONSerialization.data(withJSONObject: try XCTUnwrap(v["body"]), options: [.sortedKeys])
             return .datagram(
                 Datagram(
                     sender: try XCTUnwrap(NodeID(hex: try XCTUnwrap(v["sender"] as? String))),
-                    seq: try XCTUnwrap((v["seq"] as? NSNumber)?.uint64Value), body: Array(body)))
+                    seq: try XCTUnwrap((v["seq"] as? NSNumber)?.uint64Value), service: try XCTUnwrap(service),
+                    body: Array(body)))
         default: throw CocoaError(.coderInvalidValue)
         }
     }
@@ -41,8 +43,9 @@ final class FrameVectorTests: XCTestCase {
             let name = c["name"] as? String ?? "?"
             let bytes = try XCTUnwrap([UInt8](hexString: try XCTUnwrap(c["hex"] as? String)))
             let decoded = try Frame.parse(bytes, maxPayload: FrameLimits.maxReliablePayload)
+            let service = (c["service"] as? Int).flatMap(UInt8.init(exactly:)).map(Service.init(rawValue:))
             let expected = try expectedFrame(
-                type: try XCTUnwrap(c["type"] as? String), value: try XCTUnwrap(c["value"]))
+                type: try XCTUnwrap(c["type"] as? String), service: service, value: try XCTUnwrap(c["value"]))
             XCTAssertEqual(decoded, expected, name)
             XCTAssertEqual(decoded.type.description, c["type"] as? String, name)
             XCTAssertEqual(try expected.encoded(), bytes, "re-encoding \(name)")
@@ -51,7 +54,7 @@ final class FrameVectorTests: XCTestCase {
 
     func testInvalidVectorsAreRejectedWithTheRightError() throws {
         let cases = try XCTUnwrap(try loadFrames()["invalid"] as? [[String: Any]])
-        XCTAssertGreaterThanOrEqual(cases.count, 28)
+        XCTAssertGreaterThanOrEqual(cases.count, 41)
         XCTAssertTrue(cases.allSatisfy { $0.keys.contains("goodbye") }, "every invalid vector names its goodbye")
         for c in cases {
             let name = c["name"] as? String ?? "?"

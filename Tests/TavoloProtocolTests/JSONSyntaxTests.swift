@@ -99,14 +99,17 @@ final class JSONSyntaxTests: XCTestCase {
     /// Every JSON payload of a frame is held to the limit, before it is decoded: a deep application message or
     /// heartbeat is a `bad-frame` (§3.4, §3.5), a shallow one still decodes.
     func testFramesWithPayloadsNestedTooDeepAreBadFrames() {
-        for type in [MessageType.handshake, .heartbeat, .goodbye, .application] {
-            XCTAssertThrowsError(try Frame.decode(type: type, payload: nested(17))) { error in
+        // An application message and a datagram body are checked after their service byte (§3.9).
+        let tables = [Service.tables.rawValue]
+        for (type, prefix) in [(MessageType.handshake, []), (.heartbeat, []), (.goodbye, []), (.application, tables)] {
+            XCTAssertThrowsError(try Frame.decode(type: type, payload: prefix + nested(17))) { error in
                 guard case .badPayload(let t, _) = error as? FrameError else { return XCTFail("\(error)") }
                 XCTAssertEqual(t, type)
             }
         }
-        XCTAssertEqual(try Frame.decode(type: .application, payload: nested(16)), .application(nested(16)))
-        let datagram = [UInt8](repeating: 1, count: 24)
+        XCTAssertEqual(
+            try Frame.decode(type: .application, payload: tables + nested(16)), .application(.tables, nested(16)))
+        let datagram = [UInt8](repeating: 1, count: 24) + tables
         XCTAssertThrowsError(try Frame.decode(type: .datagram, payload: datagram + nested(17)))
         XCTAssertNoThrow(try Frame.decode(type: .datagram, payload: datagram + nested(16)))
     }

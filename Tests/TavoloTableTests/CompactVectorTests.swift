@@ -42,12 +42,12 @@ final class CompactVectorTests: XCTestCase {
             let sent = c["sent"] != nil ? try bytes(c, "sent") : body
             XCTAssertEqual(try m.encoded(), sent, "re-encoding \(name)")
             if m.kind == .progress {
-                let d = try XCTUnwrap(ProgressDatagram(wire: body), name)
+                let d = try XCTUnwrap(ProgressDatagram(body, form: .compact), name)
                 XCTAssertEqual(try d.wireBytes(), body, name)
                 continue
             }
             // The table's message: the same as the JSON one decodes to, and sent as exactly these bytes.
-            let message = try TableMessage.decode(wire: body)
+            let message = try TableMessage.decode(body, form: .compact)
             let viaJSON = try CanonicalJSON.decode(TableMessage.self, m.jsonEquivalent())
             XCTAssertEqual(message, viaJSON, name)
             // A node sends the short kind: the same message with the first 8 bytes of the hash (§13.2).
@@ -64,8 +64,14 @@ final class CompactVectorTests: XCTestCase {
         for c in cases {
             let frame = try Frame.parse(try bytes(c, "frame"), maxPayload: FrameLimits.maxReliablePayload)
             switch frame {
-            case .compact(let body): XCTAssertEqual(body, try bytes(c))
-            case .datagram(let d): XCTAssertEqual(d.body, try bytes(c))
+            // Every compact message is the tables service's (§3.9, §13.1).
+            case .compact(let service, let body):
+                XCTAssertEqual(service, .tables)
+                XCTAssertEqual(body, try bytes(c))
+            case .datagram(let d):
+                XCTAssertEqual(d.service, .tables)
+                XCTAssertEqual(d.form, .compact)
+                XCTAssertEqual(d.body, try bytes(c))
             default: XCTFail("\(c["name"] ?? "?"): \(frame)")
             }
         }
@@ -78,8 +84,8 @@ final class CompactVectorTests: XCTestCase {
             let name = c["name"] as? String ?? "?"
             let body = try bytes(c)
             XCTAssertThrowsError(try CompactMessage.decode(body), name)
-            XCTAssertThrowsError(try TableMessage.decode(wire: body), name)
-            XCTAssertNil(ProgressDatagram(wire: body), name)
+            XCTAssertThrowsError(try TableMessage.decode(body, form: .compact), name)
+            XCTAssertNil(ProgressDatagram(body, form: .compact), name)
         }
     }
 
@@ -88,7 +94,7 @@ final class CompactVectorTests: XCTestCase {
         let cases = try XCTUnwrap(try load()["invalid"] as? [[String: Any]])
         let net = FakeNetwork()
         let nodes = await net.makeNodes(2)
-        for c in cases { await nodes[0].received(try bytes(c), from: nodes[1].me) }
+        for c in cases { await nodes[0].received(try bytes(c), form: .compact, from: nodes[1].me) }
         let refused = await nodes[0].refusedMessages
         XCTAssertEqual(refused, cases.count)
     }

@@ -11,7 +11,7 @@ import XCTest
 final class FakeNetwork: @unchecked Sendable {
     private let lock = NSLock()
     private var managers: [NodeID: TableManager] = [:]
-    private var queues: [NodeID: AsyncStream<(NodeID, [UInt8])>.Continuation] = [:]
+    private var queues: [NodeID: AsyncStream<(NodeID, MessageForm, [UInt8])>.Continuation] = [:]
     private var tasks: [Task<Void, Never>] = []
     /// Messages seen on the wire, for assertions.
     private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
@@ -21,19 +21,21 @@ final class FakeNetwork: @unchecked Sendable {
     struct Endpoint: TableTransport {
         let network: FakeNetwork
         let me: NodeID
-        func post(_ body: [UInt8], to nodes: [NodeID]) { network.deliver(body, from: me, to: nodes) }
+        func post(_ body: [UInt8], form: MessageForm, to nodes: [NodeID]) {
+            network.deliver(body, form: form, from: me, to: nodes)
+        }
     }
 
-    func deliver(_ body: [UInt8], from: NodeID, to nodes: [NodeID]) {
+    func deliver(_ body: [UInt8], form: MessageForm = .json, from: NodeID, to nodes: [NodeID]) {
         let type =
-            CompactMessage.isCompact(body)
+            form == .compact
             ? ((try? CompactMessage.decode(body))?.kind.typeName ?? "?")
             : (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
         lock.withLock {
             bodies.append((from, body))
             for n in nodes {
                 sent.append((from, n, type))
-                queues[n]?.yield((from, body))
+                queues[n]?.yield((from, form, body))
             }
         }
     }
@@ -51,12 +53,13 @@ final class FakeNetwork: @unchecked Sendable {
                 me: id, name: "n\(i)", transport: Endpoint(network: self, me: id), catalog: .standard,
                 options: options(i),
                 logger: logger, executor: MultiThreadedEventLoopGroup.singleton.next().executor)
-            let (stream, continuation) = AsyncStream.makeStream(of: (NodeID, [UInt8]).self)
+            let (stream, continuation) = AsyncStream.makeStream(of: (NodeID, MessageForm, [UInt8]).self)
             lock.withLock {
                 managers[id] = m
                 queues[id] = continuation
             }
-            tasks.append(Task { for await (from, body) in stream { await m.received(body, from: from) } })
+            tasks.append(
+                Task { for await (from, form, body) in stream { await m.received(body, form: form, from: from) } })
             made.append(m)
         }
         for a in made {

@@ -16,6 +16,9 @@ public final class RawPeer {
     private var transport: (send: NoiseCipherState, receive: NoiseCipherState)?
     /// The node's static key, as its handshake proved it.
     public private(set) var remoteStatic: [UInt8]?
+    /// The version in the header of every frame it puts on the wire (PROTOCOL.md §3.6): the node's, 3, unless a test
+    /// plays an older node.
+    public var wireVersion: UInt8 = 3
 
     public enum RawError: Error { case connect(String), closed, timeout, handshake(String) }
 
@@ -56,7 +59,7 @@ public final class RawPeer {
         let clear = try frame.encoded()
         guard var keys = transport else { return send(clear) }
         let body = Array(clear.dropFirst(FrameLimits.headerSize))
-        let header = Self.header(version: 2, type: clear[3], length: body.count + 16)
+        let header = Self.header(version: wireVersion, type: clear[3], length: body.count + 16)
         send(header + (try keys.send.encrypt(associatedData: header, plaintext: body)))
         transport = keys
     }
@@ -66,7 +69,7 @@ public final class RawPeer {
         guard var keys = transport else { throw RawError.handshake("no session keys") }
         let clear = try frame.encoded()
         let body = Array(clear.dropFirst(FrameLimits.headerSize))
-        let header = Self.header(version: 2, type: clear[3], length: body.count + 16)
+        let header = Self.header(version: wireVersion, type: clear[3], length: body.count + 16)
         var sealed = try keys.send.encrypt(associatedData: header, plaintext: body)
         sealed[index % sealed.count] ^= 0x01
         send(header + sealed)
@@ -78,7 +81,7 @@ public final class RawPeer {
     @discardableResult
     public func noiseHandshake(key: Curve25519.KeyAgreement.PrivateKey, handshake: Handshake) throws -> Handshake {
         var hs = NoiseHandshakeState(initiator: true, prologue: TavoloKeyDerivation.prologue, staticKey: key)
-        send(Self.header(version: 2, type: 7, length: 32) + (try hs.writeMessage(payload: [])))
+        send(Self.header(version: wireVersion, type: 7, length: 32) + (try hs.writeMessage(payload: [])))
         let (type, message2) = try readWire()
         guard type == 7 else {
             throw RawError.handshake("node answered type \(type): \(String(decoding: message2, as: UTF8.self))")
@@ -90,13 +93,13 @@ public final class RawPeer {
         }
         let ours = try Frame.handshake(handshake).encoded().dropFirst(FrameLimits.headerSize)
         let message3 = try hs.writeMessage(payload: Array(ours))
-        send(Self.header(version: 2, type: 7, length: message3.count) + message3)
+        send(Self.header(version: wireVersion, type: 7, length: message3.count) + message3)
         transport = try hs.split()
         return theirs
     }
 
     /// The next whole frame, opened if sealed; `.closed` at end of stream, `.timeout` when nothing comes.
-    /// A goodbye in clear (v2 header before the handshake completed, §3.7) is read as the goodbye it is.
+    /// A goodbye in clear (sent before the handshake completed, §3.7) is read as the goodbye it is.
     public func readFrame() throws -> Frame {
         let (type, body) = try readWire()
         guard let messageType = MessageType(rawValue: type) else {
@@ -104,7 +107,7 @@ public final class RawPeer {
         }
         if var keys = transport, !(messageType == .goodbye && (try? Frame.decode(type: .goodbye, payload: body)) != nil)
         {
-            let header = Self.header(version: 2, type: type, length: body.count)
+            let header = Self.header(version: wireVersion, type: type, length: body.count)
             let plaintext = try keys.receive.decrypt(associatedData: header, ciphertext: body)
             transport = keys
             return try Frame.decode(type: messageType, payload: plaintext)

@@ -19,7 +19,7 @@ public final class ChatHub: @unchecked Sendable {
     private var rate = ChatRateLimit()
     private var subscribers: [UUID: (room: String?, continuation: AsyncStream<ChatEntry>.Continuation)] = [:]
     /// Messages dropped: malformed, too long, too fast, or for a table the sender is not a member of.
-    private(set) var dropped = 0
+    private var dropped = 0
 
     init(me: NodeID, name: String, logger: Logger) {
         self.me = me
@@ -31,12 +31,17 @@ public final class ChatHub: @unchecked Sendable {
 
     func peerLost(_ id: NodeID) { lock.withLock { rate.forget(id.hex) } }
 
-    /// Handles an application message if it is a chat message (true), else leaves it to the tables (false).
-    /// `members` gives the members of a table this node knows (nil: unknown table).
-    func received(_ body: [UInt8], from: NodeID, members: (String) -> [NodeID]?) -> Bool {
-        guard ChatMessage.mayBeChat(body), let message = try? WireJSON.decode(ChatMessage.self, body),
-            message.type == "chat"
-        else { return false }
+    /// Messages dropped so far (`status`'s `chatMessagesDropped`, PROTOCOL.md §12).
+    var droppedMessages: Int { lock.withLock { dropped } }
+
+    /// Handles a message of the chat service (PROTOCOL.md §3.9, §12): whatever its text says, it is read as chat
+    /// and nothing else. `members` gives the members of a table this node knows (nil: unknown table).
+    func received(_ body: [UInt8], from: NodeID, members: (String) -> [NodeID]?) {
+        guard let message = try? WireJSON.decode(ChatMessage.self, body), message.type == "chat" else {
+            lock.withLock { dropped += 1 }
+            logger.debug("chat from \(from.short) dropped: not a chat message")
+            return
+        }
         let now = ProcessInfo.processInfo.systemUptime
         let accepted: ChatEntry? = lock.withLock {
             guard ChatMessage.isRoom(message.room), let text = ChatMessage.clean(message.text),
@@ -47,17 +52,16 @@ public final class ChatHub: @unchecked Sendable {
         guard let entry = accepted else {
             lock.withLock { dropped += 1 }
             logger.debug("chat from \(from.short) dropped (malformed, too long or too fast)")
-            return true
+            return
         }
         if entry.room != ChatMessage.lobby {
             guard members(entry.room)?.contains(from) == true else {
                 lock.withLock { dropped += 1 }
                 logger.debug("chat from \(from.short) for table \(entry.room) dropped: not a member")
-                return true
+                return
             }
         }
         record(entry)
-        return true
     }
 
     /// Checks and records a message of this node's user; returns the cleaned message to post, or why not.

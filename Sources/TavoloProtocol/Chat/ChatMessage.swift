@@ -1,5 +1,6 @@
-/// A chat message on the mesh (PROTOCOL.md §12): an application message `{"type": "chat", "room", "text"}` on the
-/// reliable channel. Who wrote it is the connection it came on, never a field.
+/// A chat message on the mesh (PROTOCOL.md §12): an application message of the chat service (§3.9),
+/// `{"type": "chat", "room", "text"}`, on the reliable channel. Who wrote it is the connection it came on, never a
+/// field.
 public struct ChatMessage: Codable, Sendable, Equatable {
     /// The lobby: every connected node.
     public static let lobby = "lobby"
@@ -45,20 +46,6 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         while s.last == " " { s.removeLast() }
         guard !s.isEmpty, s.utf8.count <= maxTextBytes else { return nil }
         return s
-    }
-
-    /// Whether an application message's bytes may be a chat message: cheap, so table messages pay almost nothing.
-    /// In canonical JSON a string can hold `"type":"chat"` only escaped, so a table message never matches.
-    public static func mayBeChat(_ body: [UInt8]) -> Bool {
-        let needle = Array(#""type":"chat""#.utf8)
-        guard body.count >= needle.count else { return false }
-        var i = body.count - needle.count
-        // Keys are sorted, so in a sender's canonical JSON `type` is the last member: look from the end.
-        while i >= 0 {
-            if body[i] == needle[0] && body[i..<i + needle.count].elementsEqual(needle) { return true }
-            i -= 1
-        }
-        return false
     }
 }
 

@@ -38,6 +38,13 @@ public struct TableDirectory {
             }
             tables[id] = TableMachine(offered: info, role: .node, context)
         }
+        // §9.1: a result from a node with no say is counted like any such message. (The machine ignores, uncounted,
+        // a member's repeated or late result: members send theirs again after a sync, §9.11.)
+        if case .result = message, let t = tables[id],
+            !t.info.isMember(from) || t.replaced.contains(from) || !t.checks
+        {
+            return [.refused("table.result for table \(id)", from: from)]
+        }
         return route(id, .message(message, from: from))
     }
 

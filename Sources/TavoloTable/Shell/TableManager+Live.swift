@@ -32,9 +32,9 @@ struct ProgressDatagram: Codable {
         self.progress = progress
     }
 
-    /// A received body, compact or JSON (§13.1); nil when it is neither.
-    init?(wire body: [UInt8]) {
-        guard CompactMessage.isCompact(body) else {
+    /// A received body, compact or JSON as its datagram said (§13.1); nil when it is not a progress.
+    init?(_ body: [UInt8], form: MessageForm) {
+        guard form == .compact else {
             guard let d = try? CanonicalJSON.decode(ProgressDatagram.self, body) else { return nil }
             self = d
             return
@@ -93,9 +93,10 @@ extension TableManager {
         return running
     }
 
-    /// A datagram from `from` (the mesh checked it came from that connected peer's address, §4.6).
-    public func receivedDatagram(_ body: [UInt8], from: NodeID) {
-        guard let d = ProgressDatagram(wire: body), d.type == "table.progress" else { return }
+    /// A datagram of the tables service from `from` (the mesh checked it came from that connected peer's address,
+    /// §4.6), in `form`.
+    public func receivedDatagram(_ body: [UInt8], form: MessageForm, from: NodeID) {
+        guard let d = ProgressDatagram(body, form: form), d.type == "table.progress" else { return }
         guard let machine = directory.tables[d.table], machine.isRace, live[d.table] != nil,
             machine.info.seats.indices.contains(d.seat), machine.info.seats[d.seat].owner == from
         else {

@@ -3,9 +3,11 @@ import Logging
 import TavoloCore
 import TavoloProtocol
 
-/// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel).
+/// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel, as messages of the
+/// tables service, PROTOCOL.md §3.9).
 public protocol TableTransport: Sendable {
-    func post(_ body: [UInt8], to nodes: [NodeID])
+    /// `form` says whether `body` is JSON or a compact body (§13): the frame it goes in.
+    func post(_ body: [UInt8], form: MessageForm, to nodes: [NodeID])
     /// Sends on the unreliable channel (datagrams): live progress only (PROTOCOL.md §10.4).
     func postUnreliable(_ body: [UInt8], to nodes: [NodeID])
     /// Calls `fire` on the table manager's executor once `delay` has passed, unless cancelled first; nil when the
@@ -144,15 +146,14 @@ public actor TableManager {
     /// A peer was lost.
     public func peerLost(_ id: NodeID) { perform(directory.peerLost(id)) }
 
-    /// A table message arrived from `from`: decoded once, here, at the edge, if it is within the size every table
-    /// message fits in (PROTOCOL.md §9.1).
-    public func received(_ body: [UInt8], from: NodeID) {
+    /// A table message arrived from `from`, in `form`: decoded once, here, at the edge, if it is within the size
+    /// every table message fits in (PROTOCOL.md §9.1).
+    public func received(_ body: [UInt8], form: MessageForm, from: NodeID) {
         guard body.count <= TableMessage.maxBodyBytes else {
             return perform([.refused("a table message of \(body.count) bytes", from: from)])
         }
         let message: TableMessage
-        // Compact (the hot messages, §13) or JSON, told apart by the first byte.
-        do { message = try TableMessage.decode(wire: body) } catch {
+        do { message = try TableMessage.decode(body, form: form) } catch {
             return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
         perform(directory.received(message, from: from), about: from)
@@ -166,7 +167,10 @@ public actor TableManager {
             switch effect {
             case .send(var message, let nodes):
                 if options.cheatDeal { message = Self.cheated(message) }
-                do { transport.post(try message.wireBytes(), to: nodes) } catch {
+                do {
+                    let wire = try message.wire()
+                    transport.post(wire.bytes, form: wire.form, to: nodes)
+                } catch {
                     logger.error("cannot encode \(message.typeName): \(error)")
                 }
             case .emit(var event):

@@ -4,16 +4,28 @@ import TavoloProtocol
 /// The wire bytes of table messages: the messages sent for every move in the compact form of PROTOCOL.md §13,
 /// every other one as JSON (§9.1). Both are decoded here, so the shell, the replay and the tests agree on one path.
 extension TableMessage {
-    /// The bytes a node sends: compact for `table.move`, `table.confirm` and `table.race-move`, JSON otherwise.
-    public func wireBytes() throws -> [UInt8] {
-        if let compact = compactForm { return try compact.encoded() }
-        return try CanonicalJSON.encode(self)
+    /// What a node sends, and in which form (the frame it goes in, §13.1): compact for `table.move`,
+    /// `table.confirm` and `table.race-move`, JSON otherwise.
+    public func wire() throws -> (form: MessageForm, bytes: [UInt8]) {
+        if let compact = compactForm { return (.compact, try compact.encoded()) }
+        return (.json, try CanonicalJSON.encode(self))
     }
 
-    /// Decodes a received body: compact or JSON, told apart by its first byte (§13.1).
+    /// The bytes of `wire()` alone (tests, tools).
+    public func wireBytes() throws -> [UInt8] { try wire().bytes }
+
+    /// Decodes a received body in the form its frame said.
+    public static func decode(_ body: [UInt8], form: MessageForm) throws -> TableMessage {
+        switch form {
+        case .json: return try CanonicalJSON.decode(TableMessage.self, body)
+        case .compact: return try TableMessage(compact: try CompactMessage.decode(body))
+        }
+    }
+
+    /// Decodes bytes whose form no frame says (a test's, a tool's): compact or JSON, told apart by the first byte,
+    /// as in a datagram (§13.1).
     public static func decode(wire body: [UInt8]) throws -> TableMessage {
-        guard CompactMessage.isCompact(body) else { return try CanonicalJSON.decode(TableMessage.self, body) }
-        return try TableMessage(compact: try CompactMessage.decode(body))
+        try decode(body, form: .ofDatagram(body))
     }
 
     /// The compact form of a hot message, in the short kinds a node sends (short table id, the first 8 bytes of
