@@ -23,7 +23,10 @@ extension TerminalPlayTests {
         try term.waitFor("the opponent's board to move", seconds: 30) { screen in
             screen.range(of: #"seat 1: [1-9][0-9]* moves"#, options: .regularExpression) != nil
         }
+        // Giving up asks first; any other key keeps racing, `y` gives up.
         term.send("g")
+        _ = try term.waitFor("the give-up question") { $0.contains("Give up? You leave the race, unranked.") }
+        term.send("y")
         let over = try term.waitFor("the race to end", seconds: 120) { $0.contains("Game over.") }
         let state = try client(0).call(.state(table: id), as: TableState.self)
         XCTAssertEqual(state.winners, [1], "the bot solved, the person gave up")
