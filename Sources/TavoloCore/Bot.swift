@@ -20,7 +20,9 @@ public struct RandomBot<State: GameState>: Bot {
     public init(rng: TavoloRNG) { self.rng = rng }
     public var kind: String { "random" }
     public mutating func chooseMove(in state: State, seat: Int) -> State.Move {
-        let moves = state.legalMoves()
+        // The seat's own moves: in a race any active seat may move, not only the turn's (for a turn-based game the
+        // two lists are the same, so every seed plays as before).
+        let moves = state.legalMoves(seat: seat)
         return moves[rng.below(moves.count)]
     }
 }

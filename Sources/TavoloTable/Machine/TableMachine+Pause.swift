@@ -108,6 +108,12 @@ extension TableMachine {
             // A spectator relays nothing: the members have no use for its word.
             if !isSpectator { sendCatchUp(to: from, from: moves) }
         }
+        // The host deals the current deal again to a member that comes back: one sent as its session broke is never
+        // in a catch-up when both are at the same move (a deal already held is ignored, §9.4). Only while no member
+        // was voted out or left: a member that missed a change of host would take the deal for one from a non-host.
+        if isHost, replaced.isEmpty, agreed.isEmpty, let current = log.deals.last, current.number == s.dealNumber {
+            send(.deal(table: id, number: current.number, cards: current.cards), to: [from])
+        }
         // A member that has not had this node's sync since its session came back gets it (with the votes first):
         // it is how the sender learns this node is back, even if this node saw no new session (a connection
         // replaced before its loss was noticed), and how a member behind asks the sender for what it misses.

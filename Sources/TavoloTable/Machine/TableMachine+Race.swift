@@ -14,7 +14,9 @@ extension TableMachine {
     mutating func handleRaceMove(from: NodeID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash) {
         let message = TableMessage.raceMove(table: id, seat: seat, number: number, move: move, seatHash: seatHash)
         guard info.isMember(from), checks, isRace || session == nil else { return dropped(message, from: from) }
-        guard info.phase.isActive, let s = session, s.turn != .terminal else {
+        // A racer's move can overtake the last reveal on another link: before the seed is known here it waits.
+        let seeding = info.phase == .seeding && session == nil
+        guard seeding || (info.phase.isActive && session != nil && session?.turn != .terminal) else {
             if info.phase == .finished || session?.turn == .terminal {
                 reject(number, .gameOver, "the race is over", from: from)
             } else {

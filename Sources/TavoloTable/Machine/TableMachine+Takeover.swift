@@ -130,6 +130,8 @@ extension TableMachine {
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
         maybeResume()
         progress()
+        // The game may be over already, waiting for this member's result: nobody waits for it now.
+        if resultSent { concludeIfAllResultsIn() }
     }
 
     /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).
@@ -179,10 +181,13 @@ extension TableMachine {
             pendingMoves = pendingMoves.filter { $0.value.from != t.member }
             for seat in seats { race.pending[seat] = race.pending[seat]?.filter { $0.value.from != t.member } }
             log.table = info
+            // A member with no seat (a host that only hosts) passes nothing: where each node learns of it differs, so
+            // its log entry names the agreed move, the same everywhere.
+            let appliedAt = seats.isEmpty ? t.number : s.moveNumber
             log.takeovers = (log.takeovers ?? []) + [
                 GameLog.LoggedTakeover(
                     member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
-                    number: t.number, appliedAt: s.moveNumber, forfeit: t.forfeit)
+                    number: t.number, appliedAt: appliedAt, forfeit: t.forfeit)
             ]
             persist()
             let list = seats.map(String.init).joined(separator: ", ")
