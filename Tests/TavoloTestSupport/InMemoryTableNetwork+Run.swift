@@ -107,7 +107,7 @@ extension InMemoryTableNetwork {
 
     /// Establishes a session between `a` and `b` when both run, the link is not cut and none is up.
     mutating func bringUp(_ a: Int, _ b: Int) {
-        guard a != b, !up[a][b], nodes[a].isUp, nodes[b].isUp, !blocked.contains(Self.pair(a, b)) else { return }
+        guard a != b, !up[a][b], nodes[a].isUp, nodes[b].isUp, blocked[Self.pair(a, b)] == nil else { return }
         for (from, to) in [(a, b), (b, a)] {
             up[from][to] = true
             enqueue(.connected, from: from, to: to, after: Int64.random(in: latency, using: &rng))
@@ -116,17 +116,20 @@ extension InMemoryTableNetwork {
 
     static func pair(_ a: Int, _ b: Int) -> [Int] { [min(a, b), max(a, b)] }
 
-    /// Cuts the link between `a` and `b`: the session breaks, and none forms again until `heal`.
+    /// Cuts the link between `a` and `b`: the session breaks, and none forms again until this cut (and any other
+    /// on the link) is healed.
     public mutating func cut(_ a: Int, _ b: Int) {
         trace.add(now, "cut n\(a)-n\(b)")
-        blocked.insert(Self.pair(a, b))
+        blocked[Self.pair(a, b), default: 0] += 1
         tearDown(a, b)
     }
 
-    /// Heals the link between `a` and `b`: a new session forms when both run.
+    /// Heals one cut of the link between `a` and `b`: a new session forms when it was the last and both run.
     public mutating func heal(_ a: Int, _ b: Int) {
-        trace.add(now, "heal n\(a)-n\(b)")
-        blocked.remove(Self.pair(a, b))
+        let p = Self.pair(a, b)
+        guard let cuts = blocked[p] else { return }
+        trace.add(now, "heal n\(a)-n\(b)\(cuts > 1 ? " (\(cuts - 1) cut\(cuts > 2 ? "s" : "") left)" : "")")
+        blocked[p] = cuts > 1 ? cuts - 1 : nil
         bringUp(a, b)
     }
 
@@ -143,9 +146,12 @@ extension InMemoryTableNetwork {
         for a in side.sorted() { for b in nodes.indices where !side.contains(b) { cut(a, b) } }
     }
 
-    /// Heals every cut link.
+    /// Heals every cut link, every cut of it.
     public mutating func healAll() {
-        for p in blocked.sorted(by: { $0.lexicographicallyPrecedes($1) }) { heal(p[0], p[1]) }
+        for p in blocked.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            blocked[p] = 1
+            heal(p[0], p[1])
+        }
     }
 
     // MARK: Crashes

@@ -63,8 +63,9 @@ public struct InMemoryTableNetwork {
     public var spike: ClosedRange<Int64> = 200...3_000
     /// How long a side takes to notice a broken connection, in ms.
     public var detection: ClosedRange<Int64> = 1...500
-    /// Links cut by the test (unordered pairs of node indices): no session can form across them.
-    public internal(set) var blocked: Set<[Int]> = []
+    /// Links cut by the test (unordered pairs of node indices), with how many cuts each is under (a node cut off
+    /// and a partition overlap): no session forms across a link until each of its cuts is healed.
+    public internal(set) var blocked: [[Int]: Int] = [:]
     public internal(set) var trace: SimulationTrace
     /// Inputs handled so far (messages, peer changes, timers).
     public internal(set) var steps = 0
@@ -170,7 +171,9 @@ public struct InMemoryTableNetwork {
         for effect in effects {
             switch effect {
             case .send(let m, let to):
-                for t in to { send(m, from: i, to: t) }
+                // The order of one message's targets means nothing (a machine may list them from a `Set`): a run
+                // must not depend on it, so latencies are drawn in the order of the targets' ids.
+                for t in to.sorted() { send(m, from: i, to: t) }
             case .emit(let event):
                 nodes[i].events.append(event)
                 if ![.moved, .yourTurn, .dealt, .updated, .offered].contains(event.kind) {
