@@ -46,7 +46,8 @@ extension TableSimulation {
     func end(of i: Int, _ id: TableID) -> MemberEnd? {
         if let t = net.table(i, id) {
             return MemberEnd(
-                node: i, phase: t.info.phase, log: t.log, stop: t.stopReason.map { "\($0.code.rawValue): \($0.reason)" })
+                node: i, phase: t.info.phase, log: t.log, stop: t.stopReason.map { "\($0.code.rawValue): \($0.reason)" }
+            )
         }
         guard let log = net.nodes[i].persisted[id] else { return nil }
         let phase: TablePhase = log.stopped != nil ? .stopped : log.finalHashes.isEmpty ? .paused : .finished
@@ -86,7 +87,8 @@ extension TableSimulation {
         if !dead.isEmpty, Set(scenario.members).subtracting(dead).count * 2 <= scenario.members.count {
             // No majority can ever form: the table ends abandoned (§9.13), or finished if it was over already.
             if e.phase == .finished || e.log.stopped?.hasPrefix(StopCode.abandoned.rawValue) == true { return nil }
-            return "n\(i): a table no majority can go on with ends \(e.phase.rawValue) (\(e.stop ?? "-")), not abandoned"
+            return
+                "n\(i): a table no majority can go on with ends \(e.phase.rawValue) (\(e.stop ?? "-")), not abandoned"
         }
         guard e.phase == .finished else {
             let moves = e.log.moves.count
@@ -107,14 +109,19 @@ extension TableSimulation {
     func compare(_ r: MemberEnd, _ e: MemberEnd) -> [SimulationFailure] {
         var out: [SimulationFailure] = []
         let who = "n\(e.node) vs n\(r.node)"
-        if let diff = movesDiffer(r.log.moves, e.log.moves) { out.append(.init(check: .logs, message: "\(who): \(diff)")) }
+        if let diff = movesDiffer(r.log.moves, e.log.moves) {
+            out.append(.init(check: .logs, message: "\(who): \(diff)"))
+        }
         if r.log.deals != e.log.deals { out.append(.init(check: .logs, message: "\(who): deals differ")) }
         if r.log.takeovers != e.log.takeovers {
             out.append(.init(check: .logs, message: "\(who): \(Self.takeoverDifference(e.log, r.log))"))
         }
         let fields: [(String, String, String)] = [
             ("final hash", "\(e.log.finalHash ?? "-")", "\(r.log.finalHash ?? "-")"),
-            ("final hashes", "\(e.log.finalHashes.sorted { $0.key < $1.key })", "\(r.log.finalHashes.sorted { $0.key < $1.key })"),
+            (
+                "final hashes", "\(e.log.finalHashes.sorted { $0.key < $1.key })",
+                "\(r.log.finalHashes.sorted { $0.key < $1.key })"
+            ),
             ("winners", "\(e.log.winners ?? [])", "\(r.log.winners ?? [])"),
             ("scores", "\(e.log.scores ?? [])", "\(r.log.scores ?? [])"),
             ("ranking", "\(e.log.ranking ?? [])", "\(r.log.ranking ?? [])"),
@@ -140,8 +147,10 @@ extension TableSimulation {
     }
 
     static func text(_ t: [GameLog.LoggedTakeover]?) -> String {
-        (t ?? []).map { "\($0.memberName)\($0.seats)→\($0.heir.short)@\($0.number)/\($0.appliedAt)\($0.forfeit ? "f" : "")" }
-            .description
+        (t ?? []).map {
+            "\($0.memberName)\($0.seats)→\($0.heir.short)@\($0.number)/\($0.appliedAt)\($0.forfeit ? "f" : "")"
+        }
+        .description
     }
 
     /// The first difference between two logs' moves (per seat in a race), or nil.
@@ -166,7 +175,8 @@ extension TableSimulation {
                 continue
             }
             ids.append((e.node, record.id))
-            if case .failure(let refusal) = RecordVerifier(catalog: .standard).verify(id: record.id, body: record.body) {
+            if case .failure(let refusal) = RecordVerifier(catalog: .standard).verify(id: record.id, body: record.body)
+            {
                 out.append(.init(check: .records, message: "n\(e.node)'s record is refused by a peer: \(refusal)"))
             }
         }
@@ -200,7 +210,8 @@ extension TableSimulation {
                     .init(
                         check: .lost,
                         message: "\(seat)move \(m.number) (\(m.text)) on n\(snap.node)'s disk at \(snap.at) ms "
-                            + "(\(snap.why)) is \(found.map { "replaced by \($0.text)" } ?? "missing") in n\(final.node)'s final log"))
+                            + "(\(snap.why)) is \(found.map { "replaced by \($0.text)" } ?? "missing") in n\(final.node)'s final log"
+                    ))
                 break
             }
         }

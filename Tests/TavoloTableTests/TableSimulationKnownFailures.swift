@@ -51,13 +51,15 @@ struct KnownFailure {
                 + "waits for ever and the others time out on its result", example: "fifteen/4 seed 153 (no fault)"),
         KnownFailure(
             cases: races, checks: nil, bot: "random",
-            bug: "RandomBot (TavoloCore/Bot.swift) picks from `state.legalMoves()`, the moves of the turn's seat, not of "
+            bug:
+                "RandomBot (TavoloCore/Bot.swift) picks from `state.legalMoves()`, the moves of the turn's seat, not of "
                 + "the racing seat it plays, so in a race it plays illegal moves; raceBotFired sends a bot's move before "
                 + "checking it (sendRaceMove, TableMachine+Race.swift), so every member rejects it, the same number is "
                 + "sent again each tick, and the table times out", example: "fifteen/4 seed 0 (no fault)"),
         KnownFailure(
             cases: races, faults: [.restart], checks: nil,
-            bug: "race moves are never journaled (applyRaceMove emits no .persist): a restarted racer restores at move 0 "
+            bug:
+                "race moves are never journaled (applyRaceMove emits no .persist): a restarted racer restores at move 0 "
                 + "and its moves are refused as stale; the table times out", example: "fifteen/1 seed 10"),
         KnownFailure(
             cases: races, faults: [.pauseWithin, .pausePast, .partition, .flap, .hostLost], checks: nil,
@@ -104,13 +106,15 @@ struct KnownFailure {
             cases: turns, faults: takeovers, checks: [.ended], detail: "ends paused",
             bug: "votes never converge: a paused member holding a vote about itself applies no move (§9.12), so it "
                 + "cannot take the catch-up that would let it vote again at the others' number; with a member gone "
-                + "for good no majority forms at one number", example: "spirits/3 seed 53 (partition, then a member gone)"),
+                + "for good no majority forms at one number",
+            example: "spirits/3 seed 53 (partition, then a member gone)"),
         KnownFailure(
             cases: turns, faults: takeovers, checks: [.logs], detail: "who was taken over",
             bug: "a member voted out while away (restarted, cut past the grace) does not learn it on return: it gets "
                 + "only each voter's latest vote (a voter that voted again after a catch-up, or forfeited since, does "
                 + "not send the vote that was agreed), so it plays on as a member; its log, final hashes and record "
-                + "differ", example: "spirits/5 seed 82 (restart past the grace), spirits/2 seed 68 (the voter forfeits)"),
+                + "differ",
+            example: "spirits/5 seed 82 (restart past the grace), spirits/2 seed 68 (the voter forfeits)"),
         KnownFailure(
             cases: turns, faults: takeovers, checks: [.result, .records], detail: nil,
             bug: "the same: the returning member's final hashes and record id differ", example: "spirits/5 seed 82"),
@@ -118,6 +122,28 @@ struct KnownFailure {
             cases: turns, faults: takeovers, checks: [.ended], detail: "dealt but is not the host",
             bug: "the same, for a host voted out while away: it does not know its successor and stops the table at "
                 + "the successor's deal (deal/not-host)", example: "spirits/5 seed 40"),
+        // Found by `scripts/fuzz tables 200 1000` (seeds 1000-1199), not by the suite's seeds.
+        KnownFailure(
+            cases: turns, faults: [.restart, .pausePast, .partition, .hostLost], checks: [.ended],
+            detail: "hash/mismatch",
+            bug: "the table forks and stops with hash/mismatch after members come back from long cuts or restarts "
+                + "past the grace (two takeovers crossing, a restarted member replaying moves it played apart)",
+            example: "briscola/4 seed 1149 (partition 2|3, restart), spirits/5 seed 1173, spirits/6 seed 1198"),
+        KnownFailure(
+            cases: turns, faults: [.partition, .pausePast], checks: [.logs], detail: "takeovers differ:",
+            bug: "the same seated member's takeover is applied at different points (`appliedAt`) in members' logs when "
+                + "two members are cut off together or one after the other (§9.12 names one point)",
+            example: "briscola/4 seed 1077 (partition 2|3), spirits/3 seed 1082"),
+        KnownFailure(
+            cases: turns, faults: [.restart, .hostLost], checks: [.logs], detail: "[\"5a5a5a5a[",
+            bug: "a restarted node knows no names (the restored TableContext has none) and logs a takeover's "
+                + "`memberName` as the member's short id; the record's takeover `name` then differs too",
+            example: "spirits/6 seed 1102, spirits/5 seed 1176"),
+        KnownFailure(
+            cases: turns, faults: [.forfeit], checks: [.ended], detail: "but its copy is finished",
+            bug: "a member that leaves after the game's last move: its copy is stopped (table/member-left) and then "
+                + "finishes when the results come in (phase finished with a stop reason)",
+            example: "briscola/2 seed 1065"),
     ]
 
     func covers(_ c: SimulationCase) -> Bool { cases.contains(c.description) || cases.contains(c.game) }

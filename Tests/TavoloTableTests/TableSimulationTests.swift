@@ -18,7 +18,9 @@ final class TableSimulationTests: XCTestCase {
     /// A long run reports known failures as they happen instead of leaving them out.
     var longRun: Bool { Self.environment["TAVOLO_SIM_SEEDS"] != nil }
 
-    static func primary(_ seed: UInt64) -> FaultKind { FaultKind.allCases[Int(seed % UInt64(FaultKind.allCases.count))] }
+    static func primary(_ seed: UInt64) -> FaultKind {
+        FaultKind.allCases[Int(seed % UInt64(FaultKind.allCases.count))]
+    }
 
     /// Runs one seed; the failures not covered by a known failure, and those that are.
     static func run(_ c: SimulationCase, seed: UInt64, keepTrace: Bool = false)
@@ -63,7 +65,9 @@ final class TableSimulationTests: XCTestCase {
                 if !new.isEmpty { XCTFail(Self.report(sim, new)) }
                 if longRun, !known.isEmpty {
                     let kinds = sim.scenario.faultKinds.map(\.rawValue).sorted().joined(separator: ",")
-                    print("known: \(c) seed \(seed) [\(kinds)]: " + known.map { "\($0.0.check.rawValue): \($0.1.bug.prefix(60))…" }.joined(separator: "; "))
+                    print(
+                        "known: \(c) seed \(seed) [\(kinds)]: "
+                            + known.map { "\($0.0.check.rawValue): \($0.1.bug.prefix(60))…" }.joined(separator: "; "))
                 }
             }
             tally[c.description] = t
@@ -79,7 +83,8 @@ final class TableSimulationTests: XCTestCase {
             runs += 1
             if f { failed += 1 }
             if k { known += 1 }
-            for fault in sim.scenario.faults where !sim.pending.contains(where: { $0.description == fault.description }) {
+            for fault in sim.scenario.faults where !sim.pending.contains(where: { $0.description == fault.description })
+            {
                 faults[fault.kind, default: 0] += 1
             }
         }
@@ -134,7 +139,8 @@ final class TableSimulationTests: XCTestCase {
 
     /// Replays one seed with its whole trace: `TAVOLO_SIM_CASE=othello/2 TAVOLO_SIM_SEED=4`.
     func testReplayOneSeed() throws {
-        guard let name = Self.environment["TAVOLO_SIM_CASE"], let seed = Self.environment["TAVOLO_SIM_SEED"].flatMap(UInt64.init)
+        guard let name = Self.environment["TAVOLO_SIM_CASE"],
+            let seed = Self.environment["TAVOLO_SIM_SEED"].flatMap(UInt64.init)
         else { throw XCTSkip("set TAVOLO_SIM_CASE and TAVOLO_SIM_SEED to replay one seed") }
         let c = try XCTUnwrap(SimulationCase.all.first { $0.description == name }, "no case \(name)")
         let (sim, new, known) = Self.run(c, seed: seed, keepTrace: true)

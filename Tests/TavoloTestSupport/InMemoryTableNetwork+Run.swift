@@ -12,17 +12,16 @@ extension InMemoryTableNetwork {
 
     func next() -> (at: Int64, seq: UInt64, what: Next)? {
         var best: (at: Int64, seq: UInt64, what: Next)?
+        func consider(_ at: Int64, _ seq: UInt64, _ what: Next) {
+            if let b = best, (b.at, b.seq) <= (at, seq) { return }
+            best = (at, seq, what)
+        }
         for a in links.indices {
             for b in links[a].indices {
-                guard let head = links[a][b].first else { continue }
-                if best == nil || (head.at, head.seq) < (best!.at, best!.seq) {
-                    best = (head.at, head.seq, .delivery(from: a, to: b))
-                }
+                if let head = links[a][b].first { consider(head.at, head.seq, .delivery(from: a, to: b)) }
             }
         }
-        for (k, t) in timers.enumerated() where best == nil || (t.at, t.seq) < (best!.at, best!.seq) {
-            best = (t.at, t.seq, .timer(k))
-        }
+        for (k, t) in timers.enumerated() { consider(t.at, t.seq, .timer(k)) }
         return best
     }
 
@@ -185,7 +184,10 @@ extension InMemoryTableNetwork {
             case .failure(let e): keep("restore of \(id) refused: \(e.message)", at: i)
             }
         }
-        trace.add(now, "restart n\(i): restored \(restored.map { "\($0)" }) at \(restored.map { nodes[i].persisted[$0]?.moves.count ?? 0 })")
+        trace.add(
+            now,
+            "restart n\(i): restored \(restored.map { "\($0)" }) at \(restored.map { nodes[i].persisted[$0]?.moves.count ?? 0 })"
+        )
         let effects = d.takeRestoredEffects()
         nodes[i].directory = d
         apply(i, effects)

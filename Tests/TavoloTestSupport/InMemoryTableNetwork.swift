@@ -96,12 +96,13 @@ public struct InMemoryTableNetwork {
         links = Array(repeating: Array(repeating: [], count: count), count: count)
         lastArrival = Array(repeating: Array(repeating: 0, count: count), count: count)
         up = Array(repeating: Array(repeating: false, count: count), count: count)
-        for i in 0..<count { nodes[i].directory = makeDirectory(i) }
         for a in 0..<count {
+            var d = makeDirectory(a)
             for b in 0..<count where a != b {
                 up[a][b] = true
-                apply(a, nodes[a].directory!.peerConnected(nodes[b].id, name: nodes[b].name))
+                apply(a, d.peerConnected(nodes[b].id, name: nodes[b].name))
             }
+            nodes[a].directory = d
         }
     }
 
@@ -118,7 +119,8 @@ public struct InMemoryTableNetwork {
     func makeDirectory(_ i: Int) -> TableDirectory {
         let context = TableContext(me: nodes[i].id, myName: nodes[i].name, catalog: catalog)
         let restarts = UInt64(nodes[i].restarts)
-        var d = TableDirectory(context: context, nonces: .reproducible(seed: seed, nodeIndex: UInt64(i) + 1_000 * restarts))
+        var d = TableDirectory(
+            context: context, nonces: .reproducible(seed: seed, nodeIndex: UInt64(i) + 1_000 * restarts))
         // A restarted node never hosts an id it used before (§9.9): its epoch moves on.
         d.tableEpoch = String(restarts + 1, radix: 36)
         return d
@@ -155,7 +157,8 @@ public struct InMemoryTableNetwork {
     }
 
     /// Runs `change` on node `i`'s directory (if it is up) and performs the effects.
-    mutating func input(_ i: Int, _ what: @autoclosure () -> String, _ change: (inout TableDirectory) -> [TableEffect]) {
+    mutating func input(_ i: Int, _ what: @autoclosure () -> String, _ change: (inout TableDirectory) -> [TableEffect])
+    {
         guard var d = nodes[i].directory else { return }
         nodes[i].directory = nil
         steps += 1
@@ -201,7 +204,9 @@ public struct InMemoryTableNetwork {
         timers.removeAll { $0.node == i && $0.timer == timer }
         let (seconds, attoseconds) = after.components
         seq += 1
-        timers.append(PendingTimer(node: i, timer: timer, at: now + seconds * 1_000 + attoseconds / 1_000_000_000_000_000, seq: seq))
+        timers.append(
+            PendingTimer(
+                node: i, timer: timer, at: now + seconds * 1_000 + attoseconds / 1_000_000_000_000_000, seq: seq))
     }
 
     mutating func send(_ m: TableMessage, from a: Int, to target: NodeID) {
