@@ -57,8 +57,10 @@ public struct TableDirectory {
     public mutating func peerLost(_ peer: NodeID) -> [TableEffect] {
         context.connected.remove(peer)
         let effects = tables.keys.sorted().flatMap { route($0, .peerLost(peer)) }
-        // An open table, or one this node takes no part in (not even as a spectator, §9.12), goes with its host.
-        for (id, t) in tables where t.info.host == peer && (t.info.phase == .open || !(t.isMember || t.isSpectator)) {
+        // An open table, or one this node takes no part in (not even as a spectator, §9.12), goes with its host; not
+        // the stopped copy of a game this node left, which sends its forfeit again to members that come back.
+        for (id, t) in tables
+        where t.info.host == peer && t.forfeitedAt == nil && (t.info.phase == .open || !(t.isMember || t.isSpectator)) {
             tables[id] = nil
         }
         return effects

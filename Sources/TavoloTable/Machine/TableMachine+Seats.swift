@@ -20,7 +20,9 @@ extension TableMachine {
             return
         }
         if offered.seats.contains(where: { $0.owner == me }) { seatRequestUnanswered = false }
-        guard offered.revision > info.revision else { return }
+        // A table over here stays as it ended here: a member that left keeps its stopped copy, whatever the others'
+        // game does after (its record is theirs to write, §11.1).
+        guard offered.revision > info.revision, !info.phase.isOver else { return }
         // The host reopened the table: seeding was interrupted by a loss (§9.13).
         if isMember && info.phase == .seeding && offered.phase == .open && jointSeed == nil {
             resetSeeding()

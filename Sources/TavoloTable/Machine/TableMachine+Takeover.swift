@@ -181,9 +181,10 @@ extension TableMachine {
             pendingMoves = pendingMoves.filter { $0.value.from != t.member }
             for seat in seats { race.pending[seat] = race.pending[seat]?.filter { $0.value.from != t.member } }
             log.table = info
-            // A member with no seat (a host that only hosts) passes nothing: where each node learns of it differs, so
-            // its log entry names the agreed move, the same everywhere.
-            let appliedAt = seats.isEmpty ? t.number : s.moveNumber
+            // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
+            // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
+            // was away catches up first): either way the log names the agreed move, the same everywhere.
+            let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : s.moveNumber
             log.takeovers = (log.takeovers ?? []) + [
                 GameLog.LoggedTakeover(
                     member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
