@@ -27,6 +27,8 @@ extension TableMachine {
         guard (0..<info.players).contains(seat), info.seats[seat].owner == from || isHeir(from, of: seat) else {
             return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
         }
+        // A spectator that slid its former seat on alone takes the heir's move in place of its own (§10.6).
+        _ = dropRaceMovesApart(seat: seat, from: number, after: nil)
         guard number >= raceNext(seat) else {
             return reject(number, .stale, "seat \(seat)'s move \(number) was already played", from: from)
         }

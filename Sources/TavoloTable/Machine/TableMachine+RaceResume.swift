@@ -36,6 +36,7 @@ extension TableMachine {
     /// Relayed race moves: those beyond each seat's sequence here wait for their turn and are then checked exactly
     /// as live ones (§10.2); those already applied here are no news.
     mutating func handleRaceCatchUp(from: NodeID, moves: [RelayedMove]) {
+        for m in moves { _ = dropRaceMovesApart(seat: m.seat, from: m.number, after: m.after) }
         var waiting = race.pending.values.reduce(0) { $0 + $1.count }
         for m in moves where m.number >= raceNext(m.seat) && race.pending[m.seat]?[m.number] == nil {
             guard waiting < Self.maxPending, (0..<info.players).contains(m.seat) else { break }
@@ -45,5 +46,39 @@ extension TableMachine {
         }
         progress()
         revoteIfBehind()
+    }
+}
+
+extension TableMachine {
+    /// A racer voted out may have slid its seat on alone before it learned so (§10.6): those moves are not the
+    /// table's, whose moves of the seat from `number` on are the heir's. When a different move `number` of one of its
+    /// former seats reaches it, it drops its own from there and rebuilds its game from its log without them, as a
+    /// restart does. Returns whether it did.
+    mutating func dropRaceMovesApart(seat: Int, from number: Int, after: StateHash?) -> Bool {
+        guard isSpectator, isRace, formerSeats.contains(seat), number < raceNext(seat),
+            let mine = log.moves.first(where: { $0.seat == seat && $0.number == number }),
+            after.map({ !$0.agrees(with: StateHash(hex: mine.after) ?? $0) }) ?? true
+        else { return false }
+        var kept = log
+        kept.table = info
+        kept.moves = log.moves.filter { !($0.seat == seat && $0.number >= number) }
+        (kept.winners, kept.scores, kept.ranking, kept.raceVotes, kept.finalHash) = (nil, nil, nil, nil, nil)
+        kept.finalHashes = [:]
+        let rebuilt: TableMachine
+        do { rebuilt = try TableMachine(restoring: kept, ctx) } catch {
+            out.append(.log(.error, "table \(id): cannot drop the race moves played here alone: \(error.message)"))
+            return false
+        }
+        out.append(
+            .log(.notice, "table \(id): dropping seat \(seat)'s moves from \(number) on, played apart from the table"))
+        sequencer = rebuilt.sequencer
+        log.moves = kept.moves
+        (log.winners, log.scores, log.ranking, log.raceVotes, log.finalHash) = (nil, nil, nil, nil, nil)
+        results = [:]
+        resultSent = false
+        race.orderSent = false
+        race.orders[me] = nil
+        persist()
+        return true
     }
 }
