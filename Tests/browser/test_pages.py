@@ -107,6 +107,12 @@ def test_forbidden_without_token(ctx):
         try:
             return urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10).status
         except urllib.error.HTTPError as e:
+            if e.code == 403:
+                # One line of plain text for a person, not JSON with escapes (issue 34).
+                body = e.read().decode()
+                assert e.headers.get("Content-Type", "").startswith("text/plain"), e.headers
+                assert body.count("\n") == 1 and body.endswith("\n") and "\\n" not in body and "{" not in body, body
+                assert "tavolo open" in body, body
             return e.code
 
     assert status(base + "/") == 403, "no token must be 403"
