@@ -37,6 +37,9 @@ public struct TableState: Codable, Sendable {
     /// Members lost during play and not back yet (the table is paused), by name, and since when (ISO 8601, UTC).
     public var absent: [String] = []
     public var pausedSince: String?
+    /// Where the user stands, in words (`TableNotices`: a pause with its countdown in the node's local time,
+    /// takeovers, a stop): what the page shows; the terminal makes the same texts in its own time zone.
+    public var notices: [String]?
     /// Seats that passed to a bot (§9.12).
     public var takeovers: [GameLog.LoggedTakeover] = []
     /// When this node was voted out (§9.12): the seats it played, whose game it now follows as a spectator.
