@@ -162,6 +162,8 @@ final class TerminalPlayTests: DaemonTestCase {
         let out = try term.waitFor("tavolo play to end on SIGINT") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(out.contains("EXIT=130"), out)
         XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after Ctrl-C: \(out)")
+        // Not silently (issue 34): the seat stays at the node, and the way back.
+        XCTAssertTrue(out.contains("interrupted: \(id) goes on at your node (tavolo play \(id) to come back)"), out)
         // Reattach: the screen shows the position as it is now.
         term = try terminal(id, "ot2")
         let back = try term.waitFor("the position after reattaching") { $0.contains("▶ YOUR TURN") }
