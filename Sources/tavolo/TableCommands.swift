@@ -93,6 +93,8 @@ struct Host: ParsableCommand {
                 table = try client.call(.fill(table: table.id, bot: kind), as: TableInfo.self)
             }
             if start { table = try client.call(.start(table: table.id), as: TableInfo.self) }
+            // The seat just taken: the host's first answer still showed seat 0 free.
+            table = try client.call(.state(table: table.id), as: TableState.self).info
         } catch {
             _ = try? client.call(.leave(table: table.id), as: Empty.self)
             throw CleanExit.failure("\(error); table \(table.id) was closed")

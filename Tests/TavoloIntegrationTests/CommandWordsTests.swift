@@ -36,6 +36,16 @@ final class CommandWordsTests: DaemonTestCase {
         XCTAssertFalse(r.stdout.contains("sees:") || r.stdout.contains("{"), "no JSON: \(r.stdout)")
     }
 
+    /// `host --seat` printed `seat 0: free` (the host's answer from before the seat was taken).
+    func testHostWithASeatShowsTheSeatTaken() throws {
+        _ = try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
+        let r = try run(["host", "othello", "--seat"])
+        XCTAssertEqual(r.status, 0, r.combined)
+        XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0)) (human)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("seat 1: free"), r.stdout)
+    }
+
     /// An illegal move printed the Othello boards before and after it as if played, then said it was not legal.
     func testAnIllegalMoveIsOneLineWithTheLegalOnes() throws {
         let id = try othello()
