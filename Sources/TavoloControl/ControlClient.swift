@@ -87,7 +87,9 @@ public final class ControlClient: @unchecked Sendable {
             guard let base = raw.baseAddress else { return }
             var off = 0
             while off < raw.count {
-                let n = write(fd, base + off, raw.count - off)
+                // MSG_NOSIGNAL: a node that died must be an error to report, not a SIGPIPE that ends the client
+                // silently (`tavolo play` left its screen up and said nothing).
+                let n = send(fd, base + off, raw.count - off, Int32(MSG_NOSIGNAL))
                 guard n > 0 else { throw ClientError.closed(path: path) }
                 off += n
             }

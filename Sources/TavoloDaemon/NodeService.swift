@@ -239,9 +239,12 @@ public final class NodeService: Sendable {
     public func shutdown() async {
         advertiser.cancel()
         for t in tasks { t.cancel() }
-        await mesh.shutdown()
+        // Clients first: the table manager runs on the mesh's event loop, and a client's request or event stream
+        // that reached it after the mesh stopped was a job for a dead loop (NIO's "Cannot schedule tasks on an
+        // EventLoop that has already shut down" at every SIGTERM with a `tavolo watch` attached).
         await control.close()
         try? await controlGroup.shutdownGracefully()
+        await mesh.shutdown()
         (mesh.config.recorder as? PacketLogRecorder)?.close()
         // The journals' last appends, not flushed yet by the group commit (PROTOCOL.md §9.9).
         tables.flushLogs()

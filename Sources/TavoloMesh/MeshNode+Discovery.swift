@@ -97,9 +97,9 @@ extension MeshNode {
             .whenFailure { [weak self] error in
                 guard let self else { return }
                 peer.dial.dialFailed(now: self.loop.now)
-                peer.reason = "dial \(service.address):\(service.port) failed: \(error)"
+                peer.reason = DialFailure.text(error, address: service.address, port: service.port)
                 if peer.session == nil { peer.state = .discovered }
-                self.logger.debug("\(peer.reason ?? "")")
+                self.logger.debug("dial \(service.address):\(service.port) failed: \(error)")
             }
     }
 }

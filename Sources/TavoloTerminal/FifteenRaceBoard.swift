@@ -18,7 +18,7 @@ struct FifteenRaceBoard: GameBoard {
         let seat = mySeat ?? 0
         let moves = obs.moves.indices.contains(seat) ? obs.moves[seat] : 0
         let time = elapsedMs.map { " · \(Int($0 / 1000)) s" } ?? ""
-        return "\(obs.n)×\(obs.n) · \(moves) moves\(time)"
+        return "\(obs.n)×\(obs.n) · \(moves) move\(moves == 1 ? "" : "s")\(time)"
     }
 
     /// The board and move count to show for `seat`: the newer of the applied one and the live one.
@@ -36,7 +36,7 @@ struct FifteenRaceBoard: GameBoard {
         let others = obs.boards.indices.filter { $0 != me || mySeat == nil }
         var small: [[Line]] = others.map { seat in
             let s = shown(seat)
-            var lines = [Line("seat \(seat): \(s.moves) moves · \(obs.status[seat])\(s.live ? " ·live" : "")", .dim)]
+            var lines = [Line("seat \(seat): \(s.moves) move\(s.moves == 1 ? "" : "s") · \(obs.status[seat])\(s.live ? " ·live" : "")", .dim)]
             for r in 0..<n {
                 var line = Line("")
                 for c in 0..<n {

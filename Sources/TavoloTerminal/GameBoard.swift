@@ -36,7 +36,10 @@ public enum GameBoards {
         let data = Data(json)
         switch snapshot.game {
         case SpiritsState.gameName:
-            return (try? JSONDecoder().decode(SpiritsObservation.self, from: data)).map(SpiritsBoard.init)
+            let played = snapshot.playedMoves.compactMap { try? JSONDecoder().decode(SpiritsMove.self, from: Data($0)) }
+            return (try? JSONDecoder().decode(SpiritsObservation.self, from: data)).map {
+                SpiritsBoard($0, played: played.map(\.card))
+            }
         case BriscolaState.gameName:
             return (try? JSONDecoder().decode(BriscolaObservation.self, from: data)).map(BriscolaBoard.init)
         case OthelloState.gameName:

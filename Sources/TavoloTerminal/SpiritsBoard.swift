@@ -3,8 +3,14 @@ import TavoloGames
 /// Spirits! for one seat: Fear total against 7, the pile, direction, the draw pile, the seat's hand.
 struct SpiritsBoard: GameBoard {
     let obs: SpiritsObservation
+    /// The pile in the order played, its top last.
+    let pile: [SpiritsCard]
 
-    init(_ obs: SpiritsObservation) { self.obs = obs }
+    /// `played`: the cards of the table's newest moves, oldest first (`TableSnapshot.playedMoves`).
+    init(_ obs: SpiritsObservation, played: [SpiritsCard] = []) {
+        self.obs = obs
+        self.pile = obs.pileInPlayOrder(newestMoves: played)
+    }
 
     /// xterm-256 colours of the six ghost colours.
     static func colour(_ c: SpiritsColour) -> UInt8 {
@@ -44,7 +50,8 @@ struct SpiritsBoard: GameBoard {
         if obs.pile.isEmpty {
             pile.append("empty — the next player opens a challenge with any card")
         } else {
-            for c in obs.pile.cards { pile = pile + Self.card(c) + Span(" ") }
+            // In the order played, the top (the card the next one answers) last.
+            for c in self.pile { pile = pile + Self.card(c) + Span(" ") }
             if let top = obs.top {
                 pile.append(" top ")
                 pile = pile + Self.card(top) + Span(" \(top.longName): same colour mirrors, other colours add", .dim)

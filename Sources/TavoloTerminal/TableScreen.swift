@@ -26,7 +26,9 @@ public struct TableScreen {
         var title = Line("Tavolo · \(GameBoards.title(s.game)) · table \(s.tableID)", .bold)
         if let h = board?.headline { title.append(" · \(h)") }
         top.append(title)
-        top.append(turnLine(s))
+        // A pause's line (who, when, when a bot takes over) is long: wrapped, never cut.
+        let turn = turnLine(s)
+        top += turn.width < width ? [turn] : RulesView.wrap(turn.text, width: max(20, width - 1)).map { Line($0, .alert) }
         top.append("")
         top += seatLines(s, board)
         top.append("")
@@ -42,7 +44,8 @@ public struct TableScreen {
             top.append(movesLine(options, selected: ui.selected))
         }
         var bottom: [Line] = []
-        let status = s.status + (ui.notice.map { [$0] } ?? [])
+        // A pause is said once, on the turn line.
+        let status = s.status.filter { !$0.hasPrefix("Paused") } + (ui.notice.map { [$0] } ?? [])
         if !status.isEmpty { bottom.append(Line(status.joined(separator: " · "), .alert)) }
         bottom.append(promptLine(s, ui))
         // The latest moves fill what the screen has left.
@@ -100,8 +103,7 @@ public struct TableScreen {
         case .stopped: return Line("The table stopped before the end.", .alert)
         case .finished: return Line("Game over.", .accent)
         case .paused:
-            let why = s.status.first { $0.hasPrefix("paused") } ?? "a member was lost"
-            return Line("Paused — \(why); moves wait for it to come back.", .alert)
+            return Line(s.status.first { $0.hasPrefix("Paused") } ?? "Paused: a member was lost; moves wait for them", .alert)
         case .playing:
             guard let t = s.turn else { return Line("Nobody to play.", .dim) }
             if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }

@@ -45,6 +45,9 @@ public struct TableSnapshot: Sendable, Equatable {
     public var legalMoves: [[UInt8]]
     /// The latest moves as the node describes them (public text), oldest first.
     public var recentMoves: [String]
+    /// The newest moves as played (their JSON, oldest first): what a board needs in the order played, such as a
+    /// Spirits! pile.
+    public var playedMoves: [[UInt8]] = []
     public var winners: [Int]?
     public var scores: [Int]?
     /// Problems to show on the status line: lost peers, a stopped table.

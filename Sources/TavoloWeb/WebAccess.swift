@@ -81,3 +81,18 @@ public enum WebToken {
         return token
     }
 }
+
+/// A refused request, answered as one line of plain text for the person who opened the URL (Hummingbird's own
+/// `HTTPError` answers JSON, which a browser shows with its escapes: `{"error":{"message":"…\n"}}`).
+struct PlainRefusal: Error, Sendable {
+    let code: Int
+    let text: String
+
+    static func forbidden(_ text: String) -> PlainRefusal { PlainRefusal(code: 403, text: text) }
+
+    /// The token is missing or wrong, or the page was opened under another name than 127.0.0.1 / localhost.
+    static let noToken = forbidden(
+        "Forbidden: this page needs its token. Open the URL that `tavolo open` prints (it carries the token).")
+    /// A WebSocket not opened by the node's own page (another site's page, or no Origin).
+    static let foreignOrigin = forbidden("Forbidden: only this node's own page may open its WebSocket.")
+}

@@ -41,7 +41,7 @@ public final class WebServer: Sendable {
         router.ws("/ws") { request, _ in
             // The middleware has checked the token and Host; a WebSocket must also come from the page itself.
             guard let access = gate.access, access.allowsOrigin(request.headers[.origin]) else {
-                throw HTTPError(.forbidden, message: "WebSocket refused: not opened by this node's page\n")
+                throw PlainRefusal.foreignOrigin
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
@@ -113,11 +113,19 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
                 query: request.uri.queryParameters.get("token"),
                 cookie: request.cookies[access.cookieName]?.value)
         else {
-            throw HTTPError(
-                .forbidden,
-                message: "forbidden: open the URL that `tavolo open` prints (it carries this node's token)\n")
+            throw PlainRefusal.noToken
         }
         return try await next(request, context)
+    }
+}
+
+extension PlainRefusal: HTTPResponseError {
+    var status: HTTPResponse.Status { .init(code: code) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(
+            status: .init(code: code), headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import TavoloControl
+import TavoloTable
 import TavoloTerminal
 
 /// The full-screen table: keys and the node's events wake the loop, which fetches the table, lets the controller
@@ -14,9 +16,22 @@ struct PlayFullScreen {
         do { first = try session.snapshot() } catch { throw CleanExit.failure("\(error)") }
         let terminal = try RawTerminal()
         defer { terminal.restore() }
+        // Said on Ctrl-C (or SIGTERM, SIGHUP) after the terminal is restored: the seat stays, the way back.
+        RawTerminal.farewell = "\ninterrupted: \(session.table) goes on at your node (tavolo play \(session.table) to come back)\n"
         do { try loop(terminal, first) } catch {
             terminal.restore()
-            throw CleanExit.failure("\(error)")
+            throw CleanExit.failure(Self.explain(error, table: session.table))
+        }
+    }
+
+    /// The one line for a way out that was not chosen; above all the node's own end, which left no trace before.
+    static func explain(_ error: Error, table: TableID) -> String {
+        guard let e = error as? ControlClient.ClientError else { return "\(error)" }
+        switch e {
+        case .closed, .timedOut, .cannotConnect:
+            return "your node stopped (\(e)). The table waits for you for its grace period: start tavolod "
+                + "again and run `tavolo play \(table)` to come back."
+        case .badResponse: return "\(e)"
         }
     }
 

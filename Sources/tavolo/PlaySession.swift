@@ -39,7 +39,7 @@ final class PlaySession {
 
     func leave() throws { _ = try client.call(.leave(table: table), as: Empty.self) }
 
-    static func snapshot(_ s: TableState, peers: [PeerSummary]) -> TableSnapshot {
+    static func snapshot(_ s: TableState, peers: [PeerSummary], now: Date = Date()) -> TableSnapshot {
         let info = s.info
         let mine = Set(s.mySeats)
         let seats = info.seats.map {
@@ -61,23 +61,12 @@ final class PlaySession {
             else { continue }
             lost.append(p.name)
         }
-        if !lost.isEmpty {
+        if !lost.isEmpty && info.phase != .paused {
             status.append(
                 "lost: \(lost.joined(separator: ", "))" + (info.phase.isOver ? "" : " (the table waits for them)"))
         }
-        if info.phase == .stopped { status.append("the table stopped" + (s.stopped.map { ": \($0)" } ?? "")) }
-        if info.phase == .paused {
-            let since = s.pausedSince.map { " since \($0)" } ?? ""
-            status.insert("paused: \(s.absent.joined(separator: ", ")) lost\(since)", at: 0)
-        }
-        if let seats = s.spectatorOf {
-            status.append(
-                "you were voted out: seat \(seats.map(String.init).joined(separator: ", ")) passed to a bot; "
-                    + "you follow the game as a spectator")
-        }
-        for t in s.takeovers {
-            status.append("\(t.memberName) \(t.forfeit ? "forfeited" : "was replaced"): seat \(t.seats.map(String.init).joined(separator: ", ")) is a bot's")
-        }
+        // The pause, takeovers, being voted out, a stop: the same words as `tavolo watch` and the page.
+        status = TableNotices.lines(s, now: now) + status
         let phase = TableSnapshot.Phase(rawValue: info.phase.rawValue) ?? .stopped
         var snapshot = TableSnapshot(
             tableID: info.id.rawValue, game: info.game, phase: phase, seats: seats, turn: s.turn,
@@ -86,6 +75,7 @@ final class PlaySession {
             legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
             recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
         snapshot.elapsedMs = s.wallMs
+        snapshot.playedMoves = (s.played ?? []).map(\.move.jsonBytes)
         for l in s.live ?? [] {
             // A race's live board (§10.4): `{"board": [cells], …}`.
             guard case .object(let o) = l.progress, case .array(let cells)? = o["board"] else { continue }

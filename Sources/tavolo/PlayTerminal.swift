@@ -40,6 +40,12 @@ final class RawTerminal {
 
     deinit { restore() }
 
+    /// What a signal's way out says on stderr once the terminal is back.
+    static var farewell: String {
+        get { String(cString: farewellBytes) }
+        set { farewellBytes = newValue.utf8CString.map { $0 } }
+    }
+
     static func write(_ s: String) {
         let bytes = Array(s.utf8)
         var off = 0
@@ -62,6 +68,8 @@ final class RawTerminal {
 }
 
 private let leaveScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+/// The bytes the signal handler writes after restoring the terminal: made before, since a handler may not allocate.
+nonisolated(unsafe) private var farewellBytes: [CChar] = [0]
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var haveSavedTermios = false
 
@@ -72,6 +80,9 @@ private func restoreAndExit(_ sig: Int32) {
             _ = Glibc.write(STDOUT_FILENO, p.baseAddress, p.count - 1)
         }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTermios)
+        farewellBytes.withUnsafeBufferPointer { p in
+            _ = Glibc.write(STDERR_FILENO, p.baseAddress, p.count - 1)
+        }
     }
     _exit(128 + sig)
 }

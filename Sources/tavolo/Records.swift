@@ -10,20 +10,23 @@ import TavoloTerminal
 /// command (the node owns the database, and a client needs no path to it and links no SQLite).
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the games the node has recorded (played here, imported, or received from peers), newest first.",
+        abstract: "List the games this node played, newest first (--all: then those received from peers).",
         discussion: "Example: tavolo history --node alice --game othello --player bob")
     @OptionGroup var nodeOptions: NodeOptions
     @Option(help: "Only games of this game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String?
     @Option(help: "Only games with a seat of the node (person) of this name.") var player: String?
+    @Flag(help: "Also the games of other nodes on the LAN that peers shared, after this node's own.") var all = false
     @Flag(help: "Print a JSON array of records.") var json = false
 
     func validate() throws { try checkGame(game) }
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let records = try callNode(client, .history(game: game, player: player), as: [RecordSummary].self)
+        let everything = try callNode(client, .history(game: game, player: player), as: [RecordSummary].self)
+        // This node's games first: on a busy LAN the games of strangers, shared by record sync, flooded the list.
+        let records = everything.filter(\.mine) + (all ? everything.filter { !$0.mine } : [])
         if json { return try printJSON(records) }
-        if records.isEmpty { print("no games recorded yet") }
+        if everything.isEmpty { print("no games recorded yet") }
         for r in records {
             let seats = r.seats.map { s in
                 "\(s.name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
@@ -34,9 +37,13 @@ struct History: ParsableCommand {
                 "\(f.name) left (seat\(f.seats.count == 1 ? "" : "s") \(f.seats.map(String.init).joined(separator: ", ")))"
             }
             print(
-                "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) moves\(outcome)\(r.mine ? "  [mine]" : "")  \(seats)"
+                "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) move\(r.moves == 1 ? "" : "s")\(outcome)\(r.mine ? "  [mine]" : "")  \(seats)"
                     + (left.isEmpty ? "" : "; " + left.joined(separator: "; "))
             )
+        }
+        let others = everything.count - records.count
+        if others > 0 {
+            print("(\(others) game\(others == 1 ? "" : "s") of other nodes on the LAN not shown: --all lists them)")
         }
     }
 }
@@ -122,7 +129,7 @@ struct ShowRecord: ParsableCommand {
         }
         var steps: [Step] = []
         if !json {
-            print("\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) moves")
+            print("\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) move\(body.moves.count == 1 ? "" : "s")")
             for s in body.seats { print("  seat \(s.seat): \(s.name)\(s.bot.map { " (\($0) bot)" } ?? "")") }
         }
         for (n, m) in body.moves.enumerated() {

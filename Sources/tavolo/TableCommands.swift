@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTerminal
 
 /// Prints a JSON value.
 func printJSON<T: Encodable>(_ value: T) throws {
@@ -92,6 +93,8 @@ struct Host: ParsableCommand {
                 table = try client.call(.fill(table: table.id, bot: kind), as: TableInfo.self)
             }
             if start { table = try client.call(.start(table: table.id), as: TableInfo.self) }
+            // The seat just taken: the host's first answer still showed seat 0 free.
+            table = try client.call(.state(table: table.id), as: TableState.self).info
         } catch {
             _ = try? client.call(.leave(table: table.id), as: Empty.self)
             throw CleanExit.failure("\(error); table \(table.id) was closed")
@@ -166,8 +169,27 @@ struct Move: ParsableCommand {
     func run() throws {
         // A bare word is the move's string form, which every game's move decodes from.
         let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
-        _ = try callNode(try nodeOptions.connect(), .move(table: table, move: value), as: Empty.self)
+        let client = try nodeOptions.connect()
+        try Self.check(move, value, against: try callNode(client, .state(table: table), as: TableState.self))
+        _ = try callNode(client, .move(table: table, move: value), as: Empty.self)
         print("played \(move)")
+    }
+
+    /// Refuses, in the game's words, a move that is not one of the seat's legal moves now, before the node sees it:
+    /// the node's refusal may describe the move as if it had been played (an Othello board after it).
+    static func check(_ text: String, _ value: JSONValue, against s: TableState) throws {
+        let legal = s.legalMoves
+        guard !legal.contains(value) else { return }
+        let options = GameBoards.options(game: s.info.game, legal: legal.map(\.jsonBytes))
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if options.contains(where: { $0.key.lowercased() == word || $0.label.lowercased() == word }) { return }
+        if s.info.phase.isOver { throw CleanExit.failure("\(s.info.id) is over: no more moves") }
+        guard !options.isEmpty else {
+            let whose = s.turn.map { "seat \($0) is to play" } ?? "nobody is to play now"
+            throw CleanExit.failure("not your turn at \(s.info.id): \(whose) (tavolo watch tells when it is yours)")
+        }
+        throw CleanExit.failure(
+            "\(text) is not one of your moves now; your moves: " + options.map(\.key).joined(separator: " · "))
     }
 }
 
@@ -214,27 +236,19 @@ struct State: ParsableCommand {
         }
         if let turn = s.turn { print("seat \(turn) to play" + (s.mySeats.contains(turn) ? " — your turn" : "")) }
         for line in s.lastMoves { print("  \(line)") }
-        for (seat, o) in zip(s.mySeats, s.observations) { print("seat \(seat) sees: \(o.jsonText)") }
-        if !s.legalMoves.isEmpty { print("legal moves: " + s.legalMoves.map(\.jsonText).joined(separator: "  ")) }
+        // The position and the moves in the game's own words, as `tavolo play` draws them (JSON with --json).
+        let snapshot = PlaySession.snapshot(s, peers: [])
+        let options = GameBoards.options(game: s.info.game, legal: snapshot.legalMoves)
+        if let board = GameBoards.board(for: snapshot) {
+            print(ScreenRenderer.plainText(board.lines(options: options, selected: nil)))
+        }
+        if !options.isEmpty {
+            print("your moves: " + options.map(\.label).joined(separator: " · ") + "  (tavolo move \(table) MOVE)")
+        }
         if let w = s.winners {
             print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
         }
-        if let stopped = s.stopped { print("stopped: \(stopped)") }
-        if s.info.phase == .paused {
-            print(
-                "paused: \(s.absent.joined(separator: ", ")) lost" + (s.pausedSince.map { " since \($0)" } ?? "")
-                    + "; grace \(s.info.graceSeconds) s, then a bot takes their seats")
-        }
-        if let seats = s.spectatorOf {
-            print(
-                "you were voted out: seat\(seats.count == 1 ? "" : "s") \(seats.map(String.init).joined(separator: ", ")) "
-                    + "passed to a bot; you follow the game as a spectator")
-        }
-        for t in s.takeovers {
-            print(
-                "\(t.memberName) \(t.forfeit ? "forfeited" : "did not come back"): seats "
-                    + "\(t.seats.map(String.init).joined(separator: ", ")) played by a \(t.bot) bot from move \(t.appliedAt + 1)")
-        }
+        for line in TableNotices.lines(s, now: Date()) { print(line) }
     }
 }
 
@@ -265,9 +279,31 @@ struct Watch: ParsableCommand {
             if json {
                 try printJSON(EventLine(event: e))
             } else {
-                print("\(e.table) \(e.kind.rawValue)" + (e.message.map { ": \(Terminal.printable($0))" } ?? ""))
+                print(Self.text(e) { (try? client.call(.state(table: e.table), as: TableState.self))?.info.graceSeconds })
             }
             fflush(nil)
+        }
+    }
+}
+
+extension Watch {
+    /// One event for a person: a move says which seat played it; a pause says who, since when (local time) and
+    /// when a bot takes over, in the words of `tavolo play` and the page (`TableNotices`).
+    static func text(_ e: TableEvent, grace: () -> Int?) -> String {
+        let head = "\(e.table) \(e.kind.rawValue)"
+        switch e.detail {
+        case .moved(let number, let seat, _, _, let text):
+            // An Othello text's other lines are the boards before and after: `tavolo state` draws the board.
+            let all = text.split(separator: "\n").map { Terminal.printable(String($0)) }
+            let lines = e.game == "othello" ? Array(all.prefix(1)) : all
+            return "\(head): move \(number + 1), seat \(seat): " + lines.joined(separator: "\n    ")
+        case .paused(let members, let since, _):
+            let notice = TableNotices.paused(
+                absent: members.map(Terminal.printable), since: since, graceSeconds: grace() ?? TableInfo.defaultGrace,
+                now: Date())
+            return "\(head): \(notice)"
+        default:
+            return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "")
         }
     }
 }

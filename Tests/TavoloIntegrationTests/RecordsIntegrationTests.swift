@@ -47,6 +47,22 @@ final class RecordsIntegrationTests: DaemonTestCase {
         }
     }
 
+    /// `tavolo history` lists node 0's own games, and names the LAN's others that `--all` adds after them (issue 34:
+    /// the games of strangers flooded it).
+    func checkHistoryShowsTheNodesOwnGamesFirst(_ mine: Set<String>) throws {
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let control = ["--control", harness.nodes[0].controlPath]
+        let own = try runProcess(tavolo, ["history"] + control)
+        let ownLines = own.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(ownLines.count, mine.count + 1, own.combined)
+        XCTAssertEqual(ownLines.last, "(1 game of other nodes on the LAN not shown: --all lists them)", own.stdout)
+        XCTAssertTrue(ownLines.dropLast().allSatisfy { $0.contains("[mine]") }, own.stdout)
+        let all = try runProcess(tavolo, ["history", "--all"] + control)
+        let allLines = all.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(allLines.count, mine.count + 1, all.combined)
+        XCTAssertEqual(allLines.map { $0.contains("[mine]") }, Array(repeating: true, count: mine.count) + [false])
+    }
+
     func finishedCount(_ i: Int) -> Int { ((try? history(i)) ?? []).filter { $0.outcome == "finished" }.count }
 
     func testRecordsReachEveryNodeAndANodeStartedLaterCatchesUp() throws {
@@ -89,6 +105,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
         XCTAssertEqual(mine0.count, 3, "node 0 played three of the four")
         XCTAssertEqual(mine1.count, 2, "node 1 played two of the four")
         XCTAssertEqual(mine0.intersection(mine1), [shared.id.rawValue])
+        try checkHistoryShowsTheNodesOwnGamesFirst(mine0)
 
         try harness.startNode(extraArguments: circle)
         try harness.eventually("the late node joins the mesh", seconds: 90) { harness.isFullMesh([0, 1, 2]) }

@@ -162,6 +162,8 @@ final class TerminalPlayTests: DaemonTestCase {
         let out = try term.waitFor("tavolo play to end on SIGINT") { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(out.contains("EXIT=130"), out)
         XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored after Ctrl-C: \(out)")
+        // Not silently (issue 34): the seat stays at the node, and the way back.
+        XCTAssertTrue(out.contains("interrupted: \(id) goes on at your node (tavolo play \(id) to come back)"), out)
         // Reattach: the screen shows the position as it is now.
         term = try terminal(id, "ot2")
         let back = try term.waitFor("the position after reattaching") { $0.contains("▶ YOUR TURN") }
@@ -177,16 +179,22 @@ final class TerminalPlayTests: DaemonTestCase {
         try checkResult(term, last, table: id, scores: "Discs:")
     }
 
-    /// A member that disappears shows on the status line (lost, then the table's stop when it comes), and the
-    /// screen stays up and usable.
+    /// A member that disappears pauses the table: the screen says who, since when in local time and when a bot
+    /// takes over, once (issue 34: `Paused — paused: X lost since 2026-11-24T20:04:15Z`), and stays usable.
     func testALostPeerShowsOnTheStatusLine() throws {
         let id = try startTable("othello", [(0, nil), (1, "greedy")])
         let term = try terminal(id, "lost")
         try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
         harness.kill9(1)
-        let screen = try term.waitFor("the status line to tell") {
-            $0.contains("lost: \(self.harness.name(1))") || $0.contains("the table stopped")
-        }
+        let screen = try term.waitFor("the pause line") { $0.contains("Paused: ") }
+        let name = NSRegularExpression.escapedPattern(for: harness.name(1))
+        let pause = try NSRegularExpression(
+            pattern: "Paused: \(name) was lost at [0-2][0-9]:[0-5][0-9] \\(local time\\); a bot takes their seat in "
+                + "[0-9]+ s unless they come back")
+        let joined = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        XCTAssertNotNil(
+            pause.firstMatch(in: joined, range: NSRange(joined.startIndex..., in: joined)), "the pause line: \(screen)")
+        XCTAssertEqual(screen.components(separatedBy: "Paused").count, 2, "said once: \(screen)")
         XCTAssertTrue(screen.contains("> _"), "the prompt is still there: \(screen)")
         term.send("q")
         let out = try term.waitFor("tavolo play to close") { $0.contains("EXIT=") || $0.contains("Leave?") }

@@ -24,7 +24,7 @@ extension MeshLoopbackTests {
     }
 
     /// A dial whose connect fails leaves nothing behind (its channel never became active, so only the handlers'
-    /// removal tells the node).
+    /// removal tells the node), and says why in words (issue 34: `peers` once showed NIO's `NIOConnectionError`).
     func testFailedDialsAreForgotten() async throws {
         let a = try await makeNode("a", id: NodeID(hex: "00000000000000000000000000000000"))
         let unreachable = try XCTUnwrap(NodeID(hex: "ffffffffffffffffffffffffffffffff"))
@@ -34,8 +34,13 @@ extension MeshLoopbackTests {
                 name: "nobody", address: "127.0.0.1", port: port,
                 txt: [TXTKey.id: unreachable.hex, TXTKey.version: "1", TXTKey.udpPort: String(port)]))
         try await eventually("the dial failed") {
-            await a.peerList().first?.reason?.contains("failed") ?? false
+            await a.peerList().first?.reason?.contains("cannot connect") ?? false
         }
+        let reason = await a.peerList().first?.reason
+        XCTAssertEqual(
+            reason,
+            "cannot connect to 127.0.0.1:\(port): nothing listens there (the node may have stopped or restarted on "
+                + "another port); retrying")
         try await eventually("no session left") {
             ((try? await a.loop.submit { a.sessions.count }.get()) ?? -1) == 0
         }

@@ -29,7 +29,7 @@ final class TableScreenTests: XCTestCase {
 
             Direction clockwise (ascending seats: 0 → 1 → 2)
             Fear      5 / 7 [#####..]  (a new spirit must keep it at 7 or less)
-            Pile      [R3] [G2]  top [R3] red 3: same colour mirrors, other colours add
+            Pile      [G2] [R3]  top [R3] red 3: same colour mirrors, other colours add
             Draw pile 2 cards · out this round: 36
             Your hand [R1] [Y2] [B3] [P3] [P3]
 
@@ -38,6 +38,18 @@ final class TableScreenTests: XCTestCase {
             > _  ←/→ choose · Enter play · or type a number or a move · ? rules · q quit
             """
         XCTAssertEqual(text, expected)
+    }
+
+    /// Issue 34: the pile is shown as played (the observation lists it by card: R2 O2 P3), its top last.
+    func testSpiritsPileIsShownInTheOrderPlayed() throws {
+        let state = try SpiritsState(
+            testPlayers: 2, hands: [[c("B1"), c("P1"), c("P2")], [c("Y1")]], pile: [c("P3"), c("R2"), c("O2")],
+            turn: 0)
+        var s = Fixtures.snapshot(state)
+        s.playedMoves = [#"{"play":"G1"}"#, #"{"play":"P3"}"#, #"{"play":"R2"}"#, #"{"play":"O2"}"#].map {
+            Array($0.utf8)
+        }
+        XCTAssertTrue(Fixtures.text(s).contains("Pile      [P3] [R2] [O2]  top [O2]"), Fixtures.text(s))
     }
 
     func testSpiritsCardsAreDrawnInTheirColoursWithTheirLetters() throws {

@@ -107,6 +107,12 @@ def test_forbidden_without_token(ctx):
         try:
             return urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10).status
         except urllib.error.HTTPError as e:
+            if e.code == 403:
+                # One line of plain text for a person, not JSON with escapes (issue 34).
+                body = e.read().decode()
+                assert e.headers.get("Content-Type", "").startswith("text/plain"), e.headers
+                assert body.count("\n") == 1 and body.endswith("\n") and "\\n" not in body and "{" not in body, body
+                assert "tavolo open" in body, body
             return e.code
 
     assert status(base + "/") == 403, "no token must be 403"
@@ -259,12 +265,16 @@ def test_spirits_and_quit_asks(ctx):
     tid = table_id(d)
     css(d, "#fear")
     played = 0
+    piles_seen = 0
     deadline = time.time() + 120
-    while played < 3 and time.time() < deadline:
+    while (played < 3 or piles_seen == 0) and played < 30 and time.time() < deadline:
+        if d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"):
+            piles_seen += check_spirits_pile(d, a, tid)
         if try_click_first(d, "#hand .card-button.legal"):
             played += 1
         time.sleep(0.1)
-    assert played == 3, "could not play 3 Spirits! cards"
+    assert played >= 3, "could not play 3 Spirits! cards"
+    assert piles_seen > 0, "never saw a pile of two cards or more on my turn"
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"), message="never my turn again")
     shot(d, ctx.args, "spirits")
     # Quitting asks first; staying keeps the game.
@@ -277,6 +287,29 @@ def test_spirits_and_quit_asks(ctx):
     click(d, "#confirm-ok")
     wait(d, lambda d: "#/table/" not in d.current_url, message="quitting did not go back to the lobby")
     assert a.call({"op": "state", "table": tid})["info"]["phase"] == "stopped"
+
+
+SPIRITS_COLOURS = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
+
+
+def check_spirits_pile(d, node, tid):
+    """On my turn (nobody else moves): the pile is drawn in the order played and the raised card is the state's top
+    (issue 34: the pile is listed by card, and the last of that list was once raised). 1 when the pile had two cards
+    or more, else 0."""
+    st = node.call({"op": "state", "table": tid})
+    obs = st["observations"][0]
+    if len(obs["pile"]) < 2 or not st["legalMoves"]:
+        return 0
+    cards = [p["move"].get("play") or p["move"].get("flee") for p in st["played"]]
+    in_order = cards[-len(obs["pile"]):]
+    assert sorted(in_order) == sorted(obs["pile"]) and in_order[-1] == obs["top"], (in_order, obs)
+    label = lambda code: f"{SPIRITS_COLOURS[code[0]]} {code[1:]}"
+    wanted = [label(c) for c in in_order]
+    drawn = lambda d: [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, "#pile .sp-card")]
+    raised = lambda d: [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, "#pile .sp-card.top")]
+    wait(d, lambda d: drawn(d) == wanted and raised(d) == [label(obs["top"])],
+         message=f"pile drawn {drawn(d)}, raised {raised(d)}; played {wanted}, top {obs['top']}")
+    return 1
 
 
 def retry(action, timeout=WAIT):

@@ -17,6 +17,10 @@ public struct TableState: Codable, Sendable {
     public var legalMoves: [JSONValue] = []
     /// The last moves, described publicly.
     public var lastMoves: [String] = []
+    /// The newest moves as played (seat and move, oldest first), at most `playedLimit`: a client draws from them
+    /// what an observation holds without an order, such as a Spirits! pile (listed by card) in the order played.
+    /// Moves are public once played; nil from a node that does not send them.
+    public var played: [PlayedMove]?
     public var winners: [Int]?
     public var scores: [Int]?
     /// Why the table stopped, when it has: `code: reason`.
@@ -33,6 +37,9 @@ public struct TableState: Codable, Sendable {
     /// Members lost during play and not back yet (the table is paused), by name, and since when (ISO 8601, UTC).
     public var absent: [String] = []
     public var pausedSince: String?
+    /// Where the user stands, in words (`TableNotices`: a pause with its countdown in the node's local time,
+    /// takeovers, a stop): what the page shows; the terminal makes the same texts in its own time zone.
+    public var notices: [String]?
     /// Seats that passed to a bot (§9.12).
     public var takeovers: [GameLog.LoggedTakeover] = []
     /// When this node was voted out (§9.12): the seats it played, whose game it now follows as a spectator.
@@ -42,6 +49,20 @@ public struct TableState: Codable, Sendable {
     public var finishTimes: [SeatTime]?
 
     public init(info: TableInfo) { self.info = info }
+
+    /// Enough for any pile: a Spirits! pile never holds more than its 54 cards.
+    public static let playedLimit = 54
+}
+
+/// One move as played, for a client's drawing (`TableState.played`).
+public struct PlayedMove: Codable, Sendable, Equatable {
+    public var seat: Int
+    public var move: JSONValue
+
+    public init(seat: Int, move: JSONValue) {
+        self.seat = seat
+        self.move = move
+    }
 }
 
 extension TableMachine {
@@ -67,6 +88,7 @@ extension TableMachine {
             st.turn = seat
             st.legalMoves = s.legalMoves(seat: seat).map(\.json)
         }
+        st.played = log.moves.suffix(TableState.playedLimit).map { PlayedMove(seat: $0.seat, move: $0.move) }
         st.lastMoves = log.moves.suffix(8).map { "\($0.number + 1). seat \($0.seat): \($0.text)" }
         st.winners = log.winners
         st.scores = log.scores

@@ -369,6 +369,7 @@ public actor TableManager {
             if let a = t.startedAt { st.wallMs = ((t.endedAt ?? .now) - a).milliseconds }
         }
         addLiveProgress(to: &st)
+        st.notices = TableNotices.lines(st, now: Date())
         return st
     }
 }

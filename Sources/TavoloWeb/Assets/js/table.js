@@ -17,6 +17,7 @@ export class TableView {
   }
 
   close() {
+    clearTimeout(this.tick);
     document.removeEventListener("keydown", this.onKey);
     document.title = this.app.titleBase();
   }
@@ -84,6 +85,7 @@ export class TableView {
           h("span", { class: `pill ${phase}` }, phase),
           h("span", { id: "turn-cue", class: myTurn ? "cue on" : "cue", role: "status" },
             myTurn ? (screen?.turnCue || "Your turn") : phase === "playing" && st.turn !== undefined ? (screen?.waitCue || `waiting for ${names[st.turn]}`) : "")),
+        this.notices(st),
         this.seatStrip(st, names, screen, obs),
         phase === "open" ? this.openControls(st) : null,
         board,
@@ -93,6 +95,17 @@ export class TableView {
             h("ol", { id: "last-moves" }, st.lastMoves.map((m) => h("li", {}, m)))),
           this.leaveControls(st))));
     this.cue(myTurn);
+    // A pause counts down to the bot's takeover: redraw every second while it lasts.
+    clearTimeout(this.tick);
+    if (phase === "paused") this.tick = setTimeout(() => this.load(), 1000);
+  }
+
+  /** Where the user stands (a pause and its countdown, takeovers, a stop), in the node's words: the same texts
+   *  as `tavolo play` and `tavolo watch`. */
+  notices(st) {
+    const lines = (st.notices || []).filter((n) => st.info.phase !== "stopped" || !n.startsWith("The table stopped"));
+    if (!lines.length) return null;
+    return h("div", { class: "card notices", id: "notices", role: "status" }, lines.map((n) => h("p", {}, n)));
   }
 
   seatStrip(st, names, screen, obs) {

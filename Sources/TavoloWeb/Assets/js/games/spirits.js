@@ -29,6 +29,24 @@ function fearMeter(fear) {
       s("text", { x: 1 + i * w + (w - 3) / 2, y: 22, "text-anchor": "middle", "font-size": 12, fill: i < fear ? "#fff" : "#999" }, i + 1)));
 }
 
+/**
+ * The pile in the order played, the top last. The observation lists the pile by card; every move puts one card
+ * on it (a flee clears it and opens), so the pile is the cards of the table's last `pile.length` moves
+ * (`state.played`). Should those not match (too few known), the pile by card with the top moved last.
+ */
+export function pileInPlayOrder(obs, played) {
+  const n = obs.pile.length;
+  const cards = (played || []).map((p) => p.move.play || p.move.flee).filter(Boolean);
+  const last = n > 0 && cards.length >= n ? cards.slice(-n) : [];
+  const sorted = (list) => [...list].sort().join(" ");
+  if (last.length === n && sorted(last) === sorted(obs.pile) && last[n - 1] === obs.top) return last;
+  const rest = [...obs.pile];
+  const i = obs.top ? rest.indexOf(obs.top) : -1;
+  if (i < 0) return rest;
+  rest.splice(i, 1);
+  return [...rest, obs.top];
+}
+
 export function seatDetail(obs, seat) {
   const taken = obs.roundGhosts[seat];
   return `hand ${obs.handSizes[seat]} · ghosts ${obs.ghosts[seat]}${taken ? ` (${taken} this round)` : ""}`;
@@ -58,7 +76,7 @@ export function render(board, view) {
         h("div", {}, h("span", { class: "label" }, "Draw pile "), `${obs.drawPileSize} cards · out this round ${obs.removed.length}`)),
       h("div", { class: "pile", id: "pile" },
         h("span", { class: "label" }, "Pile"),
-        obs.pile.length ? obs.pile.map((c, i) => card(c, i === obs.pile.length - 1 ? "top" : "under"))
+        obs.pile.length ? pileInPlayOrder(obs, view.state.played).map((c, i, all) => card(c, i === all.length - 1 ? "top" : "under"))
           : h("span", { class: "dim" }, "empty — the next player opens a challenge with any card"),
         obs.top ? h("p", { class: "dim" }, "same colour as the top card: a mirror (reverses the direction); another colour adds its value, up to 7") : null),
       flee ? h("p", { class: "alert" }, "No card of yours is legal: you flee (take a ghost) and open a new challenge with the card you choose.") : null,

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where a person stands at a table, in words: a pause (who, since when in local time, when a bot takes over), a
+/// takeover or forfeit, being voted out, a stop. One set of texts for `tavolo play`, `tavolo watch`, `tavolo state`
+/// and the page (which reads them from `TableState.notices`), so the three say the same thing.
+public enum TableNotices {
+    /// `Paused: bob was lost at 21:04; a bot takes their seat in 87 s unless they come back`.
+    /// `since` is ISO 8601 (the shell's stamp, UTC); shown in `timeZone`, the person's.
+    public static func paused(
+        absent: [String], since: String?, graceSeconds: Int, now: Date, timeZone: TimeZone = .current
+    ) -> String {
+        let who = absent.isEmpty ? "a member" : list(absent)
+        let verb = absent.count > 1 ? "were" : "was"
+        let seat = absent.count > 1 ? "seats" : "seat"
+        guard let since, let start = parse(since) else {
+            return "Paused: \(who) \(verb) lost; a bot takes their \(seat) after \(graceSeconds) s unless they come back"
+        }
+        let at = clock(start, timeZone: timeZone)
+        let left = Int((Double(graceSeconds) - now.timeIntervalSince(start)).rounded(.up))
+        let then =
+            left > 0
+            ? "a bot takes their \(seat) in \(left) s unless they come back"
+            : "a bot takes their \(seat) as soon as the others agree, unless they come back first"
+        return "Paused: \(who) \(verb) lost at \(at) (local time); \(then)"
+    }
+
+    /// Every notice for `state` at `now`, most urgent first: a pause, being voted out, the takeovers, a stop.
+    public static func lines(_ state: TableState, now: Date, timeZone: TimeZone = .current) -> [String] {
+        var out: [String] = []
+        if state.info.phase == .paused {
+            out.append(
+                paused(
+                    absent: state.absent, since: state.pausedSince, graceSeconds: state.info.graceSeconds, now: now,
+                    timeZone: timeZone))
+        }
+        if let seats = state.spectatorOf {
+            out.append(
+                "You were voted out: \(seatList(seats)) passed to a bot; you follow the game as a spectator")
+        }
+        for t in state.takeovers {
+            let what = t.forfeit ? "left the game" : "did not come back in time"
+            out.append("\(t.memberName) \(what): a \(t.bot) bot plays \(seatList(t.seats)) from move \(t.appliedAt + 1)")
+        }
+        if state.info.phase == .stopped {
+            out.append("The table stopped" + (state.stopped.map { ": \($0)" } ?? ""))
+        }
+        return out
+    }
+
+    /// `seat 2`, `seats 1 and 3`.
+    static func seatList(_ seats: [Int]) -> String {
+        (seats.count == 1 ? "seat " : "seats ") + list(seats.map(String.init))
+    }
+
+    /// `bob`, `bob and carol`, `bob, carol and dan`.
+    static func list(_ items: [String]) -> String {
+        guard items.count > 1, let last = items.last else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    static func parse(_ iso: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        if let d = f.date(from: iso) { return d }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: iso)
+    }
+
+    /// `21:04` in the person's time zone.
+    static func clock(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    }
+}

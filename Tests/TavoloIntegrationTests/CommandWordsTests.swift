@@ -1,0 +1,75 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloTable
+import TavoloTestSupport
+import XCTest
+
+/// What a person reads from the commands is words, not JSON, type names or library messages (issue 34).
+final class CommandWordsTests: DaemonTestCase {
+    var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
+
+    func run(_ args: [String]) throws -> ProcessOutput {
+        try runProcess(tavolo, args + ["--control", harness.nodes[0].controlPath])
+    }
+
+    func othello() throws -> TableID {
+        _ = try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
+        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
+        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        try harness.eventually("seat 0 to play", seconds: 15) {
+            (try? client(0).call(.state(table: info.id), as: TableState.self).legalMoves.isEmpty) == false
+        }
+        return info.id
+    }
+
+    /// `tavolo state` drew `seat 0 sees: {json}` and `legal moves: {"play":"G3"}`: now the board and the moves.
+    func testStateShowsTheBoardAndTheMovesInTheGamesWords() throws {
+        let id = try othello()
+        let r = try run(["state", id.rawValue])
+        XCTAssertEqual(r.status, 0, r.combined)
+        XCTAssertTrue(r.stdout.contains("X black (seat 0): 2 discs   O white (seat 1): 2 discs"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("your moves: d3 · c4 · f5 · e6  (tavolo move \(id) MOVE)"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("sees:") || r.stdout.contains("{"), "no JSON: \(r.stdout)")
+    }
+
+    /// `host --seat` printed `seat 0: free` (the host's answer from before the seat was taken).
+    func testHostWithASeatShowsTheSeatTaken() throws {
+        _ = try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
+        let r = try run(["host", "othello", "--seat"])
+        XCTAssertEqual(r.status, 0, r.combined)
+        XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0)) (human)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("seat 1: free"), r.stdout)
+    }
+
+    /// An illegal move printed the Othello boards before and after it as if played, then said it was not legal.
+    func testAnIllegalMoveIsOneLineWithTheLegalOnes() throws {
+        let id = try othello()
+        let r = try run(["move", id.rawValue, "a1"])
+        XCTAssertEqual(r.status, 1, r.combined)
+        XCTAssertEqual(r.stderr, "tavolo: a1 is not one of your moves now; your moves: d3 · c4 · f5 · e6\n")
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(try client(0).call(.state(table: id), as: TableState.self).moveNumber, 0)
+        let ok = try run(["move", id.rawValue, "d3"])
+        XCTAssertEqual(ok.status, 0, ok.combined)
+    }
+
+    /// Every SIGTERM with a client attached printed NIO's `ERROR: Cannot schedule tasks on an EventLoop that has
+    /// already shut down`: the clients now go before the mesh's loop stops.
+    func testSIGTERMWithAWatcherAttachedEndsCleanly() throws {
+        let id = try othello()
+        let watcher = try ControlClient(path: harness.nodes[0].controlPath, timeout: nil)
+        try watcher.subscribe()
+        _ = try client(0).call(.move(table: id, move: .string("d3")), as: Empty.self)
+        _ = try watcher.nextEvent()
+        harness.signal(0, SIGTERM)
+        XCTAssertNotNil(harness.waitForExit(0, seconds: 30), "the node did not exit")
+        let log = (try? String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)) ?? ""
+        XCTAssertTrue(log.contains("stopped"), log)
+        XCTAssertFalse(log.contains("Cannot schedule tasks"), log)
+    }
+}
