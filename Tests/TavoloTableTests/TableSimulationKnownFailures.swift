@@ -25,71 +25,38 @@ struct KnownFailure {
     static let takeovers: Set<FaultKind> = [.restart, .pausePast, .hostLost, .partition, .forfeit, .gone]
 
     /// `TAVOLO_SIM_NO_KNOWN=1` checks every run as if nothing were known: to see which entries a fix retired.
+    /// `TAVOLO_SIM_NO_KNOWN=1` checks every run as if nothing were known: to see which entries a fix retired.
     static let all: [KnownFailure] =
-        ProcessInfo.processInfo.environment["TAVOLO_SIM_NO_KNOWN"] == "1" ? [] : raceRecords + raceFaults + turnBased
+        ProcessInfo.processInfo.environment["TAVOLO_SIM_NO_KNOWN"] == "1" ? [] : raceFaults + turnBased
 
-    /// A race's record (§11.1 names only turn-based games).
-    static let raceRecords = [
-        KnownFailure(
-            cases: races, checks: [.records], detail: "unknown bot kind",
-            bug: "a paced kind (`reduce@50`) is refused by RecordVerifier.verify (TavoloRecords), so no race with a "
-                + "paced bot has a record any peer accepts", example: "fifteen/1 seed 9"),
-        KnownFailure(
-            cases: races, checks: [.records], detail: "not the seat to play",
-            bug: "RecordVerifier replays a race's moves as turns ('seat 1 is not the seat to play')",
-            example: "fifteen5/2 seed 63"),
-        KnownFailure(
-            cases: races, checks: [.records], detail: "record ids differ",
-            bug: "RecordedGame.body(of:) writes the log's moves in the order this node applied them: members of a race "
-                + "interleave seats differently, so their record ids differ", example: "fifteen/3 seed 0"),
-    ]
+    // Retired by fixes (kept here as a note of what the simulation found): race records refused (paced kinds, turn
+    // replay, per-node interleaving), race moves not journaled, race moves lost with a session never recovered,
+    // race takeovers never applied, RandomBot playing the turn seat's moves in a race, race moves before the seed
+    // dropped, results never re-checked after the last member's takeover, a deal lost with a session (while no
+    // takeover), a seatless member's takeover logged at different points, names unknown after a restart, a leaver's
+    // copy changed by later offers or dropped with its host. `TAVOLO_SIM_NO_KNOWN=1 scripts/fuzz tables 100` on
+    // 2026-11-24: 31 of 1,300 runs failed before the last two of these fixes, every one in the entries below.
 
-    /// Races under any fault: left out whole (each run ends only at the time limit).
+    /// Races under takeovers that cross other faults.
     static let raceFaults = [
         KnownFailure(
-            cases: races, checks: [.ended],
-            bug: "a race move that reaches a member before it has the joint seed (a racer's moves overtaking the last "
-                + "reveal on another link) is dropped, not kept: handleRaceMove's first guard lets it through with no "
-                + "session, the second (`let s = session`) drops it; the sender never sends it again, so that member "
-                + "waits for ever and the others time out on its result", example: "fifteen/4 seed 153 (no fault)"),
+            cases: races, faults: [.partition, .pausePast, .hostLost, .gone, .forfeit, .restart], checks: [.ended],
+            detail: "(waiting)",
+            bug: "members cut off together past the grace (a 2|3 partition) or a member away while another forfeits or "
+                + "is voted out: the votes about them never reach a majority at one move count where they are, so they "
+                + "stay playing or paused (the turn-based 'votes never converge' below, in a race)",
+            example: "fifteen/4 seed 6 (partition 2|3), fifteen/2 seed 66, fifteen/1 seed 28 (restart at the seed, then "
+                + "the only racer forfeits: nobody else holds its moves)"),
         KnownFailure(
-            cases: races, checks: nil, bot: "random",
-            bug:
-                "RandomBot (TavoloCore/Bot.swift) picks from `state.legalMoves()`, the moves of the turn's seat, not of "
-                + "the racing seat it plays, so in a race it plays illegal moves; raceBotFired sends a bot's move before "
-                + "checking it (sendRaceMove, TableMachine+Race.swift), so every member rejects it, the same number is "
-                + "sent again each tick, and the table times out", example: "fifteen/4 seed 0 (no fault)"),
+            cases: races, faults: [.restart, .hostLost, .forfeit], checks: [.logs, .result, .records],
+            bug: "a member restarted while a takeover was agreed learns a different set of takeovers",
+            example: "fifteen/4 seed 41, fifteen5/2 seed 58"),
         KnownFailure(
-            cases: races, faults: [.restart], checks: nil,
-            bug:
-                "race moves are never journaled (applyRaceMove emits no .persist): a restarted racer restores at move 0 "
-                + "and its moves are refused as stale; the table times out", example: "fifteen/1 seed 10"),
-        KnownFailure(
-            cases: races, faults: [.pauseWithin, .pausePast, .partition, .flap, .hostLost], checks: nil,
-            bug: "race moves lost with a broken session are never recovered: table.sync counts all seats' moves as one "
-                + "number and the catch-up (TableMachine+Pause.swift) is the lockstep one, so the member that missed "
-                + "them waits for ever for `seat s #k` and the others time out waiting for its result",
-            example: "fifteen/1 seed 0 (flap), fifteen/1 seed 2 (pause-within)"),
-        KnownFailure(
-            cases: races, faults: [.forfeit, .gone], checks: nil,
-            bug: "a racing seat's takeover never applies: applyDueTakeovers (TableMachine+Takeover.swift) waits for "
-                + "`s.turn.seat`, which a simultaneous game never has; the table stays playing or paused",
-            example: "fifteen/1 seed 32 (forfeit), fifteen/2 seed 8 (gone)"),
+            cases: races, faults: [.hostLost, .pausePast], checks: [.ended], detail: "no result from",
+            bug: "a member voted out after the last move: the others time out on its result", example: "fifteen/4 seed 93"),
     ]
 
     static let turnBased = [
-        KnownFailure(
-            cases: turns, checks: [.logs], detail: "member with no seat",
-            bug: "a member with no seat (a host that only hosts) is taken over at once where each node learns it "
-                + "(applyDueTakeovers: `seats.isEmpty` is due at once), so `appliedAt` differs between logs (§9.13 wants "
-                + "the same takeovers at the same points; records agree, as they leave such takeovers out)",
-            example: "othello/2 seed 4 (host lost), spirits/3 seed 5 (forfeit: members differ among themselves)"),
-        KnownFailure(
-            cases: turns, faults: takeovers, checks: [.ended], detail: "ends playing",
-            bug: "the game is over but a member's result never came (it was lost after the last move); once it is "
-                + "voted out nobody waits for its result, but nothing checks the results again (agree → progress does "
-                + "not finish): the table stays `playing` for ever",
-            example: "othello/2 seed 40 (host lost), briscola/2 seed 15 (partition)"),
         KnownFailure(
             cases: turns, faults: [.hostLost, .pauseWithin, .partition, .flap, .restart], checks: [.ended],
             detail: "no deal",
@@ -137,16 +104,6 @@ struct KnownFailure {
             bug: "the same seated member's takeover is applied at different points (`appliedAt`) in members' logs when "
                 + "two members are cut off together or one after the other (§9.12 names one point)",
             example: "briscola/4 seed 1077 (partition 2|3), spirits/3 seed 1082"),
-        KnownFailure(
-            cases: turns, faults: [.restart, .hostLost], checks: [.logs], detail: "[\"5a5a5a5a[",
-            bug: "a restarted node knows no names (the restored TableContext has none) and logs a takeover's "
-                + "`memberName` as the member's short id; the record's takeover `name` then differs too",
-            example: "spirits/6 seed 1102, spirits/5 seed 1176"),
-        KnownFailure(
-            cases: turns, faults: [.forfeit], checks: [.ended], detail: "but its copy is finished",
-            bug: "a member that leaves after the game's last move: its copy is stopped (table/member-left) and then "
-                + "finishes when the results come in (phase finished with a stop reason)",
-            example: "briscola/2 seed 1065"),
     ]
 
     func covers(_ c: SimulationCase) -> Bool { cases.contains(c.description) || cases.contains(c.game) }

@@ -163,7 +163,7 @@ extension TableMachine {
         let legal = s.legalMoves()
         guard legal.contains(move) else {
             let options = legal.map(\.json.jsonText).joined(separator: " ")
-            throw TableError(.illegal, "\(s.describe(move)) is not a legal move; legal: \(options)")
+            throw TableError(.illegal, "\(move) is not a legal move; legal: \(options)")
         }
         sendMove(s.moveNumber, seat: seat, move: move)
         progress()
