@@ -7,7 +7,7 @@ import TavoloProtocol
 enum SecureWire {
     /// 3: v2's sealed wire whose application messages start with their service byte (§3.6, §3.9). A v2 peer's
     /// first header already differs, and is refused with goodbye version-mismatch in clear.
-    static let version: UInt8 = 3
+    static let version: UInt8 = ProtocolVersion.network
     static let noiseHandshakeType: UInt8 = 7
     /// Noise messages are at most 65,535 bytes; ours are a few hundred (a Tavolo handshake is at most 16 KiB).
     static let maxHandshakeMessage = FrameLimits.maxHandshakePayload + 96

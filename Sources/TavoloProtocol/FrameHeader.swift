@@ -3,6 +3,9 @@ import TavoloCore
 /// The protocol version this build speaks (PROTOCOL.md §3.6).
 public enum ProtocolVersion {
     public static let current: UInt8 = 1
+    /// The version nodes speak on the network (§3.6, §3.9): the Noise-sealed wire whose application messages name
+    /// their service. Handshakes, TXT records and `--version` say it; `current` is the plaintext frame layout.
+    public static let network: UInt8 = 3
 }
 
 /// Message types carried in a frame header (PROTOCOL.md §3.2).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TavoloProtocol
 
 struct Tavolo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,6 +9,7 @@ struct Tavolo: AsyncParsableCommand {
             Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: \(gameHelp). \
             `tavolo playout` plays games between bots with no network.
             """,
+        version: TavoloVersion.line,
         subcommands: [
             TableCommand.self, Play.self, Rules.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
             // The page in a browser, and chat.

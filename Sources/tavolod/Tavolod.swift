@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import TavoloControl
 import TavoloDaemon
+import TavoloProtocol
 import TavoloWeb
 
 @main
@@ -37,7 +38,8 @@ struct Tavolod: AsyncParsableCommand {
             Runs until SIGINT or SIGTERM, then says goodbye to its peers and withdraws its service.
             Needs a running avahi-daemon (scripts/setup starts one). Local clients such as `tavolo peers` \
             talk to it on a Unix-domain control socket (JSON lines, see Protocol/PROTOCOL.md).
-            """
+            """,
+        version: TavoloVersion.line
     )
 
     @Option(help: "Node name, unique on this host (the DNS-SD instance name).")

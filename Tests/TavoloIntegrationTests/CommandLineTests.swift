@@ -1,5 +1,6 @@
 import Foundation
 import TavoloTestSupport
+import TavoloProtocol
 import XCTest
 
 /// The commands' contract with users and scripts: bad arguments give one line on stderr and exit code 2;
@@ -11,6 +12,16 @@ final class CommandLineTests: XCTestCase {
             FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-cli-\(getpid())").path
         let path = try locateTavolod().deletingLastPathComponent().appendingPathComponent(binary).path
         return try runProcess(path, args, environment: env)
+    }
+
+    /// `--version` on both binaries: the release and the protocol, one line, exit 0 (issue 34).
+    func testBothBinariesSayTheirVersion() throws {
+        for binary in ["tavolo", "tavolod"] {
+            let out = try run(binary, ["--version"])
+            XCTAssertEqual(out.status, 0, binary + out.stderr)
+            XCTAssertEqual(out.stdout.trimmingCharacters(in: .whitespacesAndNewlines), TavoloVersion.line, binary)
+            XCTAssertTrue(TavoloVersion.line.contains("protocol 3"), TavoloVersion.line)
+        }
     }
 
     func testBadArgumentsAreOneLineAndExitCode2() throws {
