@@ -76,4 +76,21 @@ final class TableReplayTests: XCTestCase {
         let o = try XCTUnwrap(TableReplay(catalog: .standard).run(noReveals).first)
         XCTAssertTrue(o.problem?.contains("no reveal") == true)
     }
+
+    /// A capture started after seeding (a packet log turned on mid-game) holds nothing to check moves against: it is
+    /// said so and counts as nothing disagreeing (issue 34: it was reported as a mismatch after 0 moves, exit 1). One
+    /// that holds the commitments but not every reveal still is a problem (above).
+    func testACaptureStartedMidGameIsNotCheckableNotAMismatch() async throws {
+        let (captured, _) = try await capturedGame()
+        let seeding = ["table.commit", "table.reveal"]
+        let last = try XCTUnwrap(
+            captured.lastIndex { c in seeding.contains { String(decoding: c.body, as: UTF8.self).contains($0) } })
+        let lateStart = Array(captured[(last + 1)...])
+        XCTAssertFalse(lateStart.isEmpty)
+        let o = try XCTUnwrap(TableReplay(catalog: .standard).run(lateStart).first)
+        XCTAssertNil(o.problem)
+        XCTAssertFalse(o.confirmed)
+        XCTAssertTrue(o.agrees)
+        XCTAssertTrue(o.unverifiable?.contains("starts after the joint seed was drawn") == true, o.unverifiable ?? "")
+    }
 }

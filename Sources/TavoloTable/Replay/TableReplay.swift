@@ -32,7 +32,14 @@ public struct TableReplay {
         public var finalHash: StateHash?
         /// Nil when everything matched; otherwise the first mismatch or what prevents the rebuild.
         public var problem: String?
-        public var confirmed: Bool { problem == nil }
+        /// The capture starts after the table's joint seed was drawn (no commitment or reveal of it is in the file):
+        /// there is no state to check its moves from, and nothing it holds disagrees. Says why; nil otherwise.
+        public var unverifiable: String?
+        /// Table messages of the table in the capture.
+        public var messages = 0
+        public var confirmed: Bool { problem == nil && unverifiable == nil }
+        /// Nothing in the capture disagrees (confirmed, or not checkable at all).
+        public var agrees: Bool { problem == nil }
     }
 
     let catalog: GameCatalog
@@ -61,6 +68,23 @@ public struct TableReplay {
 
     func replay(table id: TableID, _ messages: [(Captured, TableMessage)]) -> Outcome {
         var out = Outcome(table: id)
+        out.messages = messages.count
+        // A capture started mid-game (a packet log turned on late, a node restarted with one) has no seeding: no
+        // state to replay from. Said as such, not as a mismatch.
+        let seeded = messages.contains {
+            switch $0.1 {
+            case .commit, .reveal: true
+            default: false
+            }
+        }
+        if !seeded, messages.contains(where: { if case .offer = $0.1 { false } else { true } }) {
+            let game = messages.lazy.compactMap { if case .offer(let info) = $0.1 { info.game } else { nil } }.first
+            out.game = game
+            out.unverifiable =
+                "the capture starts after the joint seed was drawn (no commitment or reveal of this table in it): "
+                + "its \(messages.count) messages cannot be checked against a state, and none disagrees"
+            return out
+        }
         var context = TableContext(me: Self.auditor, myName: "replay", catalog: catalog)
         var nonces = NonceSource.reproducible(seed: 0, nodeIndex: 0)  // never drawn: an auditor commits nothing
         var machine: TableMachine?
