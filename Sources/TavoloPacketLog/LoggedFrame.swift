@@ -73,10 +73,18 @@ public struct LoggedFrame: Sendable {
 
     /// The `type` (else `kind`) string of an application payload: table messages are told apart by it.
     public var kind: String? {
-        guard let body = applicationBody,
-            let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
-                as? [String: Any]
-        else { return nil }
+        guard let object = applicationObject else { return nil }
         return (object["type"] as? String) ?? (object["kind"] as? String)
+    }
+
+    /// The table a table message is about (its `table` member, compact ones included), else nil.
+    public var tableID: String? {
+        guard service == .tables else { return nil }
+        return applicationObject?["table"] as? String
+    }
+
+    private var applicationObject: [String: Any]? {
+        guard let body = applicationBody else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) as? [String: Any]
     }
 }

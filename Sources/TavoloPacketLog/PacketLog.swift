@@ -177,16 +177,29 @@ public struct PacketLogFilter: Sendable {
     public var type: String?
     /// "reliable" or "unreliable".
     public var channel: String?
+    /// Only the messages about this table (its id, or the start of it).
+    public var table: String?
+    /// Heartbeats and their acks, which are most of an idle capture: shown only when asked for, or named by `type`.
+    public var heartbeats: Bool
 
-    public init(peer: String? = nil, type: String? = nil, channel: String? = nil) {
+    public init(
+        peer: String? = nil, type: String? = nil, channel: String? = nil, table: String? = nil, heartbeats: Bool = true
+    ) {
         self.peer = peer
         self.type = type
         self.channel = channel
+        self.table = table
+        self.heartbeats = heartbeats
     }
 
     func matches(_ f: LoggedFrame, peer name: String, peerID: NodeID?) -> Bool {
         if let channel, f.channel != channel { return false }
-        if let type, f.typeName != type, f.kind != type { return false }
+        // A compact frame carries application messages (the hot table messages, §13): `application` names both.
+        if let type, f.typeName != type, f.kind != type, !(type == "application" && f.typeName == "compact") {
+            return false
+        }
+        if !heartbeats, type == nil, f.typeName == "heartbeat" || f.typeName == "heartbeat-ack" { return false }
+        if let table, !(f.tableID?.hasPrefix(table) ?? false) { return false }
         if let peer {
             let byName = name == peer || name.split(separator: " ").contains { $0 == peer }
             let byID = peer.count >= 4 && (peerID?.hex.hasPrefix(peer.lowercased()) ?? false)

@@ -18,6 +18,12 @@ struct LogShow: ParsableCommand {
     @Option(help: "Only this channel: reliable or unreliable.")
     var channel: String?
 
+    @Option(help: "Only the messages about this table (its id, or the start of it), moves in compact frames included.")
+    var table: String?
+
+    @Flag(help: "Show heartbeats too (hidden by default: they are most of an idle capture).")
+    var heartbeats = false
+
     @Flag(help: "Print JSON: {node, frames: [...], issues: [...]}.")
     var json = false
 
@@ -29,7 +35,8 @@ struct LogShow: ParsableCommand {
 
     func run() throws {
         let log = try loadPacketLog(file)
-        let frames = log.frames(matching: PacketLogFilter(peer: peer, type: type, channel: channel))
+        let frames = log.frames(
+            matching: PacketLogFilter(peer: peer, type: type, channel: channel, table: table, heartbeats: heartbeats))
         if json {
             print(PacketLogReport.showJSON(log, frames: frames))
         } else {

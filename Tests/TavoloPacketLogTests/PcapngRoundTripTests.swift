@@ -46,6 +46,27 @@ final class PcapngRoundTripTests: XCTestCase {
         XCTAssertEqual(byPeer["charlie"]?.map(\.frame), [8, 11])
     }
 
+    /// `tavolo log show` hides heartbeats unless asked, and `--table` keeps one table's messages (issue 34).
+    func testHeartbeatsHiddenUnlessAskedAndOneTablesMessages() throws {
+        var records = Fixtures.records(bigBody: 100)
+        let last = try XCTUnwrap(records.last)
+        for (i, table) in ["3a1b2c4d-1-1", "3a1b2c4d-1-2", "99aa88bb-2-1"].enumerated() {
+            let body = Array(#"{"number":\#(i),"table":"\#(table)","type":"table.confirm"}"#.utf8)
+            records.append(
+                PacketRecord(
+                    timeNanos: last.timeNanos + UInt64(i + 1) * 1_000, direction: .received, transport: .tcp,
+                    local: Fixtures.alphaTCP, remote: Fixtures.bravoTCP, bytes: Fixtures.frame(.application(.tables, body))))
+        }
+        let log = try PacketLog.decode(Fixtures.pcapng(records))
+        let all = log.frames(matching: PacketLogFilter())
+        let quiet = log.frames(matching: PacketLogFilter(heartbeats: false))
+        XCTAssertEqual(all.count - quiet.count, 2, "the heartbeat and its ack are left out")
+        XCTAssertFalse(quiet.contains { $0.typeName.hasPrefix("heartbeat") })
+        XCTAssertEqual(log.frames(matching: PacketLogFilter(type: "heartbeat", heartbeats: false)).count, 1)
+        XCTAssertEqual(log.frames(matching: PacketLogFilter(table: "3a1b2c4d-1-2")).map(\.tableID), ["3a1b2c4d-1-2"])
+        XCTAssertEqual(log.frames(matching: PacketLogFilter(table: "3a1b2c4d")).count, 2, "an id's start")
+    }
+
     func testStatistics() throws {
         let records = Fixtures.records(bigBody: 100)
         let log = try PacketLog.decode(Fixtures.pcapng(records))
