@@ -61,8 +61,10 @@ final class ChatIntegrationTests: DaemonTestCase {
             #"see "records.summary" here"#, #"{"table":"a-1","type":"table.leave"}"#,
             #"{"buckets":[],"count":0,"type":"records.summary"}"#,
         ]
+        // At least node 1: the lobby goes to every connected node, and the nodes of a test running beside this one on
+        // the same Avahi may be among them.
         for t in texts {
-            XCTAssertEqual(try client(0).call(.chat(room: "lobby", text: t), as: ChatSent.self).sent, 1, t)
+            XCTAssertGreaterThanOrEqual(try client(0).call(.chat(room: "lobby", text: t), as: ChatSent.self).sent, 1, t)
         }
         try harness.eventually("every line reaches node 1", seconds: 15) {
             let got = Set(((try? log(1, room: "lobby")) ?? []).filter { !$0.mine }.map(\.text))
