@@ -11,26 +11,14 @@ extension TableMachine {
     mutating func handleRaceSync(from peer: NodeID, moves: Int, hash: StateHash) {
         guard let s = session, !info.phase.isOver || info.phase == .finished else { return }
         // A spectator relays nothing: the members have no use for its word.
-        if hash != s.stateHash && !isSpectator { sendRaceCatchUp(to: peer) }
+        // Every race move this node applied (a race's numbers are each seat's own, so from 0), each with its seat's
+        // number and seat hashes; a race deals no cards.
+        if hash != s.stateHash && !isSpectator { sendCatchUp(to: peer, from: 0) }
         if !syncSent.contains(peer) { sendVotesAndSync(to: peer) }
         if resultSent, let outcome = s.outcome, let mine = results[me] {
             if let order = race.orders[me] { send(.raceOrder(table: id, order: order), to: [peer]) }
             send(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: mine), to: [peer])
         }
-    }
-
-    /// Every race move this node applied, each with its seat's own number and seat hashes before and after.
-    mutating func sendRaceCatchUp(to peer: NodeID) {
-        let moves: [RelayedMove] = log.moves.compactMap {
-            guard let before = StateHash(hex: $0.before), let after = StateHash(hex: $0.after) else { return nil }
-            return RelayedMove(number: $0.number, seat: $0.seat, move: $0.move, stateHash: before, after: after)
-        }
-        var start = 0
-        repeat {
-            let chunk = Array(moves[start..<min(moves.count, start + Self.catchUpChunk)])
-            send(.catchUp(table: id, deals: [], moves: chunk), to: [peer])
-            start += Self.catchUpChunk
-        } while start < moves.count
     }
 
     /// Relayed race moves: those beyond each seat's sequence here wait for their turn and are then checked exactly
@@ -59,23 +47,9 @@ extension TableMachine {
             let mine = log.moves.first(where: { $0.seat == seat && $0.number == number }),
             after.map({ !$0.agrees(with: StateHash(hex: mine.after) ?? $0) }) ?? true
         else { return false }
-        var kept = log
-        kept.table = info
-        kept.moves = log.moves.filter { !($0.seat == seat && $0.number >= number) }
-        (kept.winners, kept.scores, kept.ranking, kept.raceVotes, kept.finalHash) = (nil, nil, nil, nil, nil)
-        kept.finalHashes = [:]
-        let rebuilt: TableMachine
-        do { rebuilt = try TableMachine(restoring: kept, ctx) } catch {
-            out.append(.log(.error, "table \(id): cannot drop the race moves played here alone: \(error.message)"))
-            return false
-        }
-        out.append(
-            .log(.notice, "table \(id): dropping seat \(seat)'s moves from \(number) on, played apart from the table"))
-        sequencer = rebuilt.sequencer
-        log.moves = kept.moves
-        (log.winners, log.scores, log.ranking, log.raceVotes, log.finalHash) = (nil, nil, nil, nil, nil)
-        results = [:]
-        resultSent = false
+        let kept = log.moves.filter { !($0.seat == seat && $0.number >= number) }
+        let notice = "table \(id): dropping seat \(seat)'s moves from \(number) on, played apart from the table"
+        guard rebuild(keeping: kept, notice: notice) else { return false }
         race.orderSent = false
         race.orders[me] = nil
         persist()

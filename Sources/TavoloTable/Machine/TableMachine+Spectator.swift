@@ -25,41 +25,43 @@ extension TableMachine {
         // A takeover logged after that point would have to be undone too: then this node cannot follow, and
         // says so when the table's moves reach it (a hash mismatch here only: it has no say).
         guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return }
-        var kept = log
-        kept.table = info
-        kept.moves = Array(log.moves.prefix { $0.number < first.number })
-        kept.winners = nil
-        kept.scores = nil
-        kept.finalHash = nil
-        kept.finalHashes = [:]
-        let rebuilt: TableMachine
-        do { rebuilt = try TableMachine(restoring: kept, ctx) } catch {
-            out.append(.log(.error, "table \(id): cannot drop the moves played here alone: \(error.message)"))
-            return
-        }
-        out.append(
-            .log(
-                .notice,
-                "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
-                    + "\(first.number)–\(s.moveNumber - 1) played apart from the table"))
-        sequencer = rebuilt.sequencer
-        verifiedDeal = rebuilt.verifiedDeal
-        dealsSent = rebuilt.dealsSent
-        log.moves = kept.moves
-        log.deals = kept.deals.filter { $0.number <= verifiedDeal }
-        log.winners = nil
-        log.scores = nil
-        log.finalHash = nil
+        let notice =
+            "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
+            + "\(first.number)–\(s.moveNumber - 1) played apart from the table"
+        guard rebuild(keeping: Array(log.moves.prefix { $0.number < first.number }), notice: notice) else { return }
         pendingMoves = [:]
         pendingDeals = [:]
         earlyConfirms = earlyConfirms.filter { $0.key < first.number }
         confirmedBy = [:]
-        results = [:]
-        resultSent = false
         persist()
         // The members answer a sync with what this node misses from here.
         syncSent = []
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+    }
+
+    /// Rebuilds the game from this node's log with only `kept` of its moves, exactly as a restart does (§9.11), and
+    /// forgets the end it had reached; false (and said) when that log does not replay. Logs `notice` when it does.
+    mutating func rebuild(keeping kept: [GameLog.LoggedMove], notice: String) -> Bool {
+        var trimmed = log
+        trimmed.table = info
+        trimmed.moves = kept
+        (trimmed.winners, trimmed.scores, trimmed.ranking, trimmed.raceVotes) = (nil, nil, nil, nil)
+        (trimmed.finalHash, trimmed.finalHashes) = (nil, [:])
+        let rebuilt: TableMachine
+        do { rebuilt = try TableMachine(restoring: trimmed, ctx) } catch {
+            out.append(.log(.error, "table \(id): cannot drop the moves played here alone: \(error.message)"))
+            return false
+        }
+        out.append(.log(.notice, notice))
+        sequencer = rebuilt.sequencer
+        verifiedDeal = rebuilt.verifiedDeal
+        dealsSent = rebuilt.dealsSent
+        log.moves = kept
+        log.deals = log.deals.filter { $0.number <= verifiedDeal }
+        (log.winners, log.scores, log.ranking, log.raceVotes, log.finalHash) = (nil, nil, nil, nil, nil)
+        results = [:]
+        resultSent = false
+        return true
     }
 
     /// The seats this node played before it was voted out, while it follows the game as a spectator.
