@@ -27,8 +27,6 @@ public struct MoveSequencer {
 
     /// A move that was applied.
     public struct Applied: Sendable {
-        /// The move's number: the game's move number (turn-based) or the seat's own (simultaneous).
-        public var number: Int
         /// The move in words, as it read before it was applied.
         public var text: String
         /// The hash the move was checked against (state, or seat for a race) and the one after it.
@@ -97,6 +95,6 @@ public struct MoveSequencer {
             after = game.stateHash
             hashes.append(after)
         }
-        return .success(Applied(number: number, text: text, before: before, after: after))
+        return .success(Applied(text: text, before: before, after: after))
     }
 }
