@@ -55,24 +55,24 @@ extension TableMachine {
         do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
         let verified = replayer.verifiedDeal
         seen = true
-        seedingBegun = true
-        jointSeed = seed
-        sequencer = replayer.sequencer
-        verifiedDeal = verified
-        dealsSent = verified
-        for d in saved.deals where d.number <= verified { pendingDeals[d.number] = nil }
+        var round = SeedRound()
+        for p in saved.participants {
+            round.commitments[p.node] = p.commitment
+            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { round.reveals[p.node] = nonce }
+        }
+        var play = TablePlay(seed: seed, sequencer: replayer.sequencer, round: round)
+        play.verifiedDeal = verified
+        play.dealsSent = verified
+        for t in saved.takeovers ?? [] {
+            play.absence.replaced.insert(t.member)
+            if !t.forfeit { play.absence.spectators.insert(t.member) }
+        }
+        stage = .playing(play)
+        for d in saved.deals where d.number <= verified { inbox.deals[d.number] = nil }
         log = saved
         log.stopped = nil
         // The results are sent again when the game is over here (every member may not have had them).
         log.finalHash = nil
-        for p in saved.participants {
-            commitments[p.node] = p.commitment
-            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { reveals[p.node] = nonce }
-        }
-        for t in saved.takeovers ?? [] {
-            replaced.insert(t.member)
-            if !t.forfeit { spectators.insert(t.member) }
-        }
         info.phase = .paused
     }
 
