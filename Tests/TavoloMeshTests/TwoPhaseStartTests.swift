@@ -1,24 +1,20 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import TavoloProtocol
 import XCTest
 
 @testable import TavoloMesh
 
-/// A node whose events wait for its handler (as `tavolod`'s do) loses none that happened before the handler was
-/// set: a peer that connected and spoke while the daemon was still starting is announced to it, in order.
-final class EventsWaitForHandlerTests: LoopbackMeshTestCase {
-    func testAPeerThatConnectedAndSpokeBeforeTheHandlerIsAnnouncedToIt() async throws {
-        let late = try await makeNode("late") { $0.eventsWaitForHandler = true }
-        let early = try await makeNode("early")
-        introduce([late, early])
-        try await eventually("connected") {
-            let (a, b) = (await connectedCount(late), await connectedCount(early))
-            return a == 1 && b == 1
-        }
-        try await early.send(["hello": 1], service: .tables, to: late.id)
-        try await Task.sleep(for: .milliseconds(300))
-
+/// A two-phase start (`MeshNode.make`, the event handler, then `listen()`), as `tavolod`'s: a peer that connects
+/// and speaks the moment the node listens is announced to the handler, in order, and nothing goes to the stream.
+final class TwoPhaseStartTests: LoopbackMeshTestCase {
+    func testAPeerThatConnectsAsSoonAsTheNodeListensIsAnnouncedToTheHandler() async throws {
+        var config = MeshConfiguration(name: "late")
+        config.host = "127.0.0.1"
+        config.heartbeatInterval = .milliseconds(200)
+        config.heartbeatTimeout = .seconds(1)
+        let late = try MeshNode.make(id: NodeID.random(), config: config, logger: Logger(label: "late"))
         let seen = NIOLockedValueBox<[String]>([])
         late.setEventHandler { event in
             switch event {
@@ -27,7 +23,13 @@ final class EventsWaitForHandlerTests: LoopbackMeshTestCase {
             default: break
             }
         }
-        try await eventually("the waiting events reach the handler") { seen.withLockedValue { $0.count } == 2 }
+        nodes.append(late)
+        try await late.listen()
+        let early = try await makeNode("early")
+        introduce([late, early])
+        try await eventually("connected") { await connectedCount(early) == 1 }
+        try await early.send(["hello": 1], service: .tables, to: late.id)
+        try await eventually("the events reach the handler") { seen.withLockedValue { $0.count } == 2 }
         XCTAssertEqual(seen.withLockedValue { $0 }, ["connected early", #"message {"hello":1}"#])
     }
 }
