@@ -98,9 +98,9 @@ struct Tavolod: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Port of the page this node serves its user, on 127.0.0.1 only (0 = any free port; `tavolo open` prints the URL).",
+            "Port of the page this node serves its user, on 127.0.0.1 only (0 = any free port; `tavolo open` prints the URL). Default: the port it had at the last start, kept in the state directory, or a free one when that is taken.",
             valueName: "port"))
-    var webPort: Int = 0
+    var webPort: Int?
 
     @Flag(help: "Serve no page.")
     var noWeb = false
@@ -121,7 +121,7 @@ struct Tavolod: AsyncParsableCommand {
             throw ValidationError("--name must be 1 to 63 bytes without '/' or control characters")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
-        guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be in 0...65535") }
+        guard (0...65535).contains(webPort ?? 0) else { throw ValidationError("--web-port must be in 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -190,7 +190,9 @@ struct Tavolod: AsyncParsableCommand {
         if !noWeb {
             do {
                 let token = try WebToken.loadOrCreate(stateDirectory: options.stateDirectory)
-                let server = try await WebServer.start(port: webPort, token: token, logger: logger) { id, request in
+                let server = try await WebServer.start(
+                    stateDirectory: options.stateDirectory, port: webPort, token: token, logger: logger
+                ) { id, request in
                     await service.answer(id, request)
                 }
                 service.web.link = WebLinkInfo(url: server.url, port: server.port)
@@ -198,7 +200,7 @@ struct Tavolod: AsyncParsableCommand {
                 page = server
             } catch {
                 FileHandle.standardError.write(
-                    Data("tavolod: cannot serve the page on 127.0.0.1:\(webPort): \(error) (pick another --web-port, or --no-web)\n".utf8))
+                    Data("tavolod: cannot serve the page on 127.0.0.1:\(webPort ?? 0): \(error) (pick another --web-port, or --no-web)\n".utf8))
                 await service.shutdown()
                 throw ExitCode(1)
             }
