@@ -3,7 +3,8 @@
 
   python3 Tests/browser/test_pages.py [--tavolod PATH] [--screenshots DIR] [--only NAME]
 
-Exits non-zero when a test fails. Needs chromium, chromium-driver and selenium + websocket-client (scripts/setup).
+Exits non-zero when a test fails. Needs chromium, chromium-driver and selenium + websocket-client +
+axe-selenium-python (axe-core, for the accessibility checks) (scripts/setup).
 """
 import argparse
 import json
@@ -15,6 +16,7 @@ import urllib.error
 import urllib.request
 
 import websocket
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
                                         NoSuchElementException, StaleElementReferenceException, TimeoutException)
@@ -90,6 +92,45 @@ def try_click_first(driver, selector):
         except FLAKY:
             return False
     return False
+
+
+def accessibility_problems(driver):
+    """The serious and critical axe-core violations of the page as it is drawn now, one line each."""
+    axe = Axe(driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            + ", ".join(str(t) for n in v["nodes"][:6] for t in n["target"])
+            for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def check_accessible(ctx, driver, where):
+    """Fails with axe-core's findings when the page has a serious or critical accessibility violation (issue 34)."""
+    problems = accessibility_problems(driver)
+    assert not problems, f"{where}: " + "\n  ".join(problems)
+    ctx.log(f"axe-core: no serious or critical violation on {where}")
+
+
+def play_by_keyboard(driver, selector, tabs=60):
+    """Tabs to the first element matching `selector` (a legal card, square or tile), checks the focus is drawn
+    visibly there, and presses Enter. Returns the element's data attributes, to tell which one it was."""
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    for _ in range(tabs):
+        here = driver.execute_script(
+            "const e = document.activeElement; return e && e.matches(arguments[0]) ? "
+            "{data: {...e.dataset}, outline: getComputedStyle(e).outlineStyle, width: getComputedStyle(e).outlineWidth} "
+            ": null;", selector)
+        if here:
+            assert here["outline"] != "none" and float(here["width"].rstrip("px")) >= 2, \
+                f"the focus on {selector} is not drawn: {here}"
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            return here["data"]
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+    raise AssertionError(f"{tabs} presses of Tab never reached {selector}")
+
+
+def focus_in(driver, selector):
+    return driver.execute_script("return !!document.activeElement?.closest(arguments[0]);", selector)
 
 
 def finished(driver):
@@ -185,6 +226,12 @@ def test_othello_against_bot(ctx):
     enabled = sorted(e.get_attribute("data-square") for e in d.find_elements(By.CSS_SELECTOR, "#board .sq:enabled"))
     assert enabled == sorted(m for m in state["legalMoves"] if m != "pass"), f"clickable {enabled} vs {state['legalMoves']}"
     assert "Your turn" in d.title, "the title says whose turn it is"
+    # The keyboard alone plays a move (Tab to a legal square, Enter), and the focus stays on the board through the
+    # redraws the move and the bot's answer bring (it once went back to the top of the page at every redraw).
+    played = play_by_keyboard(d, "#board .sq.legal")
+    wait(d, lambda d: a.call({"op": "state", "table": tid})["moveNumber"] >= 1, message=f"Enter on {played} played nothing")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .sq.legal"), message="never my turn again")
+    assert focus_in(d, "#board"), "the keyboard's focus left the board after a redraw"
     clicks = 0
     deadline = time.time() + 600
     while not finished(d):
@@ -193,6 +240,7 @@ def test_othello_against_bot(ctx):
             clicks += 1
             if clicks == 8:
                 shot(d, ctx.args, "othello")
+                check_accessible(ctx, d, "the Othello page")
         time.sleep(0.05)
     assert clicks >= 4, f"only {clicks} moves were clicked"
     result = a.call({"op": "state", "table": tid})
@@ -232,6 +280,7 @@ def test_briscola_two_pages(ctx):
                 moves += 1
                 if moves == 5:
                     shot(da, ctx.args, "briscola")
+                    check_accessible(ctx, da, "the Briscola page")
         time.sleep(0.05)
     assert moves == 40, f"{moves} cards played by clicks, not 40"
     for node in (a, b):
@@ -277,6 +326,7 @@ def test_spirits_and_quit_asks(ctx):
     assert piles_seen > 0, "never saw a pile of two cards or more on my turn"
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"), message="never my turn again")
     shot(d, ctx.args, "spirits")
+    check_accessible(ctx, d, "the Spirits! page")
     # Quitting asks first; staying keeps the game.
     click(d, "#quit-button")
     dialog = css(d, "#confirm[open]")
@@ -380,6 +430,7 @@ def test_fifteen_race_and_grace(ctx):
     wait(d, lambda d: fifteen_moves(d, '.ff-opponent[data-seat="1"] .ff-moves') > 0,
          message="the bot's board never moved on the page")
     shot(d, ctx.args, "fifteen")
+    check_accessible(ctx, d, "the Fifteen race page")
     # Giving up asks first, then the seat stops; the race ends when the bot has solved its board.
     click(d, "#give-up-button")
     click(d, "#confirm-ok")
@@ -398,6 +449,7 @@ def test_lobby_screenshot(ctx):
     a.call({"op": "host", "game": "spirits", "players": 3})
     wait(ctx.b, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-item.open"), message="no open table listed")
     shot(ctx.b, ctx.args, "lobby")
+    check_accessible(ctx, ctx.b, "the lobby")
 
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,

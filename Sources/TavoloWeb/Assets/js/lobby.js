@@ -83,7 +83,7 @@ function hostForm(app) {
   if (!game.playerCounts.includes(Number(form.players))) form.players = String(game.playerCounts[0]);
   const gameSelect = h("select", { id: "host-game", onchange: (e) => { form.game = e.target.value; renderLobby(app); } },
     games.map((g) => h("option", { value: g.name, selected: g.name === game.name }, gameTitle(g.name))));
-  const playersSelect = h("select", { id: "host-players", onchange: (e) => { form.players = e.target.value; } },
+  const playersSelect = h("select", { id: "host-players", "aria-label": "number of players", onchange: (e) => { form.players = e.target.value; } },
     game.playerCounts.map((n) => h("option", { value: n, selected: String(n) === form.players }, `${n} players`)));
   const bots = h("input", { type: "checkbox", id: "host-bots", checked: form.bots, onchange: (e) => { form.bots = e.target.checked; } });
   // Seconds a player lost during play has to come back before a bot takes the seat (PROTOCOL.md §9.10).
@@ -128,11 +128,13 @@ async function automatch(app, game) {
   }
 }
 
-/** Who sits at a seat, as a short text. */
-export function seatText(s, me) {
+/** Who sits at a seat, as a short text: the node's words (`TableNotices.seatNames`: `bob`, `bot (greedy) for bob`)
+ *  when it gave them, the same built here for the lobby's list. */
+export function seatText(s, me, named) {
+  if (s.owner === me && !s.bot) return `${s.ownerName} (you)`;
+  if (named) return named;
   if (!s.owner) return s.invited ? `reserved for ${s.invited}` : "free";
-  const who = s.owner === me && !s.bot ? `${s.ownerName} (you)` : s.ownerName;
-  return s.bot ? `${s.ownerName}'s bot (${s.bot})` : who;
+  return s.bot ? `bot (${s.bot}) for ${s.ownerName}` : s.ownerName;
 }
 
 function tableList(app, tables, mine) {

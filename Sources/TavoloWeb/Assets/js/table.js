@@ -52,8 +52,25 @@ export class TableView {
   event(e) {
     if (e.table !== this.id) return;
     if (e.kind === "rejected") banner(e.message, "error");
-    if (e.kind === "stopped") banner(`The table stopped: ${e.message}`, "error", 0);
+    // Leaving stops this node's copy: the leave button says so in the node's words (leave()), not as a stop.
+    if (e.kind === "stopped" && !this.leaving) banner(`The table stopped: ${e.message}`, "error", 0);
     this.load();
+  }
+
+  /** Leaves the table, then says what that did in the node's words (`TableNotices`: the same as `tavolo leave`
+   *  and `tavolo play`) and goes back to the lobby. */
+  async leave() {
+    this.leaving = true;
+    if (await this.app.act({ op: "leave", table: this.id }) === undefined) {
+      this.leaving = false;
+      return;
+    }
+    try {
+      const after = await this.app.node.send({ op: "state", table: this.id });
+      const said = (after.notices || []).find((n) => n.startsWith("You left"));
+      if (said) banner(said, "info", 0);
+    } catch { /* a table left before its start is gone: nothing more to say */ }
+    this.app.go(null);
   }
 
   get me() { return this.app.status?.id; }
@@ -65,9 +82,11 @@ export class TableView {
     const obs = st.observations[0];
     const phase = info.phase;
     const myTurn = phase === "playing" && st.turn !== undefined && st.mySeats.includes(st.turn) && st.legalMoves.length > 0;
-    const names = info.seats.map((s) => seatText(s, this.me));
+    const names = info.seats.map((s, i) => seatText(s, this.me, st.seatNames?.[i]));
     const screen = screens[info.game];
-    const board = h("div", { class: `board ${info.game}`, id: "board" });
+    const focused = focusKey(this.app.view);
+    // Focusable, so a keyboard user whose card or square went away in a redraw stays on the board.
+    const board = h("div", { class: `board ${info.game}`, id: "board", tabindex: "-1" });
     const view = {
       obs, state: st, seat, names, myTurn,
       legal: myTurn ? st.legalMoves : [],
@@ -94,6 +113,7 @@ export class TableView {
           h("details", { class: "moves", open: true }, h("summary", {}, "Last moves"),
             h("ol", { id: "last-moves" }, st.lastMoves.map((m) => h("li", {}, m)))),
           this.leaveControls(st))));
+    refocus(this.app.view, focused);
     this.cue(myTurn);
     // A pause counts down to the bot's takeover: redraw every second while it lasts.
     clearTimeout(this.tick);
@@ -146,11 +166,11 @@ export class TableView {
     if (!seated || phase === "finished" || phase === "stopped") return h("div", { class: "row" }, back);
     const quit = h("button", { type: "button", class: "danger", id: "quit-button", onclick: async () => {
       const started = phase !== "open";
+      // The words of `tavolo leave --help` (TableNotices.leaveHelp).
       const ok = await confirmDialog(started
-        ? "Quit this game? The game is lost for you."
+        ? "Quit this game? You forfeit: it counts as lost for you, and a bot of another player's node plays your seats to the end."
         : "Leave this table? Your seat is freed.", started ? "Quit the game" : "Leave");
-      if (!ok) return;
-      if (await this.app.act({ op: "leave", table: st.info.id }) !== undefined) this.app.go(null);
+      if (ok) await this.leave();
     } }, phase === "open" ? "Leave the table" : "Quit the game");
     return h("div", { class: "row" }, back, " ", quit);
   }
@@ -226,6 +246,24 @@ export class TableView {
     }
     this.wasMyTurn = myTurn;
   }
+}
+
+/** What has the keyboard's focus in the view, as a selector that finds it again after a redraw (the page redraws
+ *  the whole table at every event: without this a keyboard user is sent back to the top at each move). */
+function focusKey(view) {
+  const el = document.activeElement;
+  if (!el || el === view || !view.contains(el)) return null;
+  for (const k of ["square", "card", "tile", "seat"]) {
+    if (el.dataset?.[k] !== undefined) return { selector: `[data-${k}="${CSS.escape(el.dataset[k])}"]`, inBoard: !!el.closest("#board") };
+  }
+  return el.id ? { selector: `#${CSS.escape(el.id)}`, inBoard: !!el.closest("#board") } : null;
+}
+
+function refocus(view, key) {
+  if (!key) return;
+  const again = view.querySelector(key.selector);
+  if (again && !again.disabled) return again.focus({ preventScroll: true });
+  if (key.inBoard) document.getElementById("board")?.focus({ preventScroll: true });
 }
 
 let audio = null;

@@ -30,6 +30,13 @@ function shown(obs, live, seat) {
   return applied;
 }
 
+/** A board in words for a screen reader: `1 2 3 4, 5 6 7 8, …, 13 14 15 blank`. */
+function rowsText(cells, n) {
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(cells.slice(r * n, r * n + n).map((t) => (t ? String(t) : "blank")).join(" "));
+  return rows.join(", ");
+}
+
 function seconds(ms) {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -57,7 +64,7 @@ export function render(board, view) {
   clock = { baseMs: state.wallMs || 0, at: performance.now(), running: state.info.phase === "playing" && racing };
 
   // Classes, not inline styles: the page's Content-Security-Policy allows no inline style.
-  const grid = h("div", { class: `ff-board ff-n${n}`, id: "fifteen-board", role: "grid", "aria-label": `your ${n}×${n} board` });
+  const grid = h("div", { class: `ff-board ff-n${n}`, id: "fifteen-board", role: "group", "aria-label": `your ${n}×${n} board` });
   mine.cells.forEach((t, i) => {
     const move = t ? moveFor(mine.cells, n, i) : null;
     const ok = move !== null && legal.has(move);
@@ -73,7 +80,7 @@ export function render(board, view) {
     const s = shown(obs, state.live, seat);
     return h("div", { class: "ff-opponent", dataset: { seat } },
       h("div", { class: "dim" }, `${view.names[seat]}: `, h("span", { class: "ff-moves" }, `${s.moves} moves`), ` · ${obs.status[seat]}${s.live ? " · live" : ""}`),
-      h("div", { class: `ff-mini ff-n${n}` },
+      h("div", { class: `ff-mini ff-n${n}`, role: "img", "aria-label": `${view.names[seat]}'s board, row by row: ${rowsText(s.cells, n)}` },
         s.cells.map((t, i) => h("span", { class: `${t ? "" : "blank"}${t === i + 1 ? " home" : ""}` }, t ? String(t) : ""))));
   });
 

@@ -16,7 +16,9 @@ export function seatDetail(obs, seat) {
 export function render(board, view) {
   const { obs } = view;
   const legal = new Set(view.legal.filter((m) => m !== "pass"));
-  const grid = h("div", { class: "ot-board", id: "othello-board", role: "grid", "aria-label": "board" });
+  // A group of labelled buttons ("d3, legal", "e4 black"), not an ARIA grid: a grid needs rows and cells, which
+  // would hide the buttons' role from a screen reader.
+  const grid = h("div", { class: "ot-board", id: "othello-board", role: "group", "aria-label": "board, rank 8 at the top" });
   obs.board.forEach((row, r) => {
     const rank = 8 - r;
     [...row].forEach((ch, c) => {
