@@ -3,7 +3,7 @@ public enum PlayAction: Equatable, Sendable {
     case none
     /// Send this move (the game's JSON) for the person's seat.
     case play([UInt8])
-    /// Leave the table: a game in progress ends for everyone (the person confirmed it).
+    /// Leave the table: during a game the person forfeits and a bot plays on (the person confirmed it).
     case leave
     /// Stop showing the table; the node keeps the seat (`tavolo play ID` comes back to it).
     case detach

@@ -14,18 +14,23 @@ public struct TableSnapshot: Sendable, Equatable {
         public var bot: String?
         /// Whether this client's node owns it.
         public var isMine: Bool
+        /// Who plays it in the node's words (`TableNotices.seatNames`), when the node gave them: a seat whose
+        /// owner left says so before the bot's first move.
+        public var label: String?
 
-        public init(seat: Int, ownerName: String?, bot: String?, isMine: Bool) {
+        public init(seat: Int, ownerName: String?, bot: String?, isMine: Bool, label: String? = nil) {
             self.seat = seat
             self.ownerName = ownerName
             self.bot = bot
             self.isMine = isMine
+            self.label = label
         }
 
-        /// `bob`, `bob's bot (greedy)`, `free`.
+        /// `bob`, `bot (greedy) for bob` (a bot bob's node runs), `free`.
         public var who: String {
+            if let label { return label }
             guard let owner = ownerName else { return "free" }
-            return bot.map { "\(owner)'s bot (\($0))" } ?? owner
+            return bot.map { "bot (\($0)) for \(owner)" } ?? owner
         }
     }
 
@@ -91,7 +96,7 @@ public struct TableSnapshot: Sendable, Equatable {
     /// Whether the person at this node is to play now.
     public var isMyTurn: Bool { phase == .playing && turn != nil && turn == mySeat && !legalMoves.isEmpty }
 
-    /// `seat 2 — bob`, `seat 1 — alice's bot (greedy)`, `seat 0 — you (alice)`.
+    /// `seat 2 — bob`, `seat 1 — bot (greedy) for alice`, `seat 0 — you (alice)`.
     public func name(of seat: Int) -> String {
         guard seats.indices.contains(seat) else { return "seat \(seat)" }
         let s = seats[seat]

@@ -9,7 +9,8 @@ struct Play: ParsableCommand {
         discussion: """
             Full screen when stdin and stdout are a terminal: ←/→ (or ↑/↓) choose one of your legal moves and \
             Enter plays it, or type its number or the move itself (R3, d3, 9B) and Enter; ? shows the game's \
-            rules; q asks, then l leaves the table (a game in progress ends for everyone) or d detaches (your node \
+            rules; q asks, then l leaves the table (during a game you forfeit: it counts as lost for you, and a bot of \
+            another player's node plays your seats to the end) or d detaches (your node \
             keeps the seat; run tavolo play again to come back). A bell rings when it becomes your turn. \
             Otherwise (a pipe, a script) a line mode: the table as text, one move per line; end of input \
             detaches.

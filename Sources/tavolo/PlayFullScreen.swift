@@ -70,9 +70,9 @@ struct PlayFullScreen {
                 case .play(let json):
                     ui.notice = session.play(json)
                 case .leave:
-                    try session.leave()
+                    let said = try session.leave()
                     terminal.restore()
-                    print("left \(session.table)")
+                    print(said)
                     return
                 case .detach:
                     terminal.restore()

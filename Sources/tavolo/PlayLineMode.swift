@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTable
 import TavoloTerminal
 
 /// `tavolo play` when stdin is not a terminal (a script, a pipe): the same screen as plain text, printed when the
@@ -51,11 +52,10 @@ struct PlayLineMode {
                 print(text(s))
                 continue
             case "q", "quit":
-                print("leaving ends this game for everyone at the table. Leave? [y/N] ", terminator: "")
+                print("\(TableNotices.leaveHelp) Leave? [y/N] ", terminator: "")
                 fflush(nil)
                 if readLine()?.lowercased().hasPrefix("y") == true {
-                    do { try session.leave() } catch { throw CleanExit.failure("\(error)") }
-                    print("left \(session.table)")
+                    do { print(try session.leave()) } catch { throw CleanExit.failure("\(error)") }
                     return
                 }
                 continue

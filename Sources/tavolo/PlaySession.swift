@@ -37,13 +37,26 @@ final class PlaySession {
         }
     }
 
-    func leave() throws { _ = try client.call(.leave(table: table), as: Empty.self) }
+    /// Leaves the table; returns what that did, in the words of the page and `tavolo leave` (`TableNotices`).
+    func leave() throws -> String { try Self.leave(table, client) }
+
+    static func leave(_ table: TableID, _ client: ControlClient) throws -> String {
+        _ = try client.call(.leave(table: table), as: Empty.self)
+        // A table left before its start is gone (the seat is freed); a game left stays, stopped, to say how.
+        guard let after = try? client.call(.state(table: table), as: TableState.self), after.leftAt != nil else {
+            return "You left \(table): your seat is free again"
+        }
+        return TableNotices.youLeft(after)
+    }
 
     static func snapshot(_ s: TableState, peers: [PeerSummary], now: Date = Date()) -> TableSnapshot {
         let info = s.info
         let mine = Set(s.mySeats)
+        let names = s.seatNames ?? TableNotices.seatNames(s)
         let seats = info.seats.map {
-            TableSnapshot.Seat(seat: $0.seat, ownerName: $0.ownerName, bot: $0.bot, isMine: mine.contains($0.seat))
+            TableSnapshot.Seat(
+                seat: $0.seat, ownerName: $0.ownerName, bot: $0.bot, isMine: mine.contains($0.seat),
+                label: $0.seat < names.count ? Terminal.printable(names[$0.seat]) : nil)
         }
         // The person's seat: one this node owns that no bot plays. Its bots' hands are not shown.
         let mySeat = s.mySeats.first { info.seats.indices.contains($0) && info.seats[$0].bot == nil }

@@ -23,11 +23,16 @@ let gameHelp: String = GameCatalog.standard.entries.map { e in
         + e.bots.map(\.kind).joined(separator: ", ") + ")"
 }.joined(separator: "; ")
 
-func describe(_ t: TableInfo, me: NodeID? = nil) -> String {
+/// A table and its seats; `names` are the node's words for who plays each seat (`TableState.seatNames`: a member
+/// that left is shown as left before its seat's next move).
+func describe(_ t: TableInfo, me: NodeID? = nil, names: [String]? = nil) -> String {
+    func holder(_ s: SeatInfo) -> String {
+        if let names, s.seat < names.count { return Terminal.printable(names[s.seat]) }
+        guard let owner = s.ownerName else { return s.invited.map { "invited: \($0)" } ?? "free" }
+        return s.bot.map { TableNotices.bot($0, for: owner) } ?? owner
+    }
     let seats = t.seats.map { s -> String in
-        let who =
-            s.ownerName.map { $0 + (s.bot.map { " (\($0) bot)" } ?? " (human)") }
-            ?? (s.invited.map { "invited: \($0)" } ?? "free")
+        let who = holder(s)
         return "  seat \(s.seat): \(who)" + (me != nil && s.owner == me ? "  ← yours" : "")
     }
     let mine = me.map { t.members.contains($0) } == true ? "  [mine]" : ""
@@ -195,13 +200,13 @@ struct Move: ParsableCommand {
 
 struct Leave: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Leave a table (a game in progress is lost for everyone).")
+        abstract: "Leave a table: during a game you forfeit and a bot plays on.", discussion: TableNotices.leaveHelp)
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "The table's id.") var table: TableID
 
     func run() throws {
-        _ = try callNode(try nodeOptions.connect(), .leave(table: table), as: Empty.self)
-        print("left \(table)")
+        let client = try nodeOptions.connect()
+        do { print(try PlaySession.leave(table, client)) } catch { throw CleanExit.failure("\(error)") }
     }
 }
 
@@ -230,7 +235,7 @@ struct State: ParsableCommand {
     func run() throws {
         let s = try callNode(try nodeOptions.connect(), .state(table: table), as: TableState.self)
         if json { return try printJSON(s) }
-        print(describe(s.info))
+        print(describe(s.info, names: s.seatNames))
         if let seed = s.jointSeed {
             print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.hex.prefix(16) ?? "")…")
         }
@@ -279,7 +284,7 @@ struct Watch: ParsableCommand {
             if json {
                 try printJSON(EventLine(event: e))
             } else {
-                print(Self.text(e) { (try? client.call(.state(table: e.table), as: TableState.self))?.info.graceSeconds })
+                print(Self.text(e) { try? client.call(.state(table: e.table), as: TableState.self) })
             }
             fflush(nil)
         }
@@ -287,21 +292,36 @@ struct Watch: ParsableCommand {
 }
 
 extension Watch {
-    /// One event for a person: a move says which seat played it; a pause says who, since when (local time) and
-    /// when a bot takes over, in the words of `tavolo play` and the page (`TableNotices`).
-    static func text(_ e: TableEvent, grace: () -> Int?) -> String {
+    /// One event for a person: a move says which seat played it and who plays that seat; a pause, a departure, a
+    /// takeover and one's own leaving in the words of `tavolo play` and the page (`TableNotices`), from the table's
+    /// state as the node has it after the event.
+    static func text(_ e: TableEvent, state: () -> TableState?) -> String {
         let head = "\(e.table) \(e.kind.rawValue)"
         switch e.detail {
         case .moved(let number, let seat, _, _, let text):
             // An Othello text's other lines are the boards before and after: `tavolo state` draws the board.
             let all = text.split(separator: "\n").map { Terminal.printable(String($0)) }
             let lines = e.game == "othello" ? Array(all.prefix(1)) : all
-            return "\(head): move \(number + 1), seat \(seat): " + lines.joined(separator: "\n    ")
+            let who = state().map(TableNotices.seatNames).flatMap { seat < $0.count ? " (\($0[seat]))" : nil } ?? ""
+            return "\(head): move \(number + 1), seat \(seat)\(Terminal.printable(who)): "
+                + lines.joined(separator: "\n    ")
         case .paused(let members, let since, _):
             let notice = TableNotices.paused(
-                absent: members.map(Terminal.printable), since: since, graceSeconds: grace() ?? TableInfo.defaultGrace,
-                now: Date())
+                absent: members.map(Terminal.printable), since: since,
+                graceSeconds: state()?.info.graceSeconds ?? TableInfo.defaultGrace, now: Date())
             return "\(head): \(notice)"
+        case .takenOver(let seats, _):
+            guard let st = state(), let t = st.takeovers.last(where: { !Set($0.seats).isDisjoint(with: seats) }) else {
+                return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "")
+            }
+            return "\(head): \(Terminal.printable(TableNotices.takeover(t, in: st)))"
+        case .stopped:
+            guard let st = state(), st.leftAt != nil else { return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "") }
+            return "\(head): \(Terminal.printable(TableNotices.youLeft(st)))"
+        case .updated:
+            // A member agreed out shows here at once, before its seat's next move.
+            let lines = state().flatMap(\.departures)?.filter { !$0.isMe }.map(TableNotices.departure) ?? []
+            return lines.isEmpty ? head : "\(head): " + Terminal.printable(lines.joined(separator: "; "))
         default:
             return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "")
         }

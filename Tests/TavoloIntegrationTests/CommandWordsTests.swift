@@ -42,7 +42,7 @@ final class CommandWordsTests: DaemonTestCase {
         try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
         let r = try run(["host", "othello", "--seat"])
         XCTAssertEqual(r.status, 0, r.combined)
-        XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0)) (human)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0))\n"), r.stdout)
         XCTAssertTrue(r.stdout.contains("seat 1: free"), r.stdout)
     }
 

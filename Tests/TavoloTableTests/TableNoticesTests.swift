@@ -50,7 +50,49 @@ final class TableNoticesTests: XCTestCase {
             [
                 "Paused: bob and carol were lost at 21:04 (local time); a bot takes their seats in 120 s unless they "
                     + "come back",
-                "dan left the game: a greedy bot plays seats 2 and 3 from move 6",
+                "dan left the game (lost for them): bot (greedy) for another member plays seats 2 and 3 from move 6",
             ])
+    }
+
+    func othello(_ phase: TablePhase) -> TableState {
+        let (alice, bob) = (NodeID.random(), NodeID.random())
+        let info = TableInfo(
+            id: "t1-1", game: "othello", players: 2, host: alice, hostName: "alice", phase: phase,
+            seats: [
+                SeatInfo(seat: 0, owner: alice, ownerName: "alice"),
+                SeatInfo(seat: 1, owner: bob, ownerName: "bob"),
+            ], revision: 1)
+        return TableState(info: info)
+    }
+
+    /// A member that left is shown as left before its seat's next move, and the bot is its heir's.
+    func testALeaverIsLeftAtOnceAndTheBotIsTheHeirs() {
+        var st = othello(.playing)
+        st.departures = [
+            .init(memberName: "bob", seats: [1], heirName: "alice", bot: "greedy", forfeit: true, isMe: false)
+        ]
+        XCTAssertEqual(TableNotices.seatNames(st), ["alice", "bob (left: bot (greedy) for alice takes over)"])
+        XCTAssertEqual(
+            TableNotices.lines(st, now: at(0)), ["bob left the game (lost for them): bot (greedy) for alice takes seat 1 now"])
+        // Once the seat passed, the seat is the bot's, named for the node that runs it (not "alice's bot").
+        st.departures = nil
+        st.info.seats[1] = SeatInfo(seat: 1, owner: st.info.host, ownerName: "alice", bot: "greedy")
+        XCTAssertEqual(TableNotices.seatNames(st), ["alice", "bot (greedy) for alice"])
+    }
+
+    /// The leaver's own copy stops: it says what leaving did, not a stop code.
+    func testTheLeaverIsToldWhatLeavingDid() {
+        var st = othello(.stopped)
+        st.stopped = "table/member-left: bob left the game: it is lost for them; a bot plays their seats"
+        st.leftAt = 0
+        st.departures = [
+            .init(memberName: "bob", seats: [1], heirName: "alice", bot: "greedy", forfeit: true, isMe: true)
+        ]
+        XCTAssertEqual(
+            TableNotices.lines(st, now: at(0)),
+            ["You left the game: it counts as lost for you; bot (greedy) for alice plays seat 1 on"])
+        // Alone at the table with its own bots, nobody takes the seat over.
+        st.departures = nil
+        XCTAssertEqual(TableNotices.lines(st, now: at(0)), ["You left the game: it counts as lost for you"])
     }
 }

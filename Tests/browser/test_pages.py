@@ -337,6 +337,10 @@ def test_spirits_and_quit_asks(ctx):
     click(d, "#confirm-ok")
     wait(d, lambda d: "#/table/" not in d.current_url, message="quitting did not go back to the lobby")
     assert a.call({"op": "state", "table": tid})["info"]["phase"] == "stopped"
+    # The leaver is told what leaving did in the node's words (as `tavolo leave` says it), not "The table stopped".
+    banners = lambda d: d.find_element(By.ID, "banner").text
+    wait(d, lambda d: "You left the game: it counts as lost for you" in banners(d), message=f"banners: {banners(d)}")
+    assert "stopped" not in banners(d), banners(d)
 
 
 SPIRITS_COLOURS = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}

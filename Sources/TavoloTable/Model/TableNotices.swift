@@ -37,11 +37,11 @@ public enum TableNotices {
             out.append(
                 "You were voted out: \(seatList(seats)) passed to a bot; you follow the game as a spectator")
         }
-        for t in state.takeovers {
-            let what = t.forfeit ? "left the game" : "did not come back in time"
-            out.append("\(t.memberName) \(what): a \(t.bot) bot plays \(seatList(t.seats)) from move \(t.appliedAt + 1)")
-        }
-        if state.info.phase == .stopped {
+        if state.leftAt != nil { out.append(youLeft(state)) }
+        for d in state.departures ?? [] where !(d.isMe && d.forfeit) { out.append(departure(d)) }
+        for t in state.takeovers { out.append(takeover(t, in: state)) }
+        // The leaver's own copy stops; its line above says why, in words, not as a stop code.
+        if state.info.phase == .stopped && state.leftAt == nil {
             out.append("The table stopped" + (state.stopped.map { ": \($0)" } ?? ""))
         }
         return out

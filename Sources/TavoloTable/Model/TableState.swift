@@ -42,6 +42,13 @@ public struct TableState: Codable, Sendable {
     public var notices: [String]?
     /// Seats that passed to a bot (§9.12).
     public var takeovers: [GameLog.LoggedTakeover] = []
+    /// Takeovers agreed whose seats have not passed yet (they pass at their seat's next move): a member that left
+    /// is shown as left at once, not as still seated until then.
+    public var departures: [Departure]?
+    /// The move count this node's user left the game at (a forfeit, §9.12), if it did.
+    public var leftAt: Int?
+    /// Who plays each seat, in words (`TableNotices.seatNames`): what the page and `tavolo play` show.
+    public var seatNames: [String]?
     /// When this node was voted out (§9.12): the seats it played, whose game it now follows as a spectator.
     public var spectatorOf: [Int]?
     /// Simultaneous games: when this node saw each seat complete, in milliseconds on its own clock from the
@@ -52,6 +59,44 @@ public struct TableState: Codable, Sendable {
 
     /// Enough for any pile: a Spirits! pile never holds more than its 54 cards.
     public static let playedLimit = 54
+}
+
+extension TableState {
+    /// A member whose seats pass to a bot at their next move: it left (a forfeit) or was voted out (§9.12).
+    public struct Departure: Codable, Sendable, Equatable {
+        public var memberName: String
+        public var seats: [Int]
+        /// The node whose bot takes the seats, as it stands now, and the bot.
+        public var heirName: String
+        public var bot: String
+        public var forfeit: Bool
+        /// Whether the member is this node (its user left).
+        public var isMe: Bool
+
+        public init(memberName: String, seats: [Int], heirName: String, bot: String, forfeit: Bool, isMe: Bool) {
+            self.memberName = memberName
+            self.seats = seats
+            self.heirName = heirName
+            self.bot = bot
+            self.forfeit = forfeit
+            self.isMe = isMe
+        }
+    }
+}
+
+extension TableMachine {
+    /// The takeovers agreed here whose seats have not passed yet, each with the heir it has as things stand.
+    var pendingDepartures: [TableState.Departure]? {
+        let point = max(session?.moveNumber ?? 0, 0)
+        let pending = agreed.compactMap { t -> TableState.Departure? in
+            let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
+            guard !seats.isEmpty, let heir = heir(of: t, at: max(t.number, point)) else { return nil }
+            return TableState.Departure(
+                memberName: ctx.name(t.member), seats: seats, heirName: ctx.name(heir), bot: t.bot,
+                forfeit: t.forfeit, isMe: t.member == me)
+        }
+        return pending.isEmpty ? nil : pending
+    }
 }
 
 /// One move as played, for a client's drawing (`TableState.played`).
@@ -72,6 +117,8 @@ extension TableMachine {
         st.stopped = log.stopped
         st.absent = absent.sorted().map { ctx.name($0) }
         st.takeovers = log.takeovers ?? []
+        st.departures = pendingDepartures
+        st.leftAt = forfeitedAt
         if isSpectator { st.spectatorOf = formerSeats }
         guard let s = session else { return st }
         if info.phase.isOver { st.jointSeed = jointSeed }

@@ -156,7 +156,16 @@ public actor TableManager {
         do { message = try TableMessage.decode(body, form: form) } catch {
             return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
+        let replacedBefore = directory.tables[message.table]?.replaced.count ?? 0
         perform(directory.received(message, from: from), about: from)
+        announceDepartures(message.table, replacedBefore: replacedBefore)
+    }
+
+    /// A member agreed out (it left, or was voted out) is shown as such at once (`TableState.departures`), not
+    /// when its seat's next move comes: clients redraw on this `updated`, the machine emits nothing until then.
+    func announceDepartures(_ id: TableID, replacedBefore: Int) {
+        guard let machine = directory.tables[id], machine.replaced.count > replacedBefore else { return }
+        perform([.emit(TableEvent(table: id, game: machine.info.game, .updated))])
     }
 
     // MARK: Effects
@@ -370,6 +379,7 @@ public actor TableManager {
         }
         addLiveProgress(to: &st)
         st.notices = TableNotices.lines(st, now: Date())
+        st.seatNames = TableNotices.seatNames(st)
         return st
     }
 }
