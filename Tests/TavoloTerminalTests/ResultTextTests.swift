@@ -19,7 +19,7 @@ final class ResultTextTests: XCTestCase {
             scores: [20, 44])
         XCTAssertEqual(
             ResultText.oneLine(s),
-            "Winner: seat 1 — alice's bot (greedy) You lost. Discs: seat 0 you 20 · seat 1 alice's bot (greedy) 44")
+            "Winner: seat 1 — bot (greedy) for alice You lost. Discs: seat 0 you 20 · seat 1 bot (greedy) for alice 44")
     }
 
     func testSpiritsSaysLowerIsBetterAndSharedWinsNameEveryone() {

@@ -23,9 +23,9 @@ final class TableScreenTests: XCTestCase {
             Tavolo · Spirits! · table t1 · round 1 of 3
             ▶ YOUR TURN — seat 0 — you (alice)
 
-            ▶ seat 0  you (alice)              hand 5 · ghosts 1
-              seat 1  alice's bot (heuristic)  hand 4 · ghosts 0
-              seat 2  bob                      hand 5 · ghosts 2 (1 this round)
+            ▶ seat 0  you (alice)                hand 5 · ghosts 1
+              seat 1  bot (heuristic) for alice  hand 4 · ghosts 0
+              seat 2  bob                        hand 5 · ghosts 2 (1 this round)
 
             Direction clockwise (ascending seats: 0 → 1 → 2)
             Fear      5 / 7 [#####..]  (a new spirit must keep it at 7 or less)
@@ -88,7 +88,7 @@ final class TableScreenTests: XCTestCase {
         let text = Fixtures.text(s)
         let trump = state.trumpCard
         XCTAssertTrue(text.contains("Trump     \(trump.suit.name.uppercased()) — \(trump.name) (\(trump.code))"), text)
-        XCTAssertTrue(text.contains("partner: seat 2 alice's bot (strong)"), text)
+        XCTAssertTrue(text.contains("partner: seat 2 bot (strong) for alice"), text)
         XCTAssertTrue(text.contains("partner: you"), text)
         XCTAssertTrue(text.contains("partner: seat 3 bob"), text)
         XCTAssertTrue(text.contains("seats 0+2 (your side)"), text)
