@@ -35,7 +35,7 @@ public struct TableScreen {
         if let board {
             top += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
         } else {
-            top.append(Line(s.mySeat == nil ? "You hold no seat here: watching." : "No position yet.", .dim))
+            top.append(Line(s.mySeat == nil ? watchingLine(s) : "No position yet.", .dim))
         }
         top.append("")
         if s.phase == .finished {
@@ -105,10 +105,19 @@ public struct TableScreen {
         case .paused:
             return Line(s.status.first { $0.hasPrefix("Paused") } ?? "Paused: a member was lost; moves wait for them", .alert)
         case .playing:
-            guard let t = s.turn else { return Line("Nobody to play.", .dim) }
+            guard let t = s.turn else {
+                return Line(s.isOutsider ? "Under way among its members: their moves reach only their nodes" : "Nobody to play.", .dim)
+            }
             if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }
             return Line("Waiting for \(s.name(of: t)) to play", .bold)
         }
+    }
+
+    /// Where a person without a seat stands: at a table its node plays (its bots, or voted out), the moves come as
+    /// they are played; away from it, none do.
+    func watchingLine(_ s: TableSnapshot) -> String {
+        if s.isOutsider { return "You are not at this table: only its seats, its phase and its end reach your node." }
+        return "You hold no seat here: watching; the moves show below as they are played."
     }
 
     func promptLine(_ s: TableSnapshot, _ ui: PlayController) -> Line {

@@ -61,6 +61,8 @@ public struct TableSnapshot: Sendable, Equatable {
     public var live: [Int: LiveBoard] = [:]
     /// Milliseconds since the game started at this node (the race's clock).
     public var elapsedMs: Double?
+    /// This node is not at the table: no move reaches it (only its seats, phase and end do).
+    public var isOutsider = false
 
     /// One seat's live board: moves made and cells.
     public struct LiveBoard: Sendable, Equatable {

@@ -88,6 +88,7 @@ final class PlaySession {
             legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
             recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
         snapshot.elapsedMs = s.wallMs
+        snapshot.isOutsider = s.outsider == true
         snapshot.playedMoves = (s.played ?? []).map(\.move.jsonBytes)
         for l in s.live ?? [] {
             // A race's live board (§10.4): `{"board": [cells], …}`.

@@ -446,6 +446,30 @@ def test_fifteen_race_and_grace(ctx):
     ctx.log(f"fifteen: 4 moves by click and arrows, then gave up; the bot won in {end['scores'][1]} moves")
 
 
+def test_watching_tables(ctx):
+    """Watching without a seat (issue 34): a table of this node's bots shows its moves as they come; another node's
+    table says that no move reaches this node instead of promising moves that never come."""
+    a, b = ctx.cluster.nodes
+    table = a.call({"op": "host", "game": "othello", "players": 2})
+    tid = table["id"]
+    for seat in (0, 1):
+        a.call({"op": "join", "table": tid, "seat": seat, "bot": "random"})
+    open_page(ctx.a, a)
+    ctx.a.get(a.url + f"#/table/{tid}")
+    css(ctx.a, "#last-moves")
+    a.call({"op": "start", "table": tid})
+    moves = lambda d: len(d.find_elements(By.CSS_SELECTOR, "#last-moves li"))
+    wait(ctx.a, lambda d: moves(d) >= 2, message="the bots' moves never showed")
+    assert "watching" in css(ctx.a, "#board").text, css(ctx.a, "#board").text
+    open_page(ctx.b, b)
+    ctx.b.get(b.url + f"#/table/{tid}")
+    notices = lambda d: d.find_element(By.ID, "notices").text if d.find_elements(By.ID, "notices") else ""
+    wait(ctx.b, lambda d: "You are not at this table" in notices(d), message="the outsider is not told where it stands")
+    assert not ctx.b.find_elements(By.ID, "last-moves"), "no list of moves that would stay empty"
+    check_accessible(ctx, ctx.b, "another node's table")
+    ctx.log(f"watching: {moves(ctx.a)} moves of the node's own bots shown as they came")
+
+
 def test_lobby_screenshot(ctx):
     a, b = ctx.cluster.nodes
     ctx.b.set_window_size(1280, 1500)
@@ -458,7 +482,7 @@ def test_lobby_screenshot(ctx):
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
          test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_fifteen_race_and_grace,
-         test_lobby_screenshot]
+         test_watching_tables, test_lobby_screenshot]
 
 
 class Context:

@@ -37,6 +37,7 @@ public enum TableNotices {
             out.append(
                 "You were voted out: \(seatList(seats)) passed to a bot; you follow the game as a spectator")
         }
+        if state.outsider == true && state.info.phase != .open { out.append(outsider) }
         if state.leftAt != nil { out.append(youLeft(state)) }
         for d in state.departures ?? [] where !(d.isMe && d.forfeit) { out.append(departure(d)) }
         for t in state.takeovers { out.append(takeover(t, in: state)) }
@@ -46,6 +47,11 @@ public enum TableNotices {
         }
         return out
     }
+
+    /// Watching a table this node is not at: what it can and cannot show.
+    public static let outsider =
+        "You are not at this table: its moves go only to its members' nodes; here you see its seats, its phase and how "
+        + "it ends"
 
     /// `seat 2`, `seats 1 and 3`.
     static func seatList(_ seats: [Int]) -> String {

@@ -45,6 +45,9 @@ public struct TableState: Codable, Sendable {
     /// Takeovers agreed whose seats have not passed yet (they pass at their seat's next move): a member that left
     /// is shown as left at once, not as still seated until then.
     public var departures: [Departure]?
+    /// True when this node is not at the table (not a member, not following it as a spectator): by the protocol
+    /// no move reaches it (§9.1), it knows the seats, the phase and the end from the host's offers.
+    public var outsider: Bool?
     /// The move count this node's user left the game at (a forfeit, §9.12), if it did.
     public var leftAt: Int?
     /// Who plays each seat, in words (`TableNotices.seatNames`): what the page and `tavolo play` show.
@@ -119,6 +122,7 @@ extension TableMachine {
         st.takeovers = log.takeovers ?? []
         st.departures = pendingDepartures
         st.leftAt = forfeitedAt
+        if role == .node && !isMember && !isSpectator && forfeitedAt == nil { st.outsider = true }
         if isSpectator { st.spectatorOf = formerSeats }
         guard let s = session else { return st }
         if info.phase.isOver { st.jointSeed = jointSeed }

@@ -94,7 +94,7 @@ export class TableView {
       play: (move) => this.play(move),
     };
     if (obs && screen) screen.render(board, view);
-    else if (!obs && phase !== "open") put(board, h("p", { class: "dim" }, st.mySeats.length ? "Dealing…" : "You are watching: only seats and moves are shown to a node without a seat."));
+    else if (!obs && phase !== "open") put(board, h("p", { class: "dim" }, st.mySeats.length ? "Dealing…" : watching(st)));
     else if (!screen) put(board, h("p", {}, `This page cannot draw ${info.game} yet.`));
 
     put(this.app.view,
@@ -110,7 +110,8 @@ export class TableView {
         board,
         this.ending(st, names),
         h("div", { class: "below" },
-          h("details", { class: "moves", open: true }, h("summary", {}, "Last moves"),
+          // A node away from the table gets no move: no list that would stay empty.
+          st.outsider ? null : h("details", { class: "moves", open: true }, h("summary", {}, "Last moves"),
             h("ol", { id: "last-moves" }, st.lastMoves.map((m) => h("li", {}, m)))),
           this.leaveControls(st))));
     refocus(this.app.view, focused);
@@ -246,6 +247,13 @@ export class TableView {
     }
     this.wasMyTurn = myTurn;
   }
+}
+
+/** Where a person without a seat stands: at a table its node plays (its bots, or voted out) the moves come as they
+ *  are played; away from it (`outsider`, said in the notices in the node's words) none do. */
+function watching(st) {
+  if (st.outsider) return "Only the table's seats, its phase and its end reach your node.";
+  return "You hold no seat here: watching. The moves show below as they are played; hands stay hidden.";
 }
 
 /** What has the keyboard's focus in the view, as a selector that finds it again after a redraw (the page redraws

@@ -1,0 +1,36 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloTable
+import TavoloTestSupport
+import XCTest
+
+/// Someone else's table (issue 34): the node's view promised moves that never came and said "Nobody to play". No
+/// move reaches a node away from a table (PROTOCOL.md §9.1): it is told so, in the same words everywhere.
+final class WatchingIntegrationTests: DaemonTestCase {
+    var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
+
+    func testANodeAwayFromATableIsToldWhatReachesIt() throws {
+        _ = try harness.start(2)
+        try harness.eventually("two nodes connected", seconds: 30) { harness.isFullMesh([0, 1]) }
+        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
+        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+
+        var away = TableState(info: info)
+        try harness.eventually("node 1 sees the game under way", seconds: 15) {
+            away = (try? client(1).call(.state(table: info.id), as: TableState.self)) ?? away
+            return away.info.phase == .playing
+        }
+        XCTAssertEqual(away.outsider, true)
+        XCTAssertEqual(away.notices, [TableNotices.outsider])
+        let member = try client(0).call(.state(table: info.id), as: TableState.self)
+        XCTAssertNil(member.outsider, "the host is at its table")
+        XCTAssertFalse(member.notices?.contains(TableNotices.outsider) ?? false)
+
+        let shown = try runProcess(tavolo, ["state", info.id.rawValue, "--control", harness.nodes[1].controlPath])
+        XCTAssertEqual(shown.status, 0, shown.combined)
+        XCTAssertTrue(shown.stdout.contains(TableNotices.outsider), shown.stdout)
+    }
+}
