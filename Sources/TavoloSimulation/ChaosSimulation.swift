@@ -149,8 +149,8 @@ public final class ChaosSimulation: @unchecked Sendable {
             log(
                 "game \(g + 1)/\(options.games): \(report.fault.rawValue)"
                     + (report.victim.map { " of \($0) at move \(report.faultAtMove ?? 0)" } ?? "")
-                    + ": \(report.moves) moves, \(report.outcomeText), "
-                    + "\(report.agreed ? "agreed" : "DISAGREED"), \(report.movesLost) moves lost"
+                    + ": \(counted(report.moves, "move")), \(report.outcomeText), "
+                    + "\(report.agreed ? "agreed" : "DISAGREED"), \(counted(report.movesLost, "move")) lost"
                     + (report.problem.map { " — \($0)" } ?? ""))
             games.append(report)
             // A game that did not end well keeps the nodes' logs for a look (the path is told at the end).

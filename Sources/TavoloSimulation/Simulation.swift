@@ -1,4 +1,5 @@
 import Foundation
+import TavoloCore
 import TavoloControl
 import TavoloProtocol
 import TavoloTable
@@ -47,7 +48,7 @@ public final class Simulation: @unchecked Sendable {
             let report = try playGame(index: g, clients: clients)
             let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
             log(
-                "game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(report.moves) moves, "
+                "game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(counted(report.moves, "move")), "
                     + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
             games.append(report)
         }

@@ -1,3 +1,4 @@
+import TavoloCore
 import TavoloGames
 
 /// The Fifteen-puzzle race: the person's board large, every opponent's board small beside it, live (PROTOCOL.md
@@ -82,6 +83,6 @@ struct FifteenRaceBoard: GameBoard {
     func seatDetail(_ seat: Int, of snapshot: TableSnapshot) -> String {
         guard obs.moves.indices.contains(seat) else { return "" }
         let s = shown(seat)
-        return "\(s.moves) moves · \(obs.status[seat])"
+        return "\(counted(s.moves, "move")) · \(obs.status[seat])"
     }
 }

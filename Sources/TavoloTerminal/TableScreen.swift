@@ -22,38 +22,61 @@ public struct TableScreen {
         }
         let board = GameBoards.board(for: s)
         let options = GameBoards.options(game: s.game, legal: s.isMyTurn ? s.legalMoves : [])
-        var top: [Line] = []
         var title = Line("Tavolo · \(GameBoards.title(s.game)) · table \(s.tableID)", .bold)
         if let h = board?.headline { title.append(" · \(h)") }
-        top.append(title)
         // A pause's line (who, when, when a bot takes over) is long: wrapped, never cut.
         let turn = turnLine(s)
-        top += turn.width < width ? [turn] : RulesView.wrap(turn.text, width: max(20, width - 1)).map { Line($0, .alert) }
-        top.append("")
-        top += seatLines(s, board)
-        top.append("")
+        let turnLines =
+            turn.width < width ? [turn] : RulesView.wrap(turn.text, width: max(20, width - 1)).map { Line($0, .alert) }
+        var play: [Line] = []
         if let board {
-            top += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
+            play += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
         } else {
-            top.append(Line(s.mySeat == nil ? watchingLine(s) : "No position yet.", .dim))
+            play.append(Line(s.mySeat == nil ? watchingLine(s) : "No position yet.", .dim))
         }
-        top.append("")
+        var ending: [Line] = []
         if s.phase == .finished {
-            top += ResultText.lines(s)
+            ending = ResultText.lines(s)
         } else if !options.isEmpty {
-            top.append(movesLine(options, selected: ui.selected))
+            ending = [movesLine(options, selected: ui.selected)]
         }
         var bottom: [Line] = []
         // A pause is said once, on the turn line.
         let status = s.status.filter { !$0.hasPrefix("Paused") } + (ui.notice.map { [$0] } ?? [])
         if !status.isEmpty { bottom.append(Line(status.joined(separator: " · "), .alert)) }
         bottom.append(promptLine(s, ui))
+        let layout = Layout(title: title, turn: turnLines, seats: seatLines(s, board), board: play, ending: ending)
+        let (body, spaced) = layout.fitted(height: height - bottom.count)
+        let gap: [Line] = spaced ? [""] : []
         // The latest moves fill what the screen has left.
-        let room = max(0, height - top.count - bottom.count - 3)
+        let room = max(0, height - body.count - gap.count - bottom.count - 2)
         let wrapped = Self.moveLines(s).flatMap { RulesView.wrap("  " + $0, width: max(20, width - 1), hanging: 6) }
         let recent = wrapped.suffix(room).map { Line($0, .dim) }
         let middle: [Line] = recent.isEmpty ? [] : ["", Line("Latest moves", .bold)] + recent
-        return top + middle + [""] + bottom
+        return body + middle + gap + bottom
+    }
+
+    /// The screen above the status and prompt lines, most needed last. When the terminal is too small the least
+    /// needed go first — the blank lines, the seats, the title, then the board from its top — so the board's last
+    /// lines (the hand) and the person's moves stay (issue 34: in a small terminal they were the first cut).
+    struct Layout {
+        var title: Line
+        var turn: [Line]
+        var seats: [Line]
+        var board: [Line]
+        var ending: [Line]
+
+        /// The lines that fit in `height`, and whether they kept their blank lines.
+        func fitted(height: Int) -> (lines: [Line], spaced: Bool) {
+            let spaced = [title] + turn + [""] + seats + [""] + board + [""] + ending
+            if spaced.count + 1 <= height { return (spaced, true) }
+            let tight = [title] + turn + seats + board + ending
+            if tight.count <= height { return (tight, false) }
+            let seatless = [title] + turn + board + ending
+            if seatless.count <= height { return (seatless, false) }
+            let room = max(0, height - turn.count - ending.count)
+            return (turn + board.suffix(room) + ending, false)
+        }
     }
 
     /// One line per seat: the turn marker, who owns it (`you` only for the person's seat), what is public about it.
@@ -125,9 +148,14 @@ public struct TableScreen {
             return Line("Give up? You leave the race, unranked. y: give up · other key: keep racing", .accent)
         }
         if ui.mode == .confirmQuit {
-            return Line(
+            // Whole at any width (it was cut at 80 columns): the longest wording that fits.
+            let wordings = [
                 "Leave? You forfeit; a bot plays on. l: leave · d: detach (come back later) · other key: stay",
-                .accent)
+                "Leave? Forfeit, a bot plays on. l: leave · d: detach (come back) · other: stay",
+                "Leave? l: leave (forfeit) · d: detach · other: stay",
+                "l: leave · d: detach · other: stay",
+            ]
+            return Line(wordings.first { $0.count < width } ?? wordings[wordings.count - 1], .accent)
         }
         let keys: String
         if s.phase == .finished || s.phase == .stopped {

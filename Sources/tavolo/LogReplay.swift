@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TavoloCore
 import TavoloGames
 import TavoloPacketLog
 import TavoloTable
@@ -39,12 +40,12 @@ struct LogReplay: ParsableCommand {
             for o in outcomes {
                 let head = "\(o.table) (\(o.game ?? "?"))" + (o.jointSeed.map { ", joint seed \($0)" } ?? "")
                 if let p = o.problem {
-                    print("\(head): MISMATCH after \(o.movesReplayed) moves — \(p)")
+                    print("\(head): MISMATCH after \(counted(o.movesReplayed, "move")) — \(p)")
                 } else if let why = o.unverifiable {
                     print("\(head): not checked — \(why)")
                 } else {
                     print(
-                        "\(head): confirmed — \(o.movesReplayed) moves, \(o.dealsChecked) deals and \(o.hashesChecked) hashes checked; final \(o.finalHash?.hex.prefix(16) ?? "")…"
+                        "\(head): confirmed — \(counted(o.movesReplayed, "move")), \(counted(o.dealsChecked, "deal")) and \(counted(o.hashesChecked, "hash", plural: "hashes")) checked; final \(o.finalHash?.hex.prefix(16) ?? "")…"
                     )
                 }
             }

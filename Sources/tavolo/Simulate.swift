@@ -110,14 +110,14 @@ struct Simulate: ParsableCommand {
                 + (r.seed.map { ", seed \($0)" } ?? ""))
         for (i, g) in r.games.enumerated() {
             print(
-                "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(g.moves) moves, "
+                "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(counted(g.moves, "move")), "
                     + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")"
                     + (g.stopped.map { " (stopped: \($0))" } ?? ""))
             if let ranking = g.ranking {
                 let moves = g.scores ?? []
                 let places = ranking.enumerated().map { place, seat in
                     let time = g.finishTimes?.first { $0.seat == seat }.map { ", \(format($0.ms / 1000, 2)) s" } ?? ""
-                    return "\(place + 1). seat \(seat) (\(moves.indices.contains(seat) ? moves[seat] : 0) moves\(time))"
+                    return "\(place + 1). seat \(seat) (\(counted(moves.indices.contains(seat) ? moves[seat] : 0, "move"))\(time))"
                 }
                 print("  agreed ranking (times as node 1 saw them, not ranked): " + places.joined(separator: ", "))
             }
@@ -132,7 +132,7 @@ struct Simulate: ParsableCommand {
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
         print(
-            "mesh formed in \(format(r.meshFormationMs, 0)) ms; \(r.totalMoves) moves, \(format(r.movesPerSecond, 0)) moves/s"
+            "mesh formed in \(format(r.meshFormationMs, 0)) ms; \(counted(r.totalMoves, "move")), \(format(r.movesPerSecond, 0)) moves/s"
         )
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
             print("move latency (send to the host's confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TavoloCore
 import TavoloSimulation
 
 /// `tavolo simulate --chaos` (PROTOCOL.md §9.9–9.13 under fire).
@@ -25,9 +26,9 @@ extension Simulate {
                 print(
                     "game \(i + 1): \(g.fault.rawValue)" + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
                         + (g.cutSeconds.map { " for \(String(format: "%.0f", $0)) s" } ?? "")
-                        + ", \(g.moves) moves, \(g.outcomeText), "
+                        + ", \(counted(g.moves, "move")), \(g.outcomeText), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
-                        + "\(g.takenOver ? ", taken over" : ""), \(g.movesLost) moves lost"
+                        + "\(g.takenOver ? ", taken over" : ""), \(counted(g.movesLost, "move")) lost"
                         + (g.problem.map { " (\($0))" } ?? ""))
             }
             print(

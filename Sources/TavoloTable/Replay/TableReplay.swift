@@ -131,7 +131,7 @@ public struct TableReplay {
         }
         if !table.results.isEmpty, session.turn != .terminal {
             out.problem =
-                "the capture has results but the replay stops after \(session.moveNumber) moves (moves missing)"
+                "the capture has results but the replay stops after \(counted(session.moveNumber, "move")) (moves missing)"
             return out
         }
         out.finalHash = session.stateHash

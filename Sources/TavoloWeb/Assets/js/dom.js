@@ -27,6 +27,11 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children);
 }
 
+/** `1 move`, `2 moves`: a count with its noun (the same as the node's texts). */
+export function counted(n, noun, plural = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

@@ -2,7 +2,7 @@
 // keys slide too (the direction the tile moves, as the game names its moves), moves made and the race's time;
 // every opponent's board small, the newer of the one this node applied and the one heard live (§10.4).
 // A race has no single turn: table.js lets the user move whenever the node's state gives the seat legal moves.
-import { h, put, confirmDialog } from "../dom.js";
+import { h, put, confirmDialog, counted } from "../dom.js";
 
 const KEYS = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
 
@@ -50,7 +50,7 @@ function tick() {
 setInterval(tick, 500);
 
 export function seatDetail(obs, seat) {
-  return `${obs.moves[seat]} moves · ${obs.status[seat]}`;
+  return `${counted(obs.moves[seat], "move")} · ${obs.status[seat]}`;
 }
 
 export function render(board, view) {
@@ -79,13 +79,13 @@ export function render(board, view) {
   const small = others.map((seat) => {
     const s = shown(obs, state.live, seat);
     return h("div", { class: "ff-opponent", dataset: { seat } },
-      h("div", { class: "dim" }, `${view.names[seat]}: `, h("span", { class: "ff-moves" }, `${s.moves} moves`), ` · ${obs.status[seat]}${s.live ? " · live" : ""}`),
+      h("div", { class: "dim" }, `${view.names[seat]}: `, h("span", { class: "ff-moves" }, counted(s.moves, "move")), ` · ${obs.status[seat]}${s.live ? " · live" : ""}`),
       h("div", { class: `ff-mini ff-n${n}`, role: "img", "aria-label": `${view.names[seat]}'s board, row by row: ${rowsText(s.cells, n)}` },
         s.cells.map((t, i) => h("span", { class: `${t ? "" : "blank"}${t === i + 1 ? " home" : ""}` }, t ? String(t) : ""))));
   });
 
   const mineLine = view.seat === undefined ? null : h("p", { class: "ff-stats" },
-    h("strong", { id: "fifteen-moves" }, `${mine.moves} moves`), " · ",
+    h("strong", { id: "fifteen-moves" }, counted(mine.moves, "move")), " · ",
     h("span", { id: "fifteen-time" }, seconds(clock.baseMs)), " · ",
     h("span", { id: "fifteen-status", class: obs.status[me] === "solved" ? "good" : "" }, obs.status[me]));
   put(board,
