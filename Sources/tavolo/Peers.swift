@@ -3,6 +3,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloTerminal
 
 struct Peers: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,15 +75,24 @@ struct Peers: ParsableCommand {
             print("no peers yet")
             return
         }
-        print(pad("NAME", 16) + pad("ID", 10) + pad("ADDRESS", 22) + pad("STATE", 17) + "RTT")
-        for p in peers {
+        let rows = peers.map { p -> [String] in
             let rtt = p.rttMs.map { format($0, 2) + " ms" } ?? "-"
-            var line =
-                pad(Terminal.printable(p.name), 16) + pad(p.id.short, 10) + pad(p.address, 22)
-                + pad(p.trust.map(Self.shown) ?? (p.state == .otherCircle ? "other circle" : p.state.rawValue), 17) + rtt
-            if p.state != .connected, let r = p.reason { line += "  (\(Terminal.printable(r)))" }
-            if p.trust == .identityChanged { line += "  (tavolo peers --accept \(Terminal.printable(p.name)))" }
-            print(line)
+            let state = p.trust.map(Self.shown) ?? (p.state == .otherCircle ? "other circle" : p.state.rawValue)
+            var notes = ""
+            if p.state != .connected, let r = p.reason { notes += "(\(Terminal.printable(r)))" }
+            if p.trust == .identityChanged { notes += "  (tavolo peers --accept \(Terminal.printable(p.name)))" }
+            return [Terminal.printable(p.name), p.id.short, p.address, state, rtt, notes]
         }
+        let lines = TextTable.lines(header: ["NAME", "ID", "ADDRESS", "STATE", "RTT", ""], rows: rows)
+        for line in lines { print(line.trimmingSuffixSpaces) }
+    }
+}
+
+extension String {
+    /// Without the spaces at its end (a row whose last cells are empty).
+    var trimmingSuffixSpaces: String {
+        var t = self
+        while t.last == " " { t.removeLast() }
+        return t
     }
 }
