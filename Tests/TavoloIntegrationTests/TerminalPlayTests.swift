@@ -179,18 +179,19 @@ final class TerminalPlayTests: DaemonTestCase {
         try checkResult(term, last, table: id, scores: "Discs:")
     }
 
-    /// A member that disappears pauses the table: the screen says who, since when in local time and when a bot
-    /// takes over, once (issue 34: `Paused — paused: X lost since 2026-11-24T20:04:15Z`), and stays usable.
+    /// A member that disappears pauses the table: the screen says who, for how long, and when a bot takes over as a
+    /// local clock time and a countdown, once (issue 34: `Paused — paused: X lost since 2026-11-24T20:04:15Z`), and
+    /// stays usable.
     func testALostPeerShowsOnTheStatusLine() throws {
         let id = try startTable("othello", [(0, nil), (1, "greedy")])
         let term = try terminal(id, "lost")
         try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN") }
         harness.kill9(1)
-        let screen = try term.waitFor("the pause line") { $0.contains("Paused: ") }
+        let screen = try term.waitFor("the pause line") { $0.contains("Paused for ") }
         let name = NSRegularExpression.escapedPattern(for: harness.name(1))
         let pause = try NSRegularExpression(
-            pattern: "Paused: \(name) was lost at [0-2][0-9]:[0-5][0-9] \\(local time\\); a bot takes their seat in "
-                + "[0-9]+ s unless they come back")
+            pattern: "Paused for [0-9]+ (min|s)( [0-9]+ s)?: \(name) was lost at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]; a bot "
+                + "takes their seat at [0-2][0-9]:[0-5][0-9]:[0-5][0-9], in [0-9]+ (min|s)( [0-9]+ s)?, unless they come back")
         let joined = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         XCTAssertNotNil(
             pause.firstMatch(in: joined, range: NSRange(joined.startIndex..., in: joined)), "the pause line: \(screen)")

@@ -27,13 +27,23 @@ final class TableNoticesTests: XCTestCase {
     func testThePauseSaysWhoWhenInLocalTimeAndWhenABotTakesOver() {
         XCTAssertEqual(
             TableNotices.lines(paused(), now: at(33.5), timeZone: rome),
-            ["Paused: bob was lost at 21:04 (local time); a bot takes their seat in 87 s unless they come back"])
+            [
+                "Paused for 33 s: bob was lost at 21:04:15; a bot takes their seat at 21:06:15, in 1 min 27 s, unless "
+                    + "they come back"
+            ])
+        // The countdown moves on; the clock time stays.
+        XCTAssertEqual(
+            TableNotices.lines(paused(), now: at(100), timeZone: rome),
+            [
+                "Paused for 1 min 40 s: bob was lost at 21:04:15; a bot takes their seat at 21:06:15, in 20 s, "
+                    + "unless they come back"
+            ])
     }
 
     func testAfterTheGracePeriodTheBotWaitsOnlyForTheOthers() {
         XCTAssertEqual(
             TableNotices.lines(paused(grace: 10), now: at(11), timeZone: rome),
-            ["Paused: bob was lost at 21:04 (local time); a bot takes their seat as soon as the others agree, "
+            ["Paused for 11 s: bob was lost at 21:04:15; a bot takes their seat as soon as the others agree, "
                 + "unless they come back first"])
     }
 
@@ -48,8 +58,8 @@ final class TableNoticesTests: XCTestCase {
         XCTAssertEqual(
             TableNotices.lines(st, now: at(0), timeZone: rome),
             [
-                "Paused: bob and carol were lost at 21:04 (local time); a bot takes their seats in 120 s unless they "
-                    + "come back",
+                "Paused for 0 s: bob and carol were lost at 21:04:15; a bot takes their seats at 21:06:15, in 2 min, "
+                    + "unless they come back",
                 "dan left the game (lost for them): bot (greedy) for another member plays seats 2 and 3 from move 6",
             ])
     }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Where a person stands at a table, in words: a pause (who, since when in local time, when a bot takes over), a
+/// Where a person stands at a table, in words: a pause (who, for how long, when a bot takes over in local time), a
 /// takeover or forfeit, being voted out, a stop. One set of texts for `tavolo play`, `tavolo watch`, `tavolo state`
 /// and the page (which reads them from `TableState.notices`), so the three say the same thing.
 public enum TableNotices {
-    /// `Paused: bob was lost at 21:04; a bot takes their seat in 87 s unless they come back`.
-    /// `since` is ISO 8601 (the shell's stamp, UTC); shown in `timeZone`, the person's.
+    /// `Paused for 33 s: bob was lost at 21:04:15; a bot takes their seat at 21:06:15, in 1 min 27 s, unless they
+    /// come back`: who, for how long, and when a bot takes over as a clock time and a countdown, both in the person's
+    /// time zone. `since` is ISO 8601 (the shell's stamp, UTC); shown in `timeZone`.
     public static func paused(
         absent: [String], since: String?, graceSeconds: Int, now: Date, timeZone: TimeZone = .current
     ) -> String {
@@ -13,15 +14,25 @@ public enum TableNotices {
         let verb = absent.count > 1 ? "were" : "was"
         let seat = absent.count > 1 ? "seats" : "seat"
         guard let since, let start = parse(since) else {
-            return "Paused: \(who) \(verb) lost; a bot takes their \(seat) after \(graceSeconds) s unless they come back"
+            return "Paused: \(who) \(verb) lost; a bot takes their \(seat) after \(duration(graceSeconds)) unless they "
+                + "come back"
         }
-        let at = clock(start, timeZone: timeZone)
+        let paused = max(0, Int(now.timeIntervalSince(start)))
         let left = Int((Double(graceSeconds) - now.timeIntervalSince(start)).rounded(.up))
+        let takeover = start.addingTimeInterval(Double(graceSeconds))
         let then =
             left > 0
-            ? "a bot takes their \(seat) in \(left) s unless they come back"
+            ? "a bot takes their \(seat) at \(clock(takeover, timeZone: timeZone)), in \(duration(left)), unless they "
+                + "come back"
             : "a bot takes their \(seat) as soon as the others agree, unless they come back first"
-        return "Paused: \(who) \(verb) lost at \(at) (local time); \(then)"
+        return "Paused for \(duration(paused)): \(who) \(verb) lost at \(clock(start, timeZone: timeZone)); \(then)"
+    }
+
+    /// `45 s`, `2 min`, `1 min 27 s`.
+    static func duration(_ seconds: Int) -> String {
+        let (m, s) = (seconds / 60, seconds % 60)
+        if m == 0 { return "\(s) s" }
+        return s == 0 ? "\(m) min" : "\(m) min \(s) s"
     }
 
     /// Every notice for `state` at `now`, most urgent first: a pause, being voted out, the takeovers, a stop.
@@ -71,11 +82,11 @@ public enum TableNotices {
         return f.date(from: iso)
     }
 
-    /// `21:04` in the person's time zone.
+    /// `21:04:15` in the person's time zone.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        let c = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 }
