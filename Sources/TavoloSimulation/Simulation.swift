@@ -1,6 +1,6 @@
 import Foundation
-import TavoloCore
 import TavoloControl
+import TavoloCore
 import TavoloProtocol
 import TavoloTable
 

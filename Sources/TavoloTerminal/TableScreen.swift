@@ -129,7 +129,8 @@ public struct TableScreen {
             return Line(s.status.first { $0.hasPrefix("Paused") } ?? "Paused: a member was lost; moves wait for them", .alert)
         case .playing:
             guard let t = s.turn else {
-                return Line(s.isOutsider ? "Under way among its members: their moves reach only their nodes" : "Nobody to play.", .dim)
+                let away = "Under way among its members: their moves reach only their nodes"
+                return Line(s.isOutsider ? away : "Nobody to play.", .dim)
             }
             if s.isMyTurn { return Line("▶ YOUR TURN — \(s.name(of: t))", .accent) }
             return Line("Waiting for \(s.name(of: t)) to play", .bold)

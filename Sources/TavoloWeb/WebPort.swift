@@ -35,10 +35,11 @@ extension WebServer {
         let server: WebServer
         do {
             server = try await start(port: asked ?? remembered ?? 0, token: token, logger: logger, dispatch: dispatch)
-        } catch where remembered != nil {
+        } catch  where remembered != nil {
             server = try await start(port: 0, token: token, logger: logger, dispatch: dispatch)
             logger.notice(
-                "the page's port \(remembered ?? 0) is taken: the page moved to port \(server.port) (open tabs need the new URL)")
+                "the page's port \(remembered ?? 0) is taken: the page moved to port \(server.port) (open tabs need the new URL)"
+            )
         }
         if server.port != remembered {
             WebPortFile.save(server.port, stateDirectory: stateDirectory)

@@ -117,7 +117,8 @@ struct Simulate: ParsableCommand {
                 let moves = g.scores ?? []
                 let places = ranking.enumerated().map { place, seat in
                     let time = g.finishTimes?.first { $0.seat == seat }.map { ", \(format($0.ms / 1000, 2)) s" } ?? ""
-                    return "\(place + 1). seat \(seat) (\(counted(moves.indices.contains(seat) ? moves[seat] : 0, "move"))\(time))"
+                    let made = counted(moves.indices.contains(seat) ? moves[seat] : 0, "move")
+                    return "\(place + 1). seat \(seat) (\(made)\(time))"
                 }
                 print("  agreed ranking (times as node 1 saw them, not ranked): " + places.joined(separator: ", "))
             }

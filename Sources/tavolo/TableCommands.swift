@@ -316,7 +316,9 @@ extension Watch {
             }
             return "\(head): \(Terminal.printable(TableNotices.takeover(t, in: st)))"
         case .stopped:
-            guard let st = state(), st.leftAt != nil else { return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "") }
+            guard let st = state(), st.leftAt != nil else {
+                return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "")
+            }
             return "\(head): \(Terminal.printable(TableNotices.youLeft(st)))"
         case .updated:
             // A member agreed out shows here at once, before its seat's next move.

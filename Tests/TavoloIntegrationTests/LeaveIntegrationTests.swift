@@ -24,7 +24,9 @@ final class LeaveIntegrationTests: DaemonTestCase {
         // The barrier: node 1 offers tables until watch prints one (it says nothing before its first event).
         var probes: [TableID] = []
         try harness.eventually("watch listens", seconds: 30) {
-            if let t = try? client(1).call(.host(game: "othello", players: 2), as: TableInfo.self) { probes.append(t.id) }
+            if let t = try? client(1).call(.host(game: "othello", players: 2), as: TableInfo.self) {
+                probes.append(t.id)
+            }
             Thread.sleep(forTimeInterval: 0.3)
             return watch.output.contains(" offered")
         }
@@ -54,7 +56,8 @@ final class LeaveIntegrationTests: DaemonTestCase {
         // The leaver is told what leaving did, in the words of the page and `tavolo play`.
         let left = try tavolo(1, ["leave", id.rawValue])
         XCTAssertEqual(left.status, 0, left.combined)
-        XCTAssertEqual(left.stdout, "You left the game: it counts as lost for you; bot (\(bot)) for \(alice) plays seat 1 on\n")
+        XCTAssertEqual(
+            left.stdout, "You left the game: it counts as lost for you; bot (\(bot)) for \(alice) plays seat 1 on\n")
 
         // The other sees it before any move: the seat is not bob's any more, a bot of its own node takes it.
         var state = try client(0).call(.state(table: id), as: TableState.self)
@@ -68,7 +71,8 @@ final class LeaveIntegrationTests: DaemonTestCase {
             state.notices?.contains("\(bob) left the game (lost for them): bot (\(bot)) for \(alice) takes seat 1 now")
                 == true, "\(state.notices ?? [])")
         let shown = try tavolo(0, ["state", id.rawValue])
-        XCTAssertTrue(shown.stdout.contains("seat 1: \(bob) (left: bot (\(bot)) for \(alice) takes over)"), shown.stdout)
+        XCTAssertTrue(
+            shown.stdout.contains("seat 1: \(bob) (left: bot (\(bot)) for \(alice) takes over)"), shown.stdout)
         XCTAssertFalse(shown.stdout.contains("human"), shown.stdout)
 
         // Alice plays; the bot answers for seat 1 and is named as alice's node's bot from then on.
@@ -80,13 +84,17 @@ final class LeaveIntegrationTests: DaemonTestCase {
         XCTAssertEqual(state.seatNames?[1], "bot (\(bot)) for \(alice)")
         XCTAssertNil(state.departures)
         XCTAssertTrue(
-            state.notices?.contains("\(bob) left the game (lost for them): bot (\(bot)) for \(alice) plays seat 1 from move 2")
+            state.notices?.contains(
+                "\(bob) left the game (lost for them): bot (\(bot)) for \(alice) plays seat 1 from move 2")
                 == true, "\(state.notices ?? [])")
 
         // `tavolo watch` says the same, and which seat each move was, by whom.
         try harness.eventually("watch prints the bot's move", seconds: 15) { watch.output.contains("move 2, seat 1") }
         let said = watch.output
-        XCTAssertTrue(said.contains("\(id) updated: \(bob) left the game (lost for them): bot (\(bot)) for \(alice) takes seat 1 now"), said)
+        XCTAssertTrue(
+            said.contains(
+                "\(id) updated: \(bob) left the game (lost for them): bot (\(bot)) for \(alice) takes seat 1 now"), said
+        )
         XCTAssertTrue(said.contains("\(id) moved: move 1, seat 0 (\(alice)): "), said)
         XCTAssertTrue(said.contains("\(id) moved: move 2, seat 1 (bot (\(bot)) for \(alice)): "), said)
         XCTAssertFalse(said.contains("'s bot"), said)

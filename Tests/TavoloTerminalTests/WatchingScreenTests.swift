@@ -17,7 +17,8 @@ final class WatchingScreenTests: XCTestCase {
         let text = Fixtures.text(watched(outsider: true, turn: nil))
         XCTAssertFalse(text.contains("Nobody to play"), text)
         XCTAssertTrue(text.contains("Under way among its members: their moves reach only their nodes"), text)
-        XCTAssertTrue(text.contains("You are not at this table: only its seats, its phase and its end reach your node."), text)
+        XCTAssertTrue(
+            text.contains("You are not at this table: only its seats, its phase and its end reach your node."), text)
     }
 
     func testATableThisNodesBotsPlayShowsTheMovesAsTheyCome() {
