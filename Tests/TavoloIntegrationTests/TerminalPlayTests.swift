@@ -94,7 +94,7 @@ final class TerminalPlayTests: DaemonTestCase {
         ] {
             XCTAssertTrue(first.contains(text), "\(text) missing:\n\(first)")
         }
-        XCTAssertTrue(first.contains("seat 1  ") && first.contains("'s bot (heuristic)"), first)
+        XCTAssertTrue(first.contains("seat 1  bot (heuristic) for \(harness.name(1))"), first)
         term.send("?")
         try term.waitFor("the rules") {
             $0.contains("Rules of Spirits!") && $0.contains("Fear total may never exceed 7")

@@ -422,6 +422,8 @@ def test_fifteen_race_and_grace(ctx):
     assert fifteen_moves(d) == 0, "no move made yet"
     click(d, "#fifteen-board .ff-tile.legal")
     wait(d, lambda d: fifteen_moves(d) == 1, message="a click did not slide a tile")
+    one = d.execute_script("return document.getElementById('fifteen-moves').textContent;")
+    assert one == "1 move", f"one slide reads {one!r} (it was '1 moves')"
     # Arrow keys: each press of a legal direction slides one tile.
     keys = {"up": Keys.ARROW_UP, "down": Keys.ARROW_DOWN, "left": Keys.ARROW_LEFT, "right": Keys.ARROW_RIGHT}
     for expected in (2, 3, 4):
