@@ -448,6 +448,35 @@ def test_fifteen_race_and_grace(ctx):
     ctx.log(f"fifteen: 4 moves by click and arrows, then gave up; the bot won in {end['scores'][1]} moves")
 
 
+def test_a_leaver_is_shown_as_left(ctx):
+    """Leaving in the middle of a game (issue 34): the leaver's page says what leaving did, the other page shows the
+    leaver as left and the bot that takes the seat as a bot of its own node at once, before the seat's next move."""
+    a, b = ctx.cluster.nodes
+    tid = a.call({"op": "host", "game": "othello", "players": 2})["id"]
+    wait(ctx.b, lambda d: any(t["id"] == tid for t in b.call({"op": "tables"})), message="b never saw the table")
+    a.call({"op": "join", "table": tid, "seat": 0})
+    b.call({"op": "join", "table": tid, "seat": 1})
+    wait(ctx.a, lambda d: not any(not s.get("owner") for s in a.call({"op": "state", "table": tid})["info"]["seats"]),
+         message="seats not taken")
+    a.call({"op": "start", "table": tid})
+    for d, node in ((ctx.a, a), (ctx.b, b)):
+        open_page(d, node)
+        d.get(node.url + f"#/table/{tid}")
+    css(ctx.a, "#board .sq.legal")  # black (a) to play: no move comes before the seat passes
+    click(ctx.b, "#quit-button")
+    click(ctx.b, "#confirm-ok")
+    banners = lambda d: d.find_element(By.ID, "banner").text
+    wait(ctx.b, lambda d: "You left the game: it counts as lost for you; bot (" in banners(d)
+         and f") for {a.name} plays seat 1 on" in banners(d), message=f"the leaver's banners: {banners(ctx.b)}")
+    seat = lambda d: d.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .seat-name').text
+    wait(ctx.a, lambda d: seat(d).startswith(f"{b.name} (left: bot (") and seat(d).endswith(f") for {a.name} takes over)"),
+         message=f"seat 1 reads {seat(ctx.a)!r}")
+    notices = ctx.a.find_element(By.ID, "notices").text
+    assert f"{b.name} left the game (lost for them)" in notices, notices
+    assert a.call({"op": "state", "table": tid})["moveNumber"] == 0, "shown before the seat's next move"
+    ctx.log(f"leaving: seat 1 reads {seat(ctx.a)!r} on the other page")
+
+
 def test_watching_tables(ctx):
     """Watching without a seat (issue 34): a table of this node's bots shows its moves as they come; another node's
     table says that no move reaches this node instead of promising moves that never come."""
@@ -484,7 +513,7 @@ def test_lobby_screenshot(ctx):
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
          test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_fifteen_race_and_grace,
-         test_watching_tables, test_lobby_screenshot]
+         test_a_leaver_is_shown_as_left, test_watching_tables, test_lobby_screenshot]
 
 
 class Context:
