@@ -63,6 +63,8 @@ final class PlaySession {
         var observation: [UInt8]?
         if let me = mySeat, let i = s.mySeats.firstIndex(of: me), i < s.observations.count {
             observation = s.observations[i].jsonBytes
+        } else if let open = s.publicObservation {
+            observation = open.jsonBytes  // a game that hides nothing, watched without a seat
         } else if info.game == "othello" || info.game.hasPrefix("fifteen"), let any = s.observations.first {
             observation = any.jsonBytes  // nothing is hidden in Othello
         }

@@ -33,4 +33,28 @@ final class WatchingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(shown.status, 0, shown.combined)
         XCTAssertTrue(shown.stdout.contains(TableNotices.outsider), shown.stdout)
     }
+
+    /// A table this node's bots play: a game that hides nothing is drawn for its user (the moves as they come); a
+    /// game with hands is not, since no seat's hand is the user's to see.
+    func testATableOfTheNodesBotsIsDrawnOnlyWhenItHidesNothing() throws {
+        _ = try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) {
+            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+        }
+        for (game, players, shown) in [("othello", 2, true), ("fifteen", 2, true), ("spirits", 3, false)] {
+            let info = try client(0).call(.host(game: game, players: players), as: TableInfo.self)
+            for seat in 0..<players {
+                _ = try client(0).call(.join(table: info.id, game: nil, seat: seat, bot: "random"), as: JoinResult.self)
+            }
+            _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+            var state = TableState(info: info)
+            try harness.eventually("\(game): a move played", seconds: 30) {
+                state = (try? client(0).call(.state(table: info.id), as: TableState.self)) ?? state
+                return (state.moveNumber ?? 0) > 0
+            }
+            XCTAssertEqual(state.mySeats, [], game)
+            XCTAssertEqual(
+                state.publicObservation != nil, shown, "\(game): \(String(describing: state.publicObservation))")
+        }
+    }
 }

@@ -13,6 +13,9 @@ public struct TableState: Codable, Sendable {
     public var mySeats: [Int] = []
     /// Those seats' observations, in the order of `mySeats`.
     public var observations: [JSONValue] = []
+    /// For a node at the table without a person's seat (its bots play, or it was voted out), in a game that hides
+    /// nothing: what every seat sees, so the board can be drawn as the moves come (`TableMachine.publicObservation`).
+    public var publicObservation: JSONValue?
     /// The legal moves when a seat of this node's user is to play.
     public var legalMoves: [JSONValue] = []
     /// The last moves, described publicly.
@@ -131,6 +134,7 @@ extension TableMachine {
         st.stateHash = s.stateHash
         st.mySeats = info.seats.filter { $0.owner == me && $0.bot == nil }.map(\.seat)
         st.observations = st.mySeats.map { s.observation(for: $0) }
+        if st.mySeats.isEmpty { st.publicObservation = publicObservation }
         if let seat = s.turn.seat, let owned = info.seats[safe: seat], owned.owner == me, owned.bot == nil {
             st.legalMoves = s.legalMoves().map(\.json)
         }

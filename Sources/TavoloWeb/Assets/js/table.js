@@ -79,7 +79,8 @@ export class TableView {
     const st = this.state;
     const info = st.info;
     const seat = st.mySeats[0];
-    const obs = st.observations[0];
+    // Without a seat, a game that hides nothing is drawn from what every seat sees (publicObservation).
+    const obs = st.observations[0] ?? st.publicObservation;
     const phase = info.phase;
     const myTurn = phase === "playing" && st.turn !== undefined && st.mySeats.includes(st.turn) && st.legalMoves.length > 0;
     const names = info.seats.map((s, i) => seatText(s, this.me, st.seatNames?.[i]));
