@@ -75,85 +75,95 @@ struct CaptureReader {
         var offset = 0
         while offset < bytes.count {
             blockNumber += 1
-            let remaining = bytes.count - offset
-            guard remaining >= 12 else {
-                issues.append(
-                    PacketLogIssue(
-                        kind: .truncatedFile, block: blockNumber, offset: offset,
-                        message: "the file ends \(remaining) bytes into a block header (a block needs at least 12)",
-                        stopsDecoding: true))
-                return
-            }
-            let type = u32(offset) ?? 0
-            if type == Pcapng.sectionHeader {
-                // The byte-order magic decides how this section's integers read.
-                let magicLE =
-                    UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
-                    | UInt32(bytes[offset + 11]) << 24
-                if magicLE == Pcapng.byteOrderMagic {
-                    littleEndian = true
-                } else if magicLE.byteSwapped == Pcapng.byteOrderMagic {
-                    littleEndian = false
-                } else {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message:
-                                "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"
-                        ))
-                    littleEndian = true
-                }
-            }
-            let length = Int(u32(offset + 4) ?? 0)
-            let problem: String?
-            if length < 12 || length % 4 != 0 {
-                problem = "block length \(length) is not a multiple of 4 of at least 12"
-            } else if length > remaining {
-                problem = nil
-            } else if let trailing = u32(offset + length - 4), Int(trailing) != length {
-                problem = "block length \(length) at the start but \(trailing) at the end"
-            } else {
-                problem = nil
-            }
-            if length > remaining && length >= 12 && length % 4 == 0 {
-                // Either the file was cut here or the length is damaged: a later valid block tells them apart.
-                if let next = nextPlausibleBlock(after: offset) {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message:
-                                "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
-                                + "skipped \(next - offset) bytes to the next block at byte \(next)"))
-                    offset = next
-                } else {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .truncatedFile, block: blockNumber, offset: offset,
-                            message:
-                                "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
-                            stopsDecoding: true))
-                    return
-                }
-                continue
-            }
-            if let problem {
-                if let next = nextPlausibleBlock(after: offset) {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message: "\(problem); skipped \(next - offset) bytes to the next block at byte \(next)"))
-                    offset = next
-                    continue
-                }
+            guard let next = readOneBlock(at: offset) else { return }
+            offset = next
+        }
+    }
+
+    /// Reads the block at `offset`; returns where the next one starts, or nil when nothing more can be read.
+    private mutating func readOneBlock(at offset: Int) -> Int? {
+        let remaining = bytes.count - offset
+        guard remaining >= 12 else {
+            issues.append(
+                PacketLogIssue(
+                    kind: .truncatedFile, block: blockNumber, offset: offset,
+                    message: "the file ends \(remaining) bytes into a block header (a block needs at least 12)",
+                    stopsDecoding: true))
+            return nil
+        }
+        let type = u32(offset) ?? 0
+        if type == Pcapng.sectionHeader { readByteOrder(at: offset) }
+        let length = Int(u32(offset + 4) ?? 0)
+        if length > remaining && length >= 12 && length % 4 == 0 {
+            return skipPastTheEnd(type: type, at: offset, length: length)
+        }
+        if let problem = lengthProblem(at: offset, length: length) {
+            if let next = nextPlausibleBlock(after: offset) {
                 issues.append(
                     PacketLogIssue(
                         kind: .corruptBlock, block: blockNumber, offset: offset,
-                        message: "\(problem); no valid block follows", stopsDecoding: true))
-                return
+                        message: "\(problem); skipped \(next - offset) bytes to the next block at byte \(next)"))
+                return next
             }
-            readBlock(type: type, at: offset, length: length)
-            offset += length
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message: "\(problem); no valid block follows", stopsDecoding: true))
+            return nil
         }
+        readBlock(type: type, at: offset, length: length)
+        return offset + length
+    }
+
+    /// The byte-order magic of a section header decides how this section's integers read.
+    private mutating func readByteOrder(at offset: Int) {
+        let magicLE =
+            UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
+            | UInt32(bytes[offset + 11]) << 24
+        if magicLE == Pcapng.byteOrderMagic {
+            littleEndian = true
+        } else if magicLE.byteSwapped == Pcapng.byteOrderMagic {
+            littleEndian = false
+        } else {
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message:
+                        "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"
+                ))
+            littleEndian = true
+        }
+    }
+
+    /// What is wrong with a block's lengths (one that fits in the file), if anything.
+    private func lengthProblem(at offset: Int, length: Int) -> String? {
+        if length < 12 || length % 4 != 0 { return "block length \(length) is not a multiple of 4 of at least 12" }
+        if let trailing = u32(offset + length - 4), Int(trailing) != length {
+            return "block length \(length) at the start but \(trailing) at the end"
+        }
+        return nil
+    }
+
+    /// A block longer than what is left: either the file was cut here or the length is damaged; a later valid block
+    /// tells them apart. Returns where reading goes on, or nil at a cut.
+    private mutating func skipPastTheEnd(type: UInt32, at offset: Int, length: Int) -> Int? {
+        let remaining = bytes.count - offset
+        if let next = nextPlausibleBlock(after: offset) {
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message:
+                        "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
+                        + "skipped \(next - offset) bytes to the next block at byte \(next)"))
+            return next
+        }
+        issues.append(
+            PacketLogIssue(
+                kind: .truncatedFile, block: blockNumber, offset: offset,
+                message:
+                    "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
+                stopsDecoding: true))
+        return nil
     }
 
     /// The offset of the next block after `offset` whose type is known and whose two lengths agree.

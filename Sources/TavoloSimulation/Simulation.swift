@@ -53,6 +53,27 @@ public final class Simulation: @unchecked Sendable {
         }
         let after = Self.traffic(clients)
         let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
+        var report = summary(games: games, nodes: try nodeReports(clients, cpu: cpu), formation: formation)
+        report.scoresAgree = Self.scoresAgree(clients)
+        log("scores: every node's leaderboards \(report.scoresAgree == true ? "agree" : "DIFFER")")
+        let moves = Double(report.totalMoves * options.peers)
+        if moves > 0 {
+            let bytes = Double(after.bytes - before.bytes)
+            let frames = Double(after.frames - before.frames)
+            report.bytesPerNodePerMove = bytes / moves
+            report.framesPerNodePerMove = frames / moves
+            report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
+            let used = cpu.compactMap { $0 }
+            if used.count == options.peers, let busiest = used.max() {
+                report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
+                report.cpuMicrosecondsPerMoveBusiestNode = busiest * 1e6 / Double(report.totalMoves)
+            }
+        }
+        return report
+    }
+
+    /// Each node's traffic and CPU, and the address the others see it at.
+    private func nodeReports(_ clients: [ControlClient], cpu: [Double?]) throws -> [NodeReport] {
         var nodes: [NodeReport] = []
         let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
         for (i, c) in clients.enumerated() {
@@ -66,12 +87,15 @@ public final class Simulation: @unchecked Sendable {
                     bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent,
                     datagramsDropped: s.stats.datagramsDropped, cpuSeconds: i < cpu.count ? cpu[i] : nil))
         }
+        return nodes
+    }
+
+    /// The games' figures together: moves, rates, latencies and journal writes.
+    private func summary(games: [GameReport], nodes: [NodeReport], formation: Double) -> Report {
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
         let latencies = games.flatMap(\.latencyMs)
-        let scoresAgree = Self.scoresAgree(clients)
-        log("scores: every node's leaderboards \(scoresAgree ? "agree" : "DIFFER")")
-        var report = Report(
+        return Report(
             peers: options.peers, game: options.game, bot: options.bot, seed: options.seed,
             network: options.onTestHosts ? "test-hosts" : "lo", meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
@@ -80,21 +104,6 @@ public final class Simulation: @unchecked Sendable {
             latencyP99Ms: Self.percentile(latencies, 0.99),
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
-        report.scoresAgree = scoresAgree
-        let moves = Double(totalMoves * options.peers)
-        if moves > 0 {
-            let bytes = Double(after.bytes - before.bytes)
-            let frames = Double(after.frames - before.frames)
-            report.bytesPerNodePerMove = bytes / moves
-            report.framesPerNodePerMove = frames / moves
-            report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
-            let used = cpu.compactMap { $0 }
-            if used.count == options.peers {
-                report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
-                report.cpuMicrosecondsPerMoveBusiestNode = used.max()! * 1e6 / Double(totalMoves)
-            }
-        }
-        return report
     }
 
     /// Reliable bytes and frames every node has sent so far, summed.
