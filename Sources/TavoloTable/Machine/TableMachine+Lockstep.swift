@@ -20,6 +20,12 @@ extension TableMachine {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
         guard from == info.host else {
+            // The host is away: a takeover of it may be agreed elsewhere first, and its successor deal before this
+            // node agrees it. The deal waits until the sender is the host here (§9.13).
+            if absent.contains(info.host), inbox.dealsFromSuccessor.count < Self.maxPending {
+                inbox.dealsFromSuccessor[number] = (from, cards)
+                return
+            }
             stop(.dealNotHost, "\(ctx.name(from)) dealt but is not the host", broadcast: true)
             return
         }
