@@ -7,15 +7,22 @@ import TavoloProtocol
 extension TableMachine {
     /// Rebuilds a table from this node's log of it; throws when the log does not replay exactly.
     public init(restoring saved: GameLog, _ ctx: TableContext) throws(TableError) {
+        // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
+        let votedOut = (saved.takeovers ?? []).contains { $0.member == ctx.me && !$0.forfeit }
+        guard saved.table.members.contains(ctx.me) || votedOut else {
+            throw TableError(.badRequest, "the log of table \(saved.table.id) is of a table this node takes no part in")
+        }
+        try self.init(replaying: saved, ctx)
+    }
+
+    /// Rebuilds a table from a log, whoever this node is at it now: a restart checks first that it takes part; a
+    /// member voted out that drops the moves it played apart (`rebuild(keeping:)`) may hold no seat and no longer
+    /// be the host, its own takeover agreed and not yet logged.
+    init(replaying saved: GameLog, _ ctx: TableContext) throws(TableError) {
         self.init(offered: saved.table, role: .node, ctx)
         let fail = { (why: String) in TableError(.badRequest, "the log of table \(saved.table.id) \(why)") }
         guard let seed = saved.jointSeed, ctx.catalog[saved.table.game] != nil else {
             throw fail("has no joint seed or an unknown game")
-        }
-        // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
-        let votedOut = (saved.takeovers ?? []).contains { $0.member == ctx.me && !$0.forfeit }
-        guard saved.table.members.contains(ctx.me) || votedOut else {
-            throw fail("is of a table this node takes no part in")
         }
         var replayer: LogReplayer
         do {
