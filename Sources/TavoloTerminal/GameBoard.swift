@@ -65,7 +65,7 @@ public enum GameBoards {
                 }
             case BriscolaState.gameName:
                 if let m = try? JSONDecoder().decode(BriscolaMove.self, from: data) {
-                    return MoveOption(json: json, key: m.card.code, label: "\(m.card.name) (\(m.card.code))")
+                    return BriscolaBoard.option(m, json: json)
                 }
             case OthelloState.gameName:
                 if let m = try? JSONDecoder().decode(OthelloMove.self, from: data) {

@@ -13,7 +13,7 @@ final class BriscolaCanonicalTests: XCTestCase {
             var bot = BriscolaEmulatorBot()
             for _ in 0..<(players + 1) { try s.apply(bot.chooseMove(in: s, seat: s.current)) }
             var bytes: [UInt8] = [UInt8(players)] + bigEndian(s.seed) + s.dealtDeck.map(\.id)
-            bytes += [UInt8(s.dealer), s.trumpCard.id] + bigEndian(UInt32(s.moveNumber))
+            bytes += [UInt8(s.dealer), try XCTUnwrap(s.trumpCard).id] + bigEndian(UInt32(s.moveNumber))
             bytes += [UInt8(s.current), UInt8(s.leader), UInt8(s.drawn), 0xFF]
             for seat in 0..<players { bytes += bigEndian(s.hands[seat].bits) + bigEndian(s.captured[seat].bits) }
             bytes += bigEndian(UInt16(s.table.count)) + s.table.map(\.id)
