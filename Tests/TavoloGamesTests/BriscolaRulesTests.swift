@@ -174,7 +174,10 @@ final class BriscolaRulesTests: XCTestCase {
     }
 
     func testSetupRejectsBadPlayerCountsAndDecks() {
-        XCTAssertThrowsError(try BriscolaState(players: 3, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 1, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 6, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 3, seed: 1, deck: Card.all, dealer: 0), "3 players: 39 cards")
+        XCTAssertThrowsError(try BriscolaState(players: 5, seed: 1, deck: BriscolaState.deck(players: 3), dealer: 0))
         XCTAssertThrowsError(try BriscolaState(players: 2, seed: 1, deck: Array(Card.all.dropLast()), dealer: 0))
         XCTAssertThrowsError(
             try BriscolaState(players: 2, seed: 1, deck: Card.all.dropLast() + [Card.all[0]], dealer: 0))
