@@ -9,6 +9,12 @@ import TavoloCore
 // Play: it samples worlds as with fewer players, but first picks the partner by weights read from the tricks
 // (`partnerWeights`), then tries each card with `teamChoice` play-outs, or exact search for the last two tricks.
 
+/// The expected card points of the declarer's side if this seat declared calling `card`.
+public struct CallEstimate: Sendable, Equatable {
+    public var card: Card
+    public var points: Int
+}
+
 extension BriscolaStrongBot {
     /// Worlds per candidate call when bidding, and per card when playing.
     static let chiamataBidWorlds = 12
@@ -26,7 +32,14 @@ extension BriscolaStrongBot {
     }
 
     /// The expected points of the declarer's side for each card this seat could call, itself declaring.
-    mutating func callEstimates(_ obs: BriscolaObservation) -> [(card: Card, points: Int)] {
+    mutating func callEstimates(_ obs: BriscolaObservation) -> [CallEstimate] {
+        if let cached = callEstimateCache, cached.hand == obs.hand { return cached.estimates }
+        let estimates = computeCallEstimates(obs)
+        callEstimateCache = (obs.hand, estimates)
+        return estimates
+    }
+
+    mutating func computeCallEstimates(_ obs: BriscolaObservation) -> [CallEstimate] {
         var totals = [Int](repeating: 0, count: 40)
         for _ in 0..<Self.chiamataBidWorlds {
             let world = BriscolaState(sampling: obs, rng: &rng)
@@ -36,10 +49,10 @@ extension BriscolaStrongBot {
                 totals[Int(card.id)] += s.sidePoints[obs.seat]
             }
         }
-        return Card.all.map { ($0, totals[Int($0.id)] / Self.chiamataBidWorlds) }
+        return Card.all.map { CallEstimate(card: $0, points: totals[Int($0.id)] / Self.chiamataBidWorlds) }
     }
 
-    func bestCall(_ estimates: [(card: Card, points: Int)], rank: Int, view: ChiamataAuctionView) -> Card {
+    func bestCall(_ estimates: [CallEstimate], rank: Int, view: ChiamataAuctionView) -> Card {
         let options = estimates.filter { $0.card.rank == rank }
         return options.max { ($0.points, -Int($0.card.id)) < ($1.points, -Int($1.card.id)) }?.card ?? view.bestCall
     }

@@ -15,6 +15,8 @@ import TavoloCore
 public struct BriscolaStrongBot: Bot {
     public var rng: TavoloRNG
     public var worlds: Int
+    /// Chiamata: the call estimates of the hand they were made for (the hand does not change during the auction).
+    var callEstimateCache: (hand: CardSet, estimates: [CallEstimate])?
 
     public init(rng: TavoloRNG, worlds: Int = 128) {
         self.rng = rng
