@@ -4,6 +4,8 @@ import TavoloGames
 // this seat may know it (its observation says so: the partner is there only for the partner, or once revealed).
 
 extension BriscolaBoard {
+    static let bidsPerLine = 6
+
     /// What wins: over 60 (2 and 4 players), the most points (3), the declarer's target (5).
     var goal: String {
         switch obs.players {
@@ -20,7 +22,12 @@ extension BriscolaBoard {
         let entries = obs.auction ?? []
         if entries.isEmpty { auction.append("no bid yet — seat \((obs.dealer + 1) % obs.players) opens", .dim) }
         for (i, e) in entries.enumerated() {
-            if i > 0 { auction.append(", ") }
+            if i > 0 && i % Self.bidsPerLine == 0 {
+                out.append(auction)
+                auction = Line("          ")
+            } else if i > 0 {
+                auction.append(", ")
+            }
             auction.append("seat \(e.seat) " + (e.chiamataBid.map { "\($0)" } ?? "passes"))
         }
         out.append(auction)
@@ -43,7 +50,9 @@ extension BriscolaBoard {
     func partnerText(declarer d: Int) -> String {
         guard let p = obs.partner else { return "secret until the called card is played" }
         if p == d { return obs.seat == d ? "none: you called your own card and play alone" : "none: seat \(d) plays alone" }
-        return p == obs.seat ? "you (nobody else knows until you play the called card)" : "seat \(p)"
+        guard p == obs.seat else { return "seat \(p)" }
+        let secret = obs.calledCard.map { obs.hand.contains($0) } ?? false
+        return secret ? "you (nobody else knows until you play the called card)" : "you (everyone knows: you played the called card)"
     }
 
     /// A seat's role once known to this seat: declarer, partner, or (partner known) defender.

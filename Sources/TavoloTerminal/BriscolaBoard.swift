@@ -6,6 +6,9 @@ struct BriscolaBoard: GameBoard {
 
     init(_ obs: BriscolaObservation) { self.obs = obs }
 
+    /// Three cards fit a line; the eight of chiamata, with their notes, two a line.
+    var cardsPerLine: Int { obs.hand.count > 3 ? 2 : 3 }
+
     static func colour(_ s: Suit) -> UInt8 {
         switch s {
         case .coppe: 196
@@ -36,7 +39,8 @@ struct BriscolaBoard: GameBoard {
     static func option(_ m: BriscolaMove, json: [UInt8]) -> MoveOption {
         switch m.action {
         case .play(let c): MoveOption(json: json, key: c.code, label: "\(c.name) (\(c.code))")
-        case .bid(let b): MoveOption(json: json, key: "bid \(b.wire)", label: "bid \(b) (need \(b.target))")
+        case .bid(let b):
+            MoveOption(json: json, key: b.isPointsBid ? "bid \(b.target)" : "bid \(b)", label: "bid \(b) (need \(b.target))")
         case .pass: MoveOption(json: json, key: "pass", label: "pass (out of the auction)")
         case .call(let c): MoveOption(json: json, key: "call \(c.code)", label: "call the \(c.name) (\(c.code))")
         }
@@ -69,6 +73,7 @@ struct BriscolaBoard: GameBoard {
 
     func trickAndHandLines(options: [MoveOption], selected: Int?) -> [Line] {
         var out: [Line] = []
+        if obs.phase == .bidding || obs.phase == .calling { return handLines(options: options, selected: selected) }
         var table = Line("On table  ", .bold)
         if obs.table.isEmpty {
             table.append("nothing yet — seat \(obs.turn ?? obs.leader) leads the next trick")
@@ -85,10 +90,20 @@ struct BriscolaBoard: GameBoard {
         }
         out.append(table)
         out.append(Line("Points    ", .bold) + Span(pointsText + "  (\(goal))"))
+        return out + handLines(options: options, selected: selected)
+    }
+
+    func handLines(options: [MoveOption], selected: Int?) -> [Line] {
+        var out: [Line] = []
         var hand = Line("Your hand ", .bold)
         let chosen = selected.flatMap { options.indices.contains($0) ? options[$0].key : nil }
         for (i, c) in obs.hand.enumerated() {
-            if i > 0 { hand.append("  ") }
+            if i > 0 && i % cardsPerLine == 0 {
+                out.append(hand)
+                hand = Line("          ")
+            } else if i > 0 {
+                hand.append("  ")
+            }
             var extra = Style(underline: !options.isEmpty)
             if c.code == chosen { extra = .inverse }
             hand = hand + Self.card(c, extra)
@@ -96,7 +111,7 @@ struct BriscolaBoard: GameBoard {
             if c.points > 0 { notes.append("\(c.points) pt") }
             if c.suit == obs.trumpSuit { notes.append("trump") }
             if c == obs.calledCard {
-                notes.append(obs.declarer == obs.seat ? "the called card: you play alone" : "the called card: you are the partner")
+                notes.append(obs.declarer == obs.seat ? "called: you play alone" : "called: you are the partner")
             }
             if !notes.isEmpty { hand.append(" " + notes.joined(separator: ", "), .dim) }
         }

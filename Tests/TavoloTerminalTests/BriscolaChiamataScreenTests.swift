@@ -19,8 +19,8 @@ final class BriscolaChiamataScreenTests: XCTestCase {
         let text = Fixtures.text(Fixtures.snapshot(state, mySeat: 1, seats: Fixtures.seats(5, mine: [1])))
         XCTAssertTrue(text.contains("auction"), text)
         XCTAssertTrue(text.contains("Auction   seat 0 Tre"), text)
-        XCTAssertTrue(text.contains("bid Re (need 61)"), text)
-        XCTAssertTrue(text.contains("pass (out of the auction)"), text)
+        XCTAssertTrue(text.contains("Your moves  1 pass "), "the pass comes first: \(text)")
+        XCTAssertTrue(text.contains("2 bid Re "), text)
         XCTAssertFalse(text.contains("bid Tre"), "a bid no higher than the Tre is offered: \(text)")
     }
 
@@ -35,6 +35,6 @@ final class BriscolaChiamataScreenTests: XCTestCase {
         XCTAssertFalse(declarer.contains("· partner"), declarer)
         let partner = Fixtures.text(Fixtures.snapshot(state, mySeat: 4, seats: Fixtures.seats(5, mine: [4])))
         XCTAssertTrue(partner.contains("Partner   you (nobody else knows"), partner)
-        XCTAssertTrue(partner.contains("the called card: you are the partner"), partner)
+        XCTAssertTrue(partner.contains("called: you are the partner"), partner)
     }
 }

@@ -90,8 +90,9 @@ function auctionButtons(obs, view) {
   if (!view.myTurn || obs.phase === "playing") return null;
   const button = (move, label, title) => h("button", { type: "button", class: "legal auction-move", title, onclick: () => view.play(move) }, label);
   if (obs.phase === "calling") {
-    return h("div", { class: "hand", id: "calls", role: "group", "aria-label": "call a card" },
-      view.legal.map((m) => h("button", { type: "button", class: "card-button legal", dataset: { call: m.call }, title: `call the ${cardName(m.call)}`, onclick: () => view.play(m) }, card(m.call))));
+    return h("div", {}, h("div", { class: "label" }, "Call a card: its suit becomes trump, its holder your secret partner"),
+      h("div", { class: "hand", id: "calls", role: "group", "aria-label": "call a card" },
+      view.legal.map((m) => h("button", { type: "button", class: "card-button legal", dataset: { call: m.call }, title: `call the ${cardName(m.call)}`, onclick: () => view.play(m) }, card(m.call)))));
   }
   const bids = view.legal.filter((m) => m.bid !== undefined).map((m) => m.bid);
   const quick = bids.filter((n) => n <= 10 || n <= (bids.find((b) => b > 10) || 0) + 2);
@@ -110,7 +111,7 @@ export function render(board, view) {
   const trumpSuit = trumpOf(obs);
   const legal = new Set(view.legal.filter((m) => m.card).map((m) => m.card));
   const sides = sidesOf(obs);
-  const sideName = (side) => side.map((i) => names[i]).join(" + ");
+  const sideName = (side) => (side.length > 2 ? `the other ${side.length}` : side.map((i) => names[i]).join(" + "));
   const sidePoints = (side) => side.reduce((sum, i) => sum + obs.captured[i].reduce((a, c) => a + points(c), 0), 0);
   const trick = obs.table.map((code, i) => {
     const seat = (obs.leader + i) % obs.players;
