@@ -61,7 +61,7 @@ extension BriscolaStrongBot {
     mutating func chooseChiamataCard(_ obs: BriscolaObservation, moves: [Card], preferred: Card) -> Card {
         var moves = moves
         if let i = moves.firstIndex(of: preferred) { moves.swapAt(0, i) }
-        let weights = Self.partnerWeights(obs)
+        let weights = Self.partnerWeights(obs, reading: readsPartner)
         let exact = obs.handCounts.allSatisfy { $0 <= 2 }
         var totals = [Int](repeating: 0, count: moves.count)
         for _ in 0..<Self.chiamataPlayWorlds {
@@ -97,14 +97,14 @@ extension BriscolaStrongBot {
     /// How likely each seat is to hold the called card, from what it played: helping the declarer's trick with
     /// points suggests the partner, taking a trick from the declarer suggests a defender. All zero when this seat
     /// knows (it holds the card, or the card was played) or before the call.
-    static func partnerWeights(_ obs: BriscolaObservation) -> [Int] {
+    static func partnerWeights(_ obs: BriscolaObservation, reading: Bool = true) -> [Int] {
         var weights = [Int](repeating: 0, count: obs.players)
         guard obs.partner == nil, let called = obs.calledCard, let declarer = obs.declarer, let trump = obs.trumpSuit,
             !obs.hand.contains(called)
         else { return weights }
         var score = [Int](repeating: 0, count: obs.players)
         let tricks = (obs.tricks ?? []) + [BriscolaTrick(leader: obs.leader, cards: obs.table)]
-        for trick in tricks {
+        for trick in tricks where reading {
             var best = 0
             for (i, card) in trick.cards.enumerated() {
                 let seat = (trick.leader + i) % obs.players

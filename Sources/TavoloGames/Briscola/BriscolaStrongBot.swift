@@ -18,9 +18,13 @@ public struct BriscolaStrongBot: Bot {
     /// Chiamata: the call estimates of the hand they were made for (the hand does not change during the auction).
     var callEstimateCache: (hand: CardSet, estimates: [CallEstimate])?
 
-    public init(rng: TavoloRNG, worlds: Int = 128) {
+    /// Chiamata: whether it reads the partner from the tricks (false: every seat equally likely; for measuring).
+    public var readsPartner: Bool
+
+    public init(rng: TavoloRNG, worlds: Int = 128, readsPartner: Bool = true) {
         self.rng = rng
         self.worlds = worlds
+        self.readsPartner = readsPartner
     }
 
     public var kind: String { "strong" }
