@@ -33,10 +33,10 @@ extension GameRules {
 
         ## Three players
 
-        - The **Due di Coppe is taken out**, leaving 39 cards: 13 tricks of 3, so every card is played and nobody is left
-          with a card the others cannot match. A Due is the card to remove because it is worth nothing (the deck still
-          holds 120 points) and is the weakest of its suit (no trick changes hands for its absence); of the four Dues,
-          Coppe's is taken by decision, so every node removes the same card.
+        - The **Due di Coppe is taken out**, leaving 39 cards: 40 does not divide by 3, 39 makes 13 tricks of 3 and every
+          card is played. A Due is the card to remove, as is customary, because it is worth nothing (the deck still holds
+          120 points) and is the weakest card of its suit, so its absence changes the least; of the four Dues, Coppe's is
+          taken by decision, so every node removes the same card.
         - Each plays for themselves with the same deal, tricks and drawing. **The most points wins**; a tie for the most
           is a shared win between those players, and 40–40–40 is a draw.
 
