@@ -49,10 +49,14 @@ extension BriscolaBoard {
 
     func partnerText(declarer d: Int) -> String {
         guard let p = obs.partner else { return "secret until the called card is played" }
-        if p == d { return obs.seat == d ? "none: you called your own card and play alone" : "none: seat \(d) plays alone" }
+        if p == d {
+            return obs.seat == d ? "none: you called your own card and play alone" : "none: seat \(d) plays alone"
+        }
         guard p == obs.seat else { return "seat \(p)" }
         let secret = obs.calledCard.map { obs.hand.contains($0) } ?? false
-        return secret ? "you (nobody else knows until you play the called card)" : "you (everyone knows: you played the called card)"
+        return secret
+            ? "you (nobody else knows until you play the called card)"
+            : "you (everyone knows: you played the called card)"
     }
 
     /// A seat's role once known to this seat: declarer, partner, or (partner known) defender.

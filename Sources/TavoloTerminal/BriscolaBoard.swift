@@ -40,7 +40,8 @@ struct BriscolaBoard: GameBoard {
         switch m.action {
         case .play(let c): MoveOption(json: json, key: c.code, label: "\(c.name) (\(c.code))")
         case .bid(let b):
-            MoveOption(json: json, key: b.isPointsBid ? "bid \(b.target)" : "bid \(b)", label: "bid \(b) (need \(b.target))")
+            MoveOption(
+                json: json, key: b.isPointsBid ? "bid \(b.target)" : "bid \(b)", label: "bid \(b) (need \(b.target))")
         case .pass: MoveOption(json: json, key: "pass", label: "pass (out of the auction)")
         case .call(let c): MoveOption(json: json, key: "call \(c.code)", label: "call the \(c.name) (\(c.code))")
         }

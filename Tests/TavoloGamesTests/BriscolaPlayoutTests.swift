@@ -67,7 +67,9 @@ final class BriscolaPlayoutTests: XCTestCase {
         XCTAssertEqual(c.declarer, c.highest?.seat)
         let played = s.table.contains(called) || s.captured.contains { $0.contains(called) }
         XCTAssertEqual(c.partnerRevealed, played)
-        if !played, let p = c.partner { XCTAssertTrue(s.hands[p].contains(called), "the partner holds the called card") }
+        if !played, let p = c.partner {
+            XCTAssertTrue(s.hands[p].contains(called), "the partner holds the called card")
+        }
     }
 
     func harness() -> RandomPlayoutHarness<BriscolaState> {

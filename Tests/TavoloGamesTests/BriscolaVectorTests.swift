@@ -22,7 +22,8 @@ final class BriscolaVectorTests: XCTestCase {
             let bids = legal.filter { if case .bid = $0.action { return true } else { return false } }
             let canPass = legal.contains(.pass)
             let options =
-                style == "low" ? Array(bids.prefix(2)) + (canPass ? [.pass] : []) : (canPass ? [.pass] : Array(bids.prefix(1)))
+                style == "low"
+                ? Array(bids.prefix(2)) + (canPass ? [.pass] : []) : (canPass ? [.pass] : Array(bids.prefix(1)))
             return options[rng.below(options.count)]
         }
         return legal[rng.below(legal.count)]
@@ -52,7 +53,8 @@ final class BriscolaVectorTests: XCTestCase {
         for (i, json) in moves.enumerated() {
             let data = try JSONSerialization.data(withJSONObject: json)
             let move = try JSONDecoder().decode(BriscolaMove.self, from: data)
-            XCTAssertEqual(choose(s, s.legalMoves(), style: style, rng: &rng), move, "\(name) move \(i): the legal moves")
+            XCTAssertEqual(
+                choose(s, s.legalMoves(), style: style, rng: &rng), move, "\(name) move \(i): the legal moves")
             try s.apply(move)
             XCTAssertEqual(s.stateHash.hex, hashes[i], "\(name) after move \(i) \(move)")
             if let shown {

@@ -64,7 +64,6 @@ public struct ChiamataPart: Hashable, Sendable, Codable {
         return nil
     }
 
-
     /// Seats that have passed (out of the auction).
     public var passed: Set<Int> { Set(auction.filter { $0.bid == nil }.map(\.seat)) }
 }
@@ -86,7 +85,8 @@ extension BriscolaState {
         switch c.phase {
         case .bidding:
             let next = c.highest.map { $0.bid.level + 1 } ?? 0
-            var moves = (next...max(next, ChiamataBid.maxLevel)).compactMap { ChiamataBid(level: $0) }.map(BriscolaMove.bid)
+            var moves = (next...max(next, ChiamataBid.maxLevel)).compactMap { ChiamataBid(level: $0) }.map(
+                BriscolaMove.bid)
             if !mustBid(c) { moves.append(.pass) }
             return moves
         case .calling:

@@ -17,7 +17,10 @@ extension BriscolaState {
         if revealing { s += " from " + hands[current].map(\.code).joined(separator: " ") }
         guard hands[current].contains(card) else { return s }
         if let c = chiamata, card == c.calledCard, let d = c.declarer {
-            s += current == d ? ", the called card: the declarer plays alone" : ", the called card: seat \(current) is the declarer's partner"
+            s +=
+                current == d
+                ? ", the called card: the declarer plays alone"
+                : ", the called card: seat \(current) is the declarer's partner"
         }
         guard table.count + 1 == playerCount, let trump = trumpSuit else { return s }
         let trick = table + [card]

@@ -106,7 +106,9 @@ public struct BriscolaMove: GameMove {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard c.allKeys.count == 1, let key = c.allKeys.first else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "a move has exactly one of card, bid, pass, call"))
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "a move has exactly one of card, bid, pass, call")
+            )
         }
         switch key {
         case .card: action = .play(try c.decode(Card.self, forKey: .card))

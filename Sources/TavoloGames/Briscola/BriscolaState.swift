@@ -83,7 +83,8 @@ public struct BriscolaState: GameState {
         }
         let cards = Self.deck(players: players)
         guard deck.count == cards.count, CardSet(deck) == CardSet(cards) else {
-            throw GameSetupError("a Briscola deck for \(players) must hold each of its \(cards.count) cards exactly once")
+            throw GameSetupError(
+                "a Briscola deck for \(players) must hold each of its \(cards.count) cards exactly once")
         }
         guard (0..<players).contains(dealer) else { throw GameSetupError("dealer \(dealer) is not a seat") }
         playerCount = players

@@ -117,7 +117,8 @@ extension BotFactory where State == BriscolaState {
             },
             BotFactory(
                 kind: "strong",
-                summary: "samples the hidden cards; emulator play-outs while the pile lasts, exact search after; bids from its hand and reads the partner from the cards played (5 players)"
+                summary:
+                    "samples the hidden cards; emulator play-outs while the pile lasts, exact search after; bids from its hand and reads the partner from the cards played (5 players)"
             ) { seed, seat in
                 BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat))
             },
