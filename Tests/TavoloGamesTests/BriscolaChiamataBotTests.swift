@@ -52,4 +52,39 @@ final class BriscolaChiamataBotTests: XCTestCase {
         XCTAssertLessThan(w[0], w[2], "calling one's own card is rare")
         XCTAssertEqual(BriscolaStrongBot.partnerWeights(obs, reading: false)[1], w[2], "unread: all alike")
     }
+
+    /// Against players who help their side (`teamChoice`), the reading puts more weight on the true partner than
+    /// an unread guess does, by the fourth trick. Prints the shares.
+    func testTheReadingFavoursTheTruePartner() throws {
+        var read = 0.0
+        var unread = 0.0
+        var looks = 0
+        for seed: UInt64 in 1...150 {
+            var s = try BriscolaState(players: 5, seed: seed)
+            var rng = TavoloRNG(seed: seed, stream: 11)
+            try s.apply(.bid(.lowest))
+            for _ in 0..<4 { try s.apply(.pass) }
+            let declarer = try XCTUnwrap(s.chiamata?.declarer)
+            let callable = s.legalMoves().filter { m in
+                if case .call(let c) = m.action { return !s.hands[declarer].contains(c) }
+                return false
+            }
+            try s.apply(callable[rng.below(callable.count)])
+            while s.chiamata?.tricks.count ?? 0 < 3 { try s.apply(BriscolaMove(BriscolaStrongBot.teamChoice(s))) }
+            guard let c = s.chiamata, !c.partnerRevealed, let partner = c.partner else { continue }
+            for seat in 0..<5 where seat != declarer && seat != partner {
+                let obs = s.observation(for: seat)
+                let w = BriscolaStrongBot.partnerWeights(obs)
+                let u = BriscolaStrongBot.partnerWeights(obs, reading: false)
+                read += Double(w[partner]) / Double(w.reduce(0, +))
+                unread += Double(u[partner]) / Double(u.reduce(0, +))
+                looks += 1
+            }
+        }
+        XCTAssertGreaterThan(looks, 100)
+        print(
+            "partner reading: the true partner's share \(read / Double(looks)) read, \(unread / Double(looks)) unread, \(looks) looks"
+        )
+        XCTAssertGreaterThan(read, unread * 1.2, "the reading does not find the partner better than a guess")
+    }
 }
