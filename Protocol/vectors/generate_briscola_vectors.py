@@ -6,7 +6,7 @@ the Swift tests check the engine against it.
 Each case deals a game from `seed`, then plays it to the end choosing, at every move, legal[bounded(len(legal))]
 from TavoloRNG(seed, stream 7) over the sorted legal moves (a chiamata auction may narrow the options: `choose`): a different list of legal moves, or a different order,
 picks other moves and the hashes part."""
-import hashlib, json, os, struct
+import copy, hashlib, json, os, struct
 
 from generate_rng_vectors import Xoshiro
 
@@ -214,6 +214,17 @@ def move_json(move):
     if kind == 2: return {"pass": True}
     return {"call": code(value)}
 
+def count(g, depth):
+    """Perft: move sequences of `depth` moves from `g` (leaves at the end of the game count once)."""
+    if depth == 0 or g.over:
+        return 1
+    total = 0
+    for move in g.legal():
+        child = copy.deepcopy(g)
+        child.apply(move)
+        total += count(child, depth - 1)
+    return total
+
 def sha(b):
     return hashlib.sha256(b).hexdigest()
 
@@ -252,6 +263,7 @@ def main():
             case["scores"] = scores
             case["endCanonical"] = g.canonical().hex()
             cases.append(case)
+    perft = [{"players": p, "seed": "3", "depth": d, "nodes": count(Game(p, 3), d)} for p, d in ((3, 6), (5, 3))]
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "briscola.json"), "w") as f:
         json.dump({"description": "Briscola (Protocol/games/briscola.md) for 2, 3, 4 and 5 players: the deal of each "
@@ -260,8 +272,10 @@ def main():
                    "chiamata auction with auctionStyle `low`: options = the two lowest bids then the pass if legal, "
                    "options[bounded(len(options))]; `passes`: options = [pass] if legal else [lowest bid]): "
                    "the moves as JSON, the state hash after each, the winners and scores, the final encoding; in "
-                   "chiamata, after each move, the seats whose observation names the partner",
-                   "cases": cases}, f, indent=1)
+                   "chiamata, after each move, the seats whose observation names the partner; perft: the number of "
+                   "move sequences of `depth` moves from the deal of (players, seed)",
+                   "cases": cases,
+                   "perft": perft}, f, indent=1)
         f.write("\n")
     print("wrote briscola.json with", len(cases), "cases")
 

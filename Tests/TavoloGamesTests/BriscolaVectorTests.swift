@@ -69,6 +69,24 @@ final class BriscolaVectorTests: XCTestCase {
         XCTAssertEqual(s.canonicalBytes.hexString, c["endCanonical"] as? String, name)
     }
 
+    /// Perft through the catalog (the generic walk over `legalMoves`) equals the Python count: the auction's moves.
+    func testPerftMatchesThePythonCounts() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/briscola.json"))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let counts = try XCTUnwrap(object["perft"] as? [[String: Any]])
+        let entry = try XCTUnwrap(GameCatalog.standard["briscola"])
+        XCTAssertEqual(counts.count, 2)
+        for c in counts {
+            let players = try XCTUnwrap(c["players"] as? Int)
+            let seed = try XCTUnwrap(UInt64(try XCTUnwrap(c["seed"] as? String)))
+            let depth = try XCTUnwrap(c["depth"] as? Int)
+            let nodes = try entry.perft(players: players, seed: seed, depth: depth)
+            XCTAssertEqual(nodes, UInt64(try XCTUnwrap(c["nodes"] as? Int)), "\(players) players depth \(depth)")
+        }
+    }
+
     /// The moves' JSON round-trips, and malformed moves are refused on decoding.
     func testMovesOnTheWire() throws {
         let moves: [BriscolaMove] = [
