@@ -20,6 +20,12 @@ extension TableMachine {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
         guard from == info.host else {
+            // The host is away: a takeover of it may be agreed elsewhere first, and its successor deal before this
+            // node agrees it. The deal waits until the sender is the host here (§9.13).
+            if absent.contains(info.host), inbox.dealsFromSuccessor.count < Self.maxPending {
+                inbox.dealsFromSuccessor[number] = (from, cards)
+                return
+            }
             stop(.dealNotHost, "\(ctx.name(from)) dealt but is not the host", broadcast: true)
             return
         }
@@ -74,73 +80,84 @@ extension TableMachine {
     mutating func progress() {
         if session?.isSimultaneous == true { return raceProgress() }
         while info.phase == .playing || info.phase == .paused, let s = session {
-            if s.currentDeal != nil && verifiedDeal < s.dealNumber {
-                dealIfHost()
-                guard let cards = inbox.deals[s.dealNumber] else {
-                    return awaitPeer(.deal(id, number: s.dealNumber))
-                }
-                guard cards == s.currentDeal else {
-                    let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
-                    stop(.dealMismatch, reason, broadcast: true)
-                    return
-                }
-                play?.verifiedDeal = s.dealNumber
-                stopAwaiting(.deal(id, number: s.dealNumber))
-                dealsChecked += 1
-                log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
-                emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
-            }
+            guard checkCurrentDeal(s) else { return }
             applyDueTakeovers()
-            if s.turn == .terminal {
-                finish()
-                return
-            }
+            if s.turn == .terminal { return finish() }
             let number = s.moveNumber
             // A paused member that others voted out, or may have, applies no move until every member is back: the
             // table's moves from a takeover's point on are the heir's, and it must know every takeover the others
             // agreed (their votes come before their syncs) before it gets there (§9.12).
             if info.phase == .paused, replaced.contains(me) || votes[me]?.isEmpty == false { return }
             if let pending = inbox.moves.removeValue(forKey: number) {
-                // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's
-                // random stream moves on as if it had played it here.
-                if pending.from != me, info.seats[safe: pending.seat]?.owner == me,
-                    let bot = info.seats[pending.seat].bot
-                {
-                    _ = try? s.botMove(kind: bot)
-                }
-                let decoded: AnyGameMove
-                do { decoded = try s.decodeMove(pending.move) } catch {
-                    reject(number, error.code, error.message, from: pending.from)
-                    continue
-                }
-                apply(
-                    number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
-                    from: pending.from)
+                applyPending(pending, number: number, s)
                 continue
             }
             // A paused table applies moves already played (a catch-up) but plays none (§9.10).
-            guard info.phase == .playing else { return }
-            // A member voted out never plays again, not even before its seats have passed (§9.12).
-            guard role == .node, !replaced.contains(me), let seat = s.turn.seat, info.seats[seat].owner == me else {
-                // Another node's bot answers without its user: its move has a deadline; a human's has none.
-                if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
-                return
-            }
-            if let bot = info.seats[seat].bot {
-                let move: AnyGameMove
-                do { move = try s.botMove(kind: bot) } catch {
-                    stop(.botFailed, "\(error)", broadcast: true)
-                    return
-                }
-                sendMove(number, seat: seat, move: move)
-                continue
-            }
-            if yourTurnAnnounced != number {
-                play?.yourTurnAnnounced = number
-                emit(.yourTurn(seat: seat, moveNumber: number))
-            }
-            return
+            guard info.phase == .playing, playOwnTurn(number, s) else { return }
         }
+    }
+
+    /// The current deal, checked against the joint seed once the host's arrives; false while it is awaited, or when
+    /// it is wrong (the table stops).
+    private mutating func checkCurrentDeal(_ s: any GameSession) -> Bool {
+        guard s.currentDeal != nil && verifiedDeal < s.dealNumber else { return true }
+        dealIfHost()
+        guard let cards = inbox.deals[s.dealNumber] else {
+            awaitPeer(.deal(id, number: s.dealNumber))
+            return false
+        }
+        guard cards == s.currentDeal else {
+            let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
+            stop(.dealMismatch, reason, broadcast: true)
+            return false
+        }
+        play?.verifiedDeal = s.dealNumber
+        stopAwaiting(.deal(id, number: s.dealNumber))
+        dealsChecked += 1
+        log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
+        emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
+        return true
+    }
+
+    /// A move that waited for its turn: decoded and applied with every check, or rejected.
+    private mutating func applyPending(_ pending: PendingMove, number: Int, _ s: any GameSession) {
+        // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's random
+        // stream moves on as if it had played it here.
+        if pending.from != me, info.seats[safe: pending.seat]?.owner == me, let bot = info.seats[pending.seat].bot {
+            _ = try? s.botMove(kind: bot)
+        }
+        let decoded: AnyGameMove
+        do { decoded = try s.decodeMove(pending.move) } catch {
+            return reject(number, error.code, error.message, from: pending.from)
+        }
+        apply(
+            number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
+            from: pending.from)
+    }
+
+    /// This node's turn: its bot moves (true: go on), or its user is told once that it may (false: wait). Another
+    /// node's turn: a bot's move gets a deadline (false).
+    private mutating func playOwnTurn(_ number: Int, _ s: any GameSession) -> Bool {
+        // A member voted out never plays again, not even before its seats have passed (§9.12).
+        guard role == .node, !replaced.contains(me), let seat = s.turn.seat, info.seats[seat].owner == me else {
+            // Another node's bot answers without its user: its move has a deadline; a human's has none.
+            if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
+            return false
+        }
+        if let bot = info.seats[seat].bot {
+            let move: AnyGameMove
+            do { move = try s.botMove(kind: bot) } catch {
+                stop(.botFailed, "\(error)", broadcast: true)
+                return false
+            }
+            sendMove(number, seat: seat, move: move)
+            return true
+        }
+        if yourTurnAnnounced != number {
+            play?.yourTurnAnnounced = number
+            emit(.yourTurn(seat: seat, moveNumber: number))
+        }
+        return false
     }
 
     /// The local user's move for the human seat to play.

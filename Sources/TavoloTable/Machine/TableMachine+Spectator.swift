@@ -46,7 +46,7 @@ extension TableMachine {
         (trimmed.winners, trimmed.scores, trimmed.ranking, trimmed.raceVotes) = (nil, nil, nil, nil)
         (trimmed.finalHash, trimmed.finalHashes) = (nil, [:])
         let rebuilt: TableMachine
-        do { rebuilt = try TableMachine(restoring: trimmed, ctx) } catch {
+        do { rebuilt = try TableMachine(replaying: trimmed, ctx) } catch {
             out.append(.log(.error, "table \(id): cannot drop the moves played here alone: \(error.message)"))
             return false
         }

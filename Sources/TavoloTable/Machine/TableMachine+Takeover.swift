@@ -120,6 +120,7 @@ extension TableMachine {
             info.hostName = ctx.name(next)
             let verified = verifiedDeal
             if next == me { play?.dealsSent = verified }
+            takeDealsFromSuccessor(next)
         }
         out.append(
             .log(
@@ -133,6 +134,15 @@ extension TableMachine {
         progress()
         // The game may be over already, waiting for this member's result: nobody waits for it now.
         if resultSent { concludeIfAllResultsIn() }
+    }
+
+    /// The deals the new host sent before this node agreed it is the host: now the host's; any other sender's stay
+    /// a fault the moment it would matter (they are dropped: the host deals again where one is missing).
+    mutating func takeDealsFromSuccessor(_ host: NodeID) {
+        for (number, deal) in inbox.dealsFromSuccessor where deal.from == host && number > verifiedDeal {
+            if inbox.deals[number] == nil { inbox.deals[number] = deal.cards }
+        }
+        inbox.dealsFromSuccessor = [:]
     }
 
     /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).

@@ -53,6 +53,9 @@ struct TableInbox {
     var confirms: [Int: [NodeID: StateHash]] = [:]
     /// Race moves that came before their seat's turn in its own sequence, by seat then number (§10).
     var raceMoves: [Int: [Int: RaceState.PendingRaceMove]] = [:]
+    /// Deals from a member that is not the host while the host is away (§9.13): where a takeover of the host is
+    /// agreed first, its successor deals before this node agrees it. Taken once the sender is the host here.
+    var dealsFromSuccessor: [Int: (from: NodeID, cards: [UInt8])] = [:]
 
     var raceMovesWaiting: Int { raceMoves.values.reduce(0) { $0 + $1.count } }
 }
