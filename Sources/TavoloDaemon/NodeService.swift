@@ -110,6 +110,14 @@ public final class NodeService: Sendable {
         } else if identity.created {
             logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
+        let signer: RecordSigner
+        do {
+            let signingKey = try SigningKeyFile.loadOrCreate(stateDirectory: options.stateDirectory)
+            guard let made = RecordSigner(identity: identity.key, signingKey: signingKey) else {
+                throw StartError("cannot bind the record-signing key to the node key")
+            }
+            signer = made
+        } catch let e as StartError { throw e } catch { throw StartError("\(error)") }
         // Before the mesh: a broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
         let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
@@ -162,12 +170,12 @@ public final class NodeService: Sendable {
         let discovery = Discovery(mesh: mesh, logger: logger)
         let browseTask = Task { await discovery.run() }
         let recordSync = RecordSync(
-            store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
+            store: recordStore, verifier: RecordVerifier(catalog: .standard), signer: signer, logger: logger
         ) { message, peer in
             guard let body = try? CanonicalJSON.encode(message) else { return }
             mesh.post(body, service: .records, to: [peer])
         }
-        let records = NodeRecords(store: recordStore, sync: recordSync)
+        let records = NodeRecords(store: recordStore, sync: recordSync, signer: signer)
         let syncTask = Task { await recordSync.run() }
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory

@@ -54,6 +54,10 @@ public actor RecordSync {
 
     let store: RecordStore
     let verifier: RecordVerifier
+    /// This node's signer: it answers a member's signatures of a game both played with its own (§11.7).
+    let signer: RecordSigner?
+    /// Members' signatures of records this node does not hold yet (it is still writing the game), by record id.
+    var pendingSignatures = PendingSignatures()
     let send: Send
     let logger: Logger
     /// Pause between two `records.data` to one peer, after the ack: bounds sync to a share of the link.
@@ -102,13 +106,14 @@ public actor RecordSync {
 
     public nonisolated func finish() { inputs.finish() }
 
-    public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5),
+    public init(store: RecordStore, verifier: RecordVerifier, signer: RecordSigner? = nil, pause: Duration = .milliseconds(5),
                 freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
                 logger: Logger, send: @escaping Send) {
         self.pushesPerMinute = pushesPerMinute
         self.store = store
         self.freshness = freshness
         self.verifier = verifier
+        self.signer = signer
         self.send = send
         self.pause = pause
         self.logger = logger
@@ -171,6 +176,7 @@ public actor RecordSync {
         case .summary(_, let buckets): summaryArrived(buckets, from: id)
         case .ids(let bucket, let theirs): idsArrived(bucket: bucket, theirs, from: id)
         case .data(let records): dataArrived(records, from: id)
+        case .signatures(let record, let signatures): signaturesArrived(signatures, record: record, from: id)
         case .ack(_, _, let refusedIDs):
             for r in refusedIDs { peers[id]?.refusedByPeer.insert(r) }
             peers[id]?.inFlight = false
@@ -259,9 +265,9 @@ public actor RecordSync {
                 peer.outbox.removeFirst()
                 continue
             }
-            let w = RecordMessage.WireRecord(r)
-            // The body travels as a JSON string: quotes and backslashes double at most.
-            let cost = w.body.utf8.count * 2 + 200
+            let w = RecordMessage.WireRecord(r, signatures: (try? store.signatures(of: r.id)) ?? [])
+            // The body travels as a JSON string: quotes and backslashes double at most; a signature is ~560 bytes.
+            let cost = w.body.utf8.count * 2 + 200 + (w.signatures?.count ?? 0) * 600
             if !batch.isEmpty && size + cost > RecordLimits.maxDataBytes { break }
             batch.append(w)
             size += cost
@@ -280,46 +286,6 @@ public actor RecordSync {
             }
         }
         peers[id] = peer
-    }
-
-    func dataArrived(_ records: [RecordMessage.WireRecord], from id: NodeID) {
-        let known = (try? store.known(records.map(\.id))) ?? []
-        var fresh: [(RecordedGame, RecordBody)] = []
-        var refused = 0
-        var refusedIDs: [String] = []
-        var deferred = 0
-        for w in records where !known.contains(w.id) {
-            guard admitPush(from: id) else {
-                deferred += 1
-                continue
-            }
-            let bytes = Array(w.body.utf8)
-            switch verifier.verify(id: w.id, body: bytes) {
-            case .success(let body):
-                fresh.append((RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
-            case .failure(let why):
-                refused += 1
-                refusedIDs.append(w.id)
-                stats.refused += 1
-                stats.lastRefusal = "\(w.id.prefix(16))… from \(id.short): \(why)"
-                logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
-            }
-        }
-        var added = 0
-        do { added = try store.insert(fresh, source: .peer) } catch {
-            logger.error("cannot store records from \(id.short): \(error)")
-        }
-        stats.accepted += added
-        if deferred > 0 {
-            stats.deferred += deferred
-            // Said once a minute per peer: when this message is the one that went over.
-            if peers[id]?.pushedThisMinute == pushesPerMinute + deferred {
-                logger.warning(
-                    "records from \(id.short): over \(pushesPerMinute) a minute; the rest wait for the next minute")
-            }
-        }
-        send(.ack(accepted: added, refused: refused, refusedIDs: refusedIDs), id)
-        if added > 0 { recordsAdded() }
     }
 }
 

@@ -17,8 +17,24 @@ public struct RecordVerifier: Sendable {
         init(_ d: String) { description = d }
     }
 
-    /// The decoded body when the record holds; otherwise why not.
+    /// The decoded body when the record holds (steps 1–6 of §11.4, no signatures); otherwise why not.
     public func verify(id: String, body: [UInt8]) -> Result<RecordBody, Refusal> {
+        decode(id: id, body: body).flatMap { b in replay(b).map { b } }
+    }
+
+    /// A received record (§11.4 with step 7): its body holds, and it carries the signature of every node that
+    /// must sign it (§11.7), checked before the replay (cheaper, and a forger's record stops there). Returns the
+    /// body and the valid signatures.
+    public func verify(id: String, body: [UInt8], signatures: [RecordSignature]) -> Result<SignedRecord, Refusal> {
+        decode(id: id, body: body).flatMap { b in
+            let (valid, missing) = RecordSignature.check(signatures, recordID: id, body: b)
+            if let missing { return .failure(.init("unsigned: \(missing)")) }
+            return replay(b).map { SignedRecord(RecordedGame(body: body, startedAt: nil, endedAt: 0), b, signatures: valid) }
+        }
+    }
+
+    /// Steps 1 and 2 of §11.4: the id is the body's hash, and the body decodes within its rules.
+    public func decode(id: String, body: [UInt8]) -> Result<RecordBody, Refusal> {
         guard body.count <= RecordLimits.maxBodyBytes else {
             return .failure(.init("body of \(body.count) bytes, over \(RecordLimits.maxBodyBytes)"))
         }
@@ -28,6 +44,11 @@ public struct RecordVerifier: Sendable {
             return .failure(.init("body does not decode: \(error)"))
         }
         if let problem = fieldProblem(b) { return .failure(.init(problem)) }
+        return .success(b)
+    }
+
+    /// Steps 3 to 6 of §11.4: the game, its bots, and the replay of its moves to the result claimed.
+    func replay(_ b: RecordBody) -> Result<Void, Refusal> {
         guard let entry = catalog[b.game] else { return .failure(.init("unknown game \(b.game)")) }
         guard entry.playerCounts.contains(b.players) else {
             return .failure(.init("\(b.game) is not played by \(b.players)"))
@@ -67,7 +88,7 @@ public struct RecordVerifier: Sendable {
         if let problem = simultaneous ? raceOutcomeProblem(b, game) : turnOutcomeProblem(b, outcome) {
             return .failure(.init(problem))
         }
-        return .success(b)
+        return .success(())
     }
 
     func turnOutcomeProblem(_ b: RecordBody, _ outcome: GameOutcome?) -> String? {
@@ -157,6 +178,8 @@ public enum RecordLimits {
     public static let maxMessageBytes = 131_072
     /// Ids in one `records.ids` message.
     public static let maxIDsPerMessage = 1_024
+    /// Signatures of one record: one per node that owns a seat (at most six seats), and room to spare.
+    public static let maxSignatures = 8
     /// Buckets of the summary: the first two hex digits of the id.
     public static let bucketCount = 256
 
