@@ -174,7 +174,10 @@ let package = Package(
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(
             name: "TavoloRecordsTests",
-            dependencies: ["TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol"]),
+            dependencies: [
+                "TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [
