@@ -70,12 +70,13 @@ public struct RecordSignature: Codable, Sendable, Hashable {
         requiredSigners(of: body).isSubset(of: signers) && body.seats.contains { signers.contains($0.node) }
     }
 
-    /// The valid signatures among `signatures` from seat owners of `body` (one per node; others are left out), and
+    /// The valid signatures among `signatures` from nodes `body` names (one per node; others are left out), and
     /// what is missing: nil when they complete the record.
     public static func check(_ signatures: [RecordSignature], recordID: String, body: RecordBody) -> (
         valid: [RecordSignature], missing: String?
     ) {
-        let owners = Set(body.seats.map(\.node))
+        // Seat owners, and members that left (whose signature lets their forfeit count, §11.7).
+        let owners = Set(body.seats.map(\.node)).union((body.takeovers ?? []).map(\.member))
         var valid: [String: RecordSignature] = [:]
         var lastProblem: String?
         for s in signatures.prefix(RecordLimits.maxSignatures) where owners.contains(s.node) && valid[s.node] == nil {
@@ -98,7 +99,8 @@ public struct RecordSigner: Sendable {
     let identity: [UInt8]
     let identityEd: [UInt8]
     let binding: [UInt8]
-    let key: Curve25519.Signing.PrivateKey
+    /// The signing key's raw bytes (swift-crypto's key type is not `Sendable`).
+    let keyBytes: [UInt8]
 
     public init?(identity: Curve25519.KeyAgreement.PrivateKey, signingKey: Curve25519.Signing.PrivateKey) {
         let publicIdentity = Array(identity.publicKey.rawRepresentation)
@@ -110,12 +112,13 @@ public struct RecordSigner: Sendable {
         self.identity = publicIdentity
         identityEd = edwards
         self.binding = binding
-        key = signingKey
+        keyBytes = Array(signingKey.rawRepresentation)
     }
 
     /// This node's signature of record `id` (64 hex digits).
     public func sign(recordID id: String) -> RecordSignature? {
         guard let idBytes = [UInt8](hexString: id), idBytes.count == 32,
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyBytes),
             let signature = try? key.signature(for: RecordSignature.recordMessage(id: idBytes))
         else { return nil }
         return RecordSignature(

@@ -100,7 +100,7 @@ extension RecordStore {
                 !(row["verified"] as Bool)
             else { return false }
             try addSignatureRows(signatures, recordID: recordID, db)
-            let held = try signatures(of: recordID, db)
+            let held = try self.signatures(of: recordID, db)
             let body = try CanonicalJSON.decode(RecordBody.self, [UInt8](row["body"] as Data))
             let signed = SignedRecord(RecordedGame(body: [], startedAt: nil, endedAt: 0), body, signatures: held)
             guard signed.isSigned else { return false }

@@ -66,7 +66,7 @@ public actor RecordSync {
     let pushesPerMinute: Int
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
-    public private(set) var stats = Stats()
+    public internal(set) var stats = Stats()
 
     /// What the mesh tells the sync, kept in the order it happened (separate `Task`s would not keep it: a
     /// peer's summary could overtake its connection).
