@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloRecords
+import TavoloTable
 import TavoloTestSupport
 import XCTest
 
@@ -77,6 +78,47 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
         XCTAssertTrue(board.achievements.isEmpty)
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("refused: unsigned"), harness.logTail(0))
+    }
+
+    /// Two nodes' people play Othello to the end: each node signs its record and sends the other its signature, so
+    /// both hold the game signed by both, and both count it for each person by node id (§11.7).
+    func testAGameOfTwoPeopleIsSignedByBothAndCountsOnBothNodes() throws {
+        try harness.start(2)
+        try harness.eventually("a full mesh", seconds: 30) { harness.isFullMesh([0, 1]) }
+        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        try harness.eventually("node 1 sees the table", seconds: 15) {
+            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == info.id }
+        }
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        try harness.eventually("both seats taken", seconds: 15) {
+            ((try? client(0).call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
+                == true
+        }
+        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        func history(_ i: Int) -> [RecordSummary] {
+            (try? client(i).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? []
+        }
+        // Each node's person plays its first legal move whenever it is its turn.
+        try harness.eventually("the game ends on both nodes", seconds: 180) {
+            for i in 0..<2 {
+                guard let st = try? client(i).call(.state(table: info.id), as: TableState.self),
+                    st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn), let move = st.legalMoves.first
+                else { continue }
+                _ = try? client(i).call(.move(table: info.id, move: move), as: Empty.self)
+            }
+            return history(0).count == 1 && history(1).count == 1
+        }
+        try harness.eventually("both records signed by both", seconds: 30) {
+            history(0).first?.verified == true && history(1).first?.verified == true
+        }
+        XCTAssertEqual(history(0).map(\.id), history(1).map(\.id), "one record of one game")
+        let ids = try Set((0..<2).map { try harness.status($0).id })
+        for i in 0..<2 {
+            let othello = try XCTUnwrap(try scores(i).games.first { $0.game == "othello" })
+            XCTAssertEqual(othello.finished, 1)
+            XCTAssertEqual(Set(othello.humans.compactMap(\.node)), ids, "node \(i) counts both people by node id")
+        }
     }
 }
 
