@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloCore
+import TavoloProtocol
 import TavoloTable
 
 /// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
@@ -188,10 +189,8 @@ public enum RecordLimits {
     }
     public static func isRecordID(_ s: String) -> Bool { s.utf8.count == 64 && isLowerHex(s) }
     static func isNodeID(_ s: String) -> Bool { s.utf8.count == 32 && isLowerHex(s) }
-    static func isName(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 63
-            && !s.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "/" }
-    }
+    /// §4.1's rules for a node name (a record names nodes by the names their handshakes gave).
+    static func isName(_ s: String) -> Bool { !s.isEmpty && s.utf8.count <= 63 && Handshake.isValidName(s) }
     static func isTableID(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64
             && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }
