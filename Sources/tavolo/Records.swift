@@ -28,8 +28,10 @@ struct History: ParsableCommand {
         if json { return try printJSON(records) }
         if everything.isEmpty { print("no games recorded yet") }
         for r in records {
-            let seats = r.seats.map { s in
-                "\(s.name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
+            // People whose names look alike are shown with their node ids (§4.1).
+            let names = PeerNameDisplay.names(r.seats.map { ($0.name, $0.bot == nil ? $0.node : nil) })
+            let seats = zip(r.seats, names).map { s, name in
+                "\(name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
             }.joined(separator: ", ")
             let outcome = r.outcome == "finished" ? "" : " [\(r.outcome)\(r.stopCode.map { " \($0)" } ?? "")]"
             // A member that left: its seats show the bot that played on; the game counts as lost for it.
