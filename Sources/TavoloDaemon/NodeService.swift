@@ -195,7 +195,7 @@ public final class NodeService: Sendable {
             switch event {
             case .message(let m): router.route(m)
             case .peerConnected(let p):
-                recordSync.post(.connected(p.id))
+                recordSync.post(.connected(p.id, address: p.address))
                 tables.assumeIsolated { tables in
                     Self.remember(p, in: knownPeers, logger: logger)
                     chat.peerConnected(p.id, name: p.name)

@@ -30,10 +30,10 @@ extension RecordStore {
     /// Stores records not stored yet, all in one transaction, with their (checked) signatures; returns how many
     /// were new. A record signed by every node that must sign it is `verified` and counts on the leaderboards.
     @discardableResult
-    public func insert(_ records: [SignedRecord], source: Source) throws -> Int {
+    public func insert(_ records: [SignedRecord], source: Source, from peer: String? = nil) throws -> Int {
         try pool.write { db in
             var added = 0
-            for r in records where try insertRow(r, source: source, db) {
+            for r in records where try insertRow(r, source: source, from: peer, db) {
                 added += 1
                 try Standings.addForfeits(r.body, recordID: r.game.id, endedAt: r.game.endedAt, db)
                 try addSignatureRows(r.signatures, recordID: r.game.id, db)
@@ -49,21 +49,21 @@ extension RecordStore {
         try insert([(record, try record.decodedBody())], source: source) == 1
     }
 
-    private func insertRow(_ r: SignedRecord, source: Source, _ db: Database) throws -> Bool {
+    private func insertRow(_ r: SignedRecord, source: Source, from peer: String?, _ db: Database) throws -> Bool {
         let (g, b) = (r.game, r.body)
         // Cached statements: parsed once per connection, not once per row (the insert rate doubled).
         try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO record
                 (id, tableID, game, players, outcome, stopCode, moveCount, finalHash, startedAt, endedAt,
-                 mine, source, body, verified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                 mine, source, body, verified, receivedFrom) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """
         ).execute(
             arguments: [
                 g.id, b.table, b.game, b.players, b.outcome.rawValue, b.stopCode, b.moves.count, b.finalHash,
                 g.startedAt, g.endedAt,
                 b.seats.contains { $0.node == me } || (b.takeovers ?? []).contains { $0.member == me },
-                source.rawValue, Data(g.body), r.isSigned,
+                source.rawValue, Data(g.body), r.isSigned, peer,
             ])
         guard db.changesCount == 1 else { return false }
         for s in b.seats {
@@ -121,6 +121,16 @@ extension RecordStore {
         ).compactMap { try? CanonicalJSON.decode(RecordSignature.self, Array($0.utf8)) }
     }
 
+    /// Records kept that `peer` (node id) sent, or that any peer sent (nil).
+    public func receivedCount(from peer: String?) -> Int {
+        let sql =
+            peer == nil
+            ? "SELECT COUNT(*) FROM record WHERE receivedFrom IS NOT NULL"
+            : "SELECT COUNT(*) FROM record WHERE receivedFrom = ?"
+        let args: StatementArguments = peer.map { [$0] } ?? []
+        return ((try? pool.read { try Int.fetchOne($0, sql: sql, arguments: args) }) ?? nil) ?? 0
+    }
+
     /// Which of `ids` are stored and signed.
     public func verified(_ ids: [String]) throws -> Set<String> {
         try pool.read { db in
@@ -137,7 +147,12 @@ extension RecordStore {
     /// kept, unverified; the leaderboards, which counted them, start again from the signed games.
     static func migrateSignatures(_ m: inout DatabaseMigrator) {
         m.registerMigration("v5-signatures") { db in
-            try db.alter(table: "record") { t in t.add(column: "verified", .boolean).notNull().defaults(to: false) }
+            try db.alter(table: "record") { t in
+                t.add(column: "verified", .boolean).notNull().defaults(to: false)
+                // The peer a record came from (node id), for its share of the disk (§11.3); null for the node's own.
+                t.add(column: "receivedFrom", .text)
+            }
+            try db.create(index: "record_on_receivedFrom", on: "record", columns: ["receivedFrom"])
             try db.create(table: "signature") { t in
                 t.column("recordID", .text).notNull().references("record", onDelete: .cascade)
                 t.column("node", .text).notNull()

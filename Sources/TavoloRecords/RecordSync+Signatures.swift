@@ -40,18 +40,22 @@ extension RecordSync {
                 logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
             }
         }
+        let room = storeRoom(for: id)
+        if fresh.count > room {
+            deferred += fresh.count - room
+            fresh.removeLast(fresh.count - room)
+            sayOver(id, "records kept from it (its share of the disk)")
+        }
         var added = 0
-        do { added = try store.insert(fresh, source: .peer) } catch {
+        do { added = try store.insert(fresh, source: .peer, from: id.hex) } catch {
             logger.error("cannot store records from \(id.short): \(error)")
         }
         stats.accepted += added
+        peers[id]?.stored += added
+        storedFromPeers += added
         if deferred > 0 {
             stats.deferred += deferred
-            // Said once a minute per peer: when this message is the one that went over.
-            if peers[id]?.pushedThisMinute == pushesPerMinute + deferred {
-                logger.warning(
-                    "records from \(id.short): over \(pushesPerMinute) a minute; the rest wait for the next minute")
-            }
+            sayOver(id, "records checked a minute")
         }
         send(.ack(accepted: added + completed, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
         if added + completed > 0 { recordsAdded() }

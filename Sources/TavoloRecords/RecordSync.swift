@@ -21,6 +21,9 @@ public actor RecordSync {
         public var lastRefusal: String?
         /// Records left unchecked because their peer was over its pushes a minute.
         public var deferred = 0
+        /// Bytes of `records.ids` the last summary compared was answered with, and of every answer so far.
+        public var lastSummaryAnswerBytes = 0
+        public var answeredBytes = 0
     }
 
     struct Peer {
@@ -35,9 +38,14 @@ public actor RecordSync {
         var recheckTask: Task<Void, Never>?
         /// Records this peer checked and refused (its `records.ack`): never offered to it again.
         var refusedByPeer = BoundedIDSet(limit: RecordSync.maxRememberedRefusals)
-        /// Records this peer pushed in the current minute, and when that minute began (§11.3 step 5).
-        var pushedThisMinute = 0
-        var minuteStarted: ContinuousClock.Instant?
+        /// The peer's host, as its connection gives it: the quotas' key for every key it makes (§11.3).
+        var address = ""
+        /// Records this peer sent that this node keeps (§11.3 step 5: a bounded share of the disk).
+        var stored = 0
+        /// The first bucket the next answer to its summary starts at: a bounded answer moves on each time.
+        var nextBucket = 0
+        /// When a message of this peer last went over a share: said once a minute.
+        var overSaid: ContinuousClock.Instant?
     }
 
     /// Records a peer may push in a minute; beyond it the rest of a `records.data` is left unchecked and unstored
@@ -64,6 +72,10 @@ public actor RecordSync {
     let pause: Duration
     /// Records a peer may push in a minute (`defaultPushesPerMinute`).
     let pushesPerMinute: Int
+    /// The shares of §11.3 (per peer, per address, all peers).
+    var quotas: RecordQuotas
+    /// Records stored that peers sent, all together (`RecordQuotas.Limits.storedFromPeers`).
+    var storedFromPeers = 0
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
     public internal(set) var stats = Stats()
@@ -71,7 +83,7 @@ public actor RecordSync {
     /// What the mesh tells the sync, kept in the order it happened (separate `Task`s would not keep it: a
     /// peer's summary could overtake its connection).
     public enum Input: Sendable {
-        case connected(NodeID)
+        case connected(NodeID, address: String = "")
         case lost(NodeID)
         case message([UInt8], from: NodeID)
     }
@@ -95,7 +107,7 @@ public actor RecordSync {
     public func run() async {
         for await input in inputStream {
             switch input {
-            case .connected(let id): peerConnected(id)
+            case .connected(let id, let address): peerConnected(id, address: address)
             case .lost(let id): peerLost(id)
             case .message(let body, let id):
                 backlog.leave()
@@ -108,8 +120,12 @@ public actor RecordSync {
 
     public init(store: RecordStore, verifier: RecordVerifier, signer: RecordSigner? = nil, pause: Duration = .milliseconds(5),
                 freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
-                logger: Logger, send: @escaping Send) {
+                limits: RecordQuotas.Limits = .init(), logger: Logger, send: @escaping Send) {
         self.pushesPerMinute = pushesPerMinute
+        var limits = limits
+        limits.checksPerPeer = pushesPerMinute
+        quotas = RecordQuotas(limits: limits)
+        storedFromPeers = store.receivedCount(from: nil)
         self.store = store
         self.freshness = freshness
         self.verifier = verifier
@@ -122,8 +138,11 @@ public actor RecordSync {
 
     // MARK: Peers
 
-    public func peerConnected(_ id: NodeID) {
-        peers[id] = Peer()
+    public func peerConnected(_ id: NodeID, address: String = "") {
+        var peer = Peer()
+        peer.address = Self.host(of: address)
+        peer.stored = store.receivedCount(from: id.hex)
+        peers[id] = peer
         sendSummary(to: id)
     }
 
@@ -215,12 +234,28 @@ public actor RecordSync {
 
     /// Every bucket whose digest differs gets this node's ids for it (even none): the peer then pushes what
     /// this node lacks, as this node does when the peer's ids arrive.
+    /// The answer is bounded (§11.3 step 2): at most `idsBytesPerSummary` bytes of ids, within the peer's, its
+    /// address's and everyone's bytes a minute; the next summary's answer goes on from the bucket this one stopped at.
     func compare(_ theirs: [String], with id: NodeID) {
-        guard let mine = try? store.bucketDigests() else { return }
-        for b in 0..<RecordLimits.bucketCount where mine[b] != theirs[b] {
-            let ids = (try? store.ids(inBucket: b)) ?? []
-            send(.ids(bucket: b, ids: Array(ids.prefix(RecordLimits.maxIDsPerMessage))), id)
+        guard let mine = try? store.bucketDigests(), let start = peers[id]?.nextBucket else { return }
+        var left = quotas.limits.idsBytesPerSummary
+        var answered = 0
+        for k in 0..<RecordLimits.bucketCount {
+            let b = (start + k) % RecordLimits.bucketCount
+            guard mine[b] != theirs[b] else { continue }
+            let ids = Array(((try? store.ids(inBucket: b)) ?? []).prefix(RecordLimits.maxIDsPerMessage))
+            let cost = Self.idsMessageBytes(ids.count)
+            guard cost <= left, admitAnswer(cost, to: id) else {
+                peers[id]?.nextBucket = b
+                sayOver(id, "answers to its summaries")
+                break
+            }
+            left -= cost
+            answered += cost
+            send(.ids(bucket: b, ids: ids), id)
         }
+        stats.lastSummaryAnswerBytes = answered
+        stats.answeredBytes += answered
     }
 
     func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
@@ -256,6 +291,7 @@ public actor RecordSync {
 
     /// Sends the next `records.data` to `id` if none is waiting for its ack (or the ack is 30 s late).
     func pump(_ id: NodeID) {
+        // `peer` is a copy: written back only when the batch goes (or records it named are gone).
         guard var peer = peers[id], !peer.outbox.isEmpty else { return }
         if peer.inFlight, let since = peer.inFlightSince, ContinuousClock.now - since < .seconds(30) { return }
         var batch: [RecordMessage.WireRecord] = []
@@ -275,6 +311,15 @@ public actor RecordSync {
             peer.queued.remove(next)
         }
         if !batch.isEmpty {
+            guard admitAnswer(size, to: id) else {
+                sayOver(id, "records sent to it")
+                Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    self.pump(id)
+                }
+                return
+            }
+            stats.answeredBytes += size
             peer.inFlight = true
             peer.inFlightSince = .now
             stats.sent += batch.count
@@ -286,22 +331,6 @@ public actor RecordSync {
             }
         }
         peers[id] = peer
-    }
-}
-
-extension RecordSync {
-    /// Counts one pushed record against `id`'s minute; false when the peer is over its share.
-    func admitPush(from id: NodeID) -> Bool {
-        guard var peer = peers[id] else { return false }
-        let now = ContinuousClock.now
-        if let start = peer.minuteStarted, now - start < .seconds(60) {
-            peer.pushedThisMinute += 1
-        } else {
-            peer.minuteStarted = now
-            peer.pushedThisMinute = 1
-        }
-        peers[id] = peer
-        return peer.pushedThisMinute <= pushesPerMinute
     }
 }
 

@@ -320,7 +320,9 @@ final class RecordStoreTests: XCTestCase {
         try store.pool.write { db in
             try db.execute(sql: "DROP TABLE signature")
             try db.execute(sql: "DROP INDEX seat_on_node_endedAt")
+            try db.execute(sql: "DROP INDEX record_on_receivedFrom")
             try db.execute(sql: "ALTER TABLE record DROP COLUMN verified")
+            try db.execute(sql: "ALTER TABLE record DROP COLUMN receivedFrom")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-signatures'")
         }
         try store.close()
