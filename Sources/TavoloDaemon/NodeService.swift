@@ -99,6 +99,9 @@ public final class NodeService: Sendable {
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
+        try StateDirectory.prepare(options.stateDirectory)
+        let leftovers = StateDirectory.cleanTemporaries(options.stateDirectory)
+        if leftovers > 0 { logger.info("removed \(leftovers) temporary files an earlier run left in the state directory") }
         let identity: NodeKeyFile.Identity
         do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
