@@ -201,7 +201,7 @@ public final class NodeService: Sendable {
                 recordSync.post(.connected(p.id, address: p.address))
                 tables.assumeIsolated { tables in
                     Self.remember(p, in: knownPeers, logger: logger)
-                    chat.peerConnected(p.id, name: p.name)
+                    chat.peerConnected(p.id, name: p.name, address: p.address)
                     tables.peerConnected(p.id, name: p.name)
                 }
             case .peerLost(let p, _):
