@@ -123,6 +123,10 @@ public final class NodeService: Sendable {
         } catch let e as StartError { throw e } catch { throw StartError("\(error)") }
         // Before the mesh: a broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
+        // Games of this node's own logs kept before signatures (or rebuilt from the logs) get its signature now.
+        if let n = try? recordStore.signOwnRecords({ signer.sign(recordID: $0) }), n > 0 {
+            logger.notice("records: signed \(n) games of this node's own logs")
+        }
         let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key

@@ -131,6 +131,28 @@ extension RecordStore {
         return ((try? pool.read { try Int.fetchOne($0, sql: sql, arguments: args) }) ?? nil) ?? 0
     }
 
+    /// Records of this node's own game logs (written here or imported: never one a peer sent) that lack this node's
+    /// signature: a database from before signatures, or rebuilt from the logs. `sign` gives this node's signature
+    /// of an id; returns how many it signed (the records of games of its bots alone become verified by it).
+    @discardableResult
+    public func signOwnRecords(_ sign: (String) -> RecordSignature?) throws -> Int {
+        let ids = try pool.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM record r WHERE r.source IN ('local', 'import') AND r.mine AND NOT r.verified
+                      AND NOT EXISTS (SELECT 1 FROM signature g WHERE g.recordID = r.id AND g.node = ?)
+                    """, arguments: [me])
+        }
+        var signed = 0
+        for id in ids {
+            guard let mine = sign(id) else { continue }
+            try addSignatures([mine], recordID: id)
+            signed += 1
+        }
+        return signed
+    }
+
     /// Which of `ids` are stored and signed.
     public func verified(_ ids: [String]) throws -> Set<String> {
         try pool.read { db in

@@ -4,6 +4,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloRecords
+import TavoloTable
 import TavoloTestSupport
 import XCTest
 
@@ -71,6 +72,11 @@ final class RecordFloodIntegrationTests: DaemonTestCase {
         try harness.eventually("the node answers", seconds: 30) { (try? harness.status(0)) != nil }
         let forgery = try Forgery()
         let before = databaseBytes(0)
+        // A game of the node's own bots, in progress while the flood comes: it must play on and be recorded.
+        let c = try client(0)
+        let game = try c.call(.host(game: "spirits", players: 3), as: TableInfo.self)
+        _ = try c.call(.fill(table: game.id, bot: "random"), as: TableInfo.self)
+        _ = try c.call(.start(table: game.id), as: TableInfo.self)
         var flooders = try (0..<20).map { _ in try stranger() }
         for (raw, _) in flooders { raw.setTimeout(0.5) }
         var counters = Array(repeating: 0, count: flooders.count)
@@ -106,6 +112,10 @@ final class RecordFloodIntegrationTests: DaemonTestCase {
         XCTAssertGreaterThan(accepted, 0, "genuine records of the flooders' own are accepted, up to the share")
         XCTAssertLessThanOrEqual(accepted, RecordQuotas.Limits().checksPerAddress, "one address's share a minute")
         XCTAssertLessThanOrEqual(stored, 200, "history lists at most 200")
+        try harness.eventually("the node's own game played on and is recorded, signed", seconds: 60) {
+            let own = (try? client(0).call(.history(game: "spirits", player: nil), as: [RecordSummary].self)) ?? []
+            return own.contains { $0.table == game.id.rawValue && $0.outcome == "finished" && $0.verified }
+        }
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("is over its share of records checked a minute"), harness.logTail(0))
     }

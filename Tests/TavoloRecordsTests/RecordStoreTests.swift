@@ -310,6 +310,22 @@ final class RecordStoreTests: XCTestCase {
         XCTAssertEqual(humans.map(\.games), [2, 2])
     }
 
+    /// At start a node signs the games of its own logs that lack its signature (a database from before signatures,
+    /// or rebuilt): its bots' games then count; a record a peer sent that names it is never signed so.
+    func testANodeSignsTheGamesOfItsOwnLogsAndNeverOnesAPeerSent() throws {
+        let me = TestSigners.node(1)
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let own = try TestSigners.signed(try record(seed: 1, bot: "greedy"))
+        let sent = try TestSigners.signed(try record(seed: 2, bot: "greedy"))
+        try store.insert([(own.game, own.body)], source: .import)
+        try store.insert([(sent.game, sent.body)], source: .peer)
+        XCTAssertEqual(try store.history(game: nil, player: nil).map(\.verified), [false, false])
+        XCTAssertEqual(try store.signOwnRecords { TestSigners.all[0].sign(recordID: $0) }, 1)
+        XCTAssertEqual(try store.verified([own.game.id, sent.game.id]), [own.game.id])
+        XCTAssertEqual(try store.signOwnRecords { TestSigners.all[0].sign(recordID: $0) }, 0, "once")
+        XCTAssertEqual(try store.scores(game: "othello", catalog: .standard).games.first?.finished, 1)
+    }
+
     /// A database from before signatures: its records are kept, listed as unverified, and counted nowhere.
     func testRecordsFromBeforeSignaturesAreKeptUnverified() throws {
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
