@@ -29,7 +29,8 @@ enum StateDirectory {
             let path = (dir as NSString).appendingPathComponent(file)
             if FileManager.default.fileExists(atPath: path), access(path, W_OK) != 0 {
                 throw NodeService.StartError(
-                    "\(path) is read-only: make it writable for this user (chmod u+w \(path)), or pick another --state-dir")
+                    "\(path) is read-only: make it writable for this user (chmod u+w \(path)), or pick another --state-dir"
+                )
             }
         }
     }

@@ -34,7 +34,8 @@ public struct RecordQuotas: Sendable {
     ) -> Bool {
         let shares: [(String, Int)] =
             switch kind {
-            case .checks: [("p" + peer, limits.checksPerPeer), ("a" + address, limits.checksPerAddress), ("*", limits.checks)]
+            case .checks:
+                [("p" + peer, limits.checksPerPeer), ("a" + address, limits.checksPerAddress), ("*", limits.checks)]
             case .answerBytes:
                 [
                     ("p" + peer, limits.answerBytesPerPeer), ("a" + address, limits.answerBytesPerAddress),

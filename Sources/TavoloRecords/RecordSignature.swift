@@ -86,7 +86,8 @@ public struct RecordSignature: Codable, Sendable, Hashable {
         var missing: String?
         if !isComplete(body, signers: signers) {
             let unsigned = requiredSigners(of: body).subtracting(signers).sorted()
-            missing = lastProblem ?? unsigned.first.map { "seat owner \($0.prefix(8)) did not sign it" }
+            missing =
+                lastProblem ?? unsigned.first.map { "seat owner \($0.prefix(8)) did not sign it" }
                 ?? "no seat owner signed it"
         }
         return (valid.keys.sorted().compactMap { valid[$0] }, missing)

@@ -86,7 +86,8 @@ extension RecordSync {
             recordsAdded()
         }
         if let me = signer?.node, !signatures.contains(where: { $0.node == me }),
-            RecordSignature.requiredSigners(of: body).contains(id.hex) || body.seats.contains(where: { $0.node == id.hex }),
+            RecordSignature.requiredSigners(of: body).contains(id.hex)
+                || body.seats.contains(where: { $0.node == id.hex }),
             let mine = try? store.signatures(of: record), !mine.isEmpty
         {
             send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), id)
@@ -122,8 +123,7 @@ struct PendingSignatures {
             order.append(record)
             if order.count > Self.limit { byRecord.removeValue(forKey: order.removeFirst()) }
         }
-        byRecord[record, default: []] += signatures
-        byRecord[record] = Array(byRecord[record]!.suffix(RecordLimits.maxSignatures))
+        byRecord[record] = Array(((byRecord[record] ?? []) + signatures).suffix(RecordLimits.maxSignatures))
     }
 
     mutating func take(_ record: String) -> [RecordSignature] {

@@ -39,11 +39,14 @@ final class ChatManyKeysIntegrationTests: DaemonTestCase {
         var got = 0
         try harness.eventually("the node counted every line", seconds: 15) {
             guard let s = try? harness.status(0) else { return false }
-            got = ((try? client(0).call(.chatLog(room: "lobby", follow: false), as: [ChatEntry].self)) ?? [])
+            got =
+                ((try? client(0).call(.chatLog(room: "lobby", follow: false), as: [ChatEntry].self)) ?? [])
                 .filter { $0.text.hasPrefix("flood ") }.count
             return got + s.chatMessagesDropped == 100
         }
-        print("FIGURE chat from many keys: 20 keys on one address sent 100 lines in \(String(format: "%.2f", sentIn)) s; \(got) got through")
+        print(
+            "FIGURE chat from many keys: 20 keys on one address sent 100 lines in \(String(format: "%.2f", sentIn)) s; \(got) got through"
+        )
         XCTAssertGreaterThan(got, 0)
         // The address's bucket (10), and what it refills (2 a second) while the lines arrive.
         XCTAssertLessThanOrEqual(got, 10 + Int((Date().timeIntervalSince(start) * 2).rounded(.up)))

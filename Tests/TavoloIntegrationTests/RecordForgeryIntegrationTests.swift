@@ -103,7 +103,8 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
         try harness.eventually("the game ends on both nodes", seconds: 180) {
             for i in 0..<2 {
                 guard let st = try? client(i).call(.state(table: info.id), as: TableState.self),
-                    st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn), let move = st.legalMoves.first
+                    st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn),
+                    let move = st.legalMoves.first
                 else { continue }
                 _ = try? client(i).call(.move(table: info.id, move: move), as: Empty.self)
             }

@@ -31,7 +31,8 @@ final class StopCodeIntegrationTests: DaemonTestCase {
         let refusedBefore = try harness.status(0).tableMessagesRefused
 
         for code in [StopCode.memberLeft, .badCommit] {
-            _ = try client(1).call(.inject(.stop(table: info.id, code: code, reason: "I'd rather not lose")), as: Empty.self)
+            _ = try client(1).call(
+                .inject(.stop(table: info.id, code: code, reason: "I'd rather not lose")), as: Empty.self)
         }
         try harness.eventually("node 0 refused and counted both", seconds: 15) {
             ((try? harness.status(0).tableMessagesRefused) ?? 0) >= refusedBefore + 2

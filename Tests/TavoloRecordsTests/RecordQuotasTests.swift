@@ -1,5 +1,6 @@
-@testable import TavoloRecords
 import XCTest
+
+@testable import TavoloRecords
 
 /// The shares of §11.3: a peer, an address and all peers together each have a bound a minute; fresh keys from one
 /// address share the address's; a new minute gives room again.

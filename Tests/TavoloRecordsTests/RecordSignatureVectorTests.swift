@@ -40,7 +40,8 @@ final class RecordSignatureVectorTests: XCTestCase {
     func signer(_ n: Vectors.Node) throws -> RecordSigner {
         let identity = try Curve25519.KeyAgreement.PrivateKey(
             rawRepresentation: try XCTUnwrap([UInt8](hexString: n.x25519Private)))
-        let signing = try Curve25519.Signing.PrivateKey(rawRepresentation: try XCTUnwrap([UInt8](hexString: n.signingSeed)))
+        let signing = try Curve25519.Signing.PrivateKey(
+            rawRepresentation: try XCTUnwrap([UInt8](hexString: n.signingSeed)))
         return try XCTUnwrap(RecordSigner(identity: identity, signingKey: signing))
     }
 

@@ -9,8 +9,10 @@ import TavoloRecords
 /// count as a real table's would.
 enum TestSigners {
     static let all: [RecordSigner] = (0..<12).map { i in
-        let identity = try! Curve25519.KeyAgreement.PrivateKey(rawRepresentation: [UInt8](repeating: UInt8(i + 1), count: 32))
-        let signing = try! Curve25519.Signing.PrivateKey(rawRepresentation: [UInt8](repeating: UInt8(100 + i), count: 32))
+        let identity = try! Curve25519.KeyAgreement.PrivateKey(
+            rawRepresentation: [UInt8](repeating: UInt8(i + 1), count: 32))
+        let signing = try! Curve25519.Signing.PrivateKey(
+            rawRepresentation: [UInt8](repeating: UInt8(100 + i), count: 32))
         return RecordSigner(identity: identity, signingKey: signing)!
     }
 
@@ -28,8 +30,9 @@ enum TestSigners {
         var b = try record.decodedBody()
         b.seats = b.seats.map { .init(seat: $0.seat, node: mapped($0.node), name: $0.name, bot: $0.bot) }
         b.takeovers = b.takeovers?.map {
-            .init(member: mapped($0.member), name: $0.name, seats: $0.seats, heir: mapped($0.heir), bot: $0.bot,
-                  number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
+            .init(
+                member: mapped($0.member), name: $0.name, seats: $0.seats, heir: mapped($0.heir), bot: $0.bot,
+                number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
         }
         let game = RecordedGame(body: try CanonicalJSON.encode(b), startedAt: record.startedAt, endedAt: record.endedAt)
         let skipped = Set(unsigned.map(node))
