@@ -2,7 +2,8 @@
 """Record signatures (PROTOCOL.md section 11.7), written from the spec with the Python `cryptography` package
 (X25519, Ed25519) and the Ed25519 group arithmetic of RFC 8032 written out below, not from Tavolo's code.
 Writes record-signatures.json: two nodes' keys, the Edwards form of each identity key, each binding, their
-signatures of a record both played, and records a receiver must accept or refuse (section 11.4 step 7).
+signatures of a record both played, records a receiver must accept or refuse (section 11.4 step 7), and the
+canonical bytes of a `records.signatures` message and of a `records.data` whose record carries signatures (11.3).
 
 The record is the first of records.json (an Othello game, accepted there) with its seats given to the two nodes
 here, as people; its moves, and so its replay, are unchanged. A second record gives both seats to node A's bots."""
@@ -129,7 +130,15 @@ def main():
         ("bots alone, no signature", bots, bid, [], "unsigned"),
         ("bots alone, signed only by a node without a seat", bots, bid, [signature(b, bid)], "unsigned"),
     ]
+    both = [signature(a, pid), signature(b, pid)]
+    messages = [
+        {"name": "records.signatures", "json": canon({"type": "records.signatures", "id": pid, "signatures": both})},
+        {"name": "records.data with signatures",
+         "json": canon({"type": "records.data", "records": [
+             {"id": pid, "body": people, "endedAt": 1700000000000, "signatures": both}]})},
+    ]
     out = {
+        "messages": messages,
         "nodes": [{"x25519Private": n["k"].hex(), "identity": n["u"].hex(), "node": n["id"],
                    "identityEd": n["A"].hex(), "signingSeed": n["seed"].hex(), "key": n["K"].hex(),
                    "binding": n["binding"].hex()} for n in (a, b)],

@@ -27,8 +27,13 @@ final class RecordSignatureVectorTests: XCTestCase {
             var signatures: [RecordSignature]
             var expect: String
         }
+        struct Message: Codable {
+            var name: String
+            var json: String
+        }
         var nodes: [Node]
         var records: [Record]
+        var messages: [Message]
     }
 
     func vectors() throws -> Vectors {
@@ -69,6 +74,17 @@ final class RecordSignatureVectorTests: XCTestCase {
             case .failure(let why):
                 XCTAssertTrue(why.description.hasPrefix(r.expect), "\(r.name): \(why)")
             }
+        }
+    }
+
+    /// The generator's messages decode, and this implementation writes them byte for byte as it does (§11.3).
+    func testMessagesWithSignaturesAreTheGeneratorsBytes() throws {
+        let v = try vectors()
+        XCTAssertEqual(v.messages.count, 2)
+        for m in v.messages {
+            let decoded = try CanonicalJSON.decode(RecordMessage.self, Array(m.json.utf8))
+            XCTAssertNil(decoded.limitProblem, m.name)
+            XCTAssertEqual(String(decoding: try CanonicalJSON.encode(decoded), as: UTF8.self), m.json, m.name)
         }
     }
 }
