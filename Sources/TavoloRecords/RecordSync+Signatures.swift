@@ -85,10 +85,10 @@ extension RecordSync {
         if addSignatures(RecordSignature.check(signatures, recordID: record, body: body).valid, record) {
             recordsAdded()
         }
+        // The sender lacks this node's signature (it wrote its record first, or is a host without a seat): it gets
+        // what this node holds, this node's own included. Its answer then holds this node's: no echo.
         if let me = signer?.node, !signatures.contains(where: { $0.node == me }),
-            RecordSignature.requiredSigners(of: body).contains(id.hex)
-                || body.seats.contains(where: { $0.node == id.hex }),
-            let mine = try? store.signatures(of: record), !mine.isEmpty
+            let mine = try? store.signatures(of: record), mine.contains(where: { $0.node == me })
         {
             send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), id)
         }

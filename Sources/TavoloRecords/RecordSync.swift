@@ -169,7 +169,7 @@ public actor RecordSync {
 
     func sendSummary(to id: NodeID) {
         guard let buckets = try? store.bucketDigests() else { return }
-        send(.summary(count: store.count, buckets: buckets), id)
+        send(.summary(count: store.verifiedCount, buckets: buckets), id)
     }
 
     // MARK: Receiving
