@@ -15,7 +15,7 @@ public struct RecordQuotas: Sendable {
         public var answerBytes = 8_388_608
         /// Records kept that a peer sent, per peer and from all peers: the rest of the disk is the node's own.
         public var storedPerPeer = 5_000
-        public var storedFromPeers = 50_000
+        public var storedFromPeers = 20_000
 
         public init() {}
     }
