@@ -211,6 +211,16 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        // The daemon's parts alone: handlers in an embedded channel, no process.
+        .testTarget(
+            name: "TavoloDaemonTests",
+            dependencies: [
+                "TavoloDaemon", "TavoloControl", "TavoloCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Real tavolod processes and the real avahi-daemon; finds tavolod next to the test bundle.
         .testTarget(
             name: "TavoloIntegrationTests",

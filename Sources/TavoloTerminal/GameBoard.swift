@@ -54,6 +54,13 @@ public enum GameBoards {
 
     /// The legal moves as options, in the node's order; a move this build cannot read is shown as its JSON.
     public static func options(game: String, legal: [[UInt8]]) -> [MoveOption] {
+        let options = allOptions(game: game, legal: legal)
+        // A Briscola chiamata auction has up to 69 bids: the pass first, so it is never off the edge of the line.
+        guard game == BriscolaState.gameName else { return options }
+        return options.filter { $0.key == "pass" } + options.filter { $0.key != "pass" }
+    }
+
+    static func allOptions(game: String, legal: [[UInt8]]) -> [MoveOption] {
         legal.map { json in
             let data = Data(json)
             switch game {
@@ -65,7 +72,7 @@ public enum GameBoards {
                 }
             case BriscolaState.gameName:
                 if let m = try? JSONDecoder().decode(BriscolaMove.self, from: data) {
-                    return MoveOption(json: json, key: m.card.code, label: "\(m.card.name) (\(m.card.code))")
+                    return BriscolaBoard.option(m, json: json)
                 }
             case OthelloState.gameName:
                 if let m = try? JSONDecoder().decode(OthelloMove.self, from: data) {

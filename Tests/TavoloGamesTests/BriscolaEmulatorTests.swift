@@ -96,6 +96,6 @@ final class BriscolaEmulatorTests: XCTestCase {
         try s.apply(BriscolaMove(card("2D")))  // seat 1 trumps
         var bot = BriscolaEmulatorBot()
         // Against the trump 2D seat 2 follows "replying to a briscola": highest liscio 4C.
-        XCTAssertEqual(bot.chooseMove(in: s, seat: 2).card, card("4C"))
+        XCTAssertEqual(bot.chooseMove(in: s, seat: 2), BriscolaMove(card("4C")))
     }
 }

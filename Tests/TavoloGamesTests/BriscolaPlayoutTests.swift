@@ -17,14 +17,16 @@ final class BriscolaPlayoutTests: XCTestCase {
         for c in s.captured { add(c, "captured") }
         add(CardSet(s.table), "table")
         add(CardSet((0..<s.pileCount).map { s.pileCard(s.drawn + $0) }), "pile")
-        XCTAssertEqual(total, 40, "all 40 cards accounted for once")
-        XCTAssertEqual(seen, .full)
+        let deck = BriscolaState.deck(players: s.playerCount)
+        XCTAssertEqual(total, deck.count, "all \(deck.count) cards accounted for once")
+        XCTAssertEqual(seen, CardSet(deck))
         XCTAssertEqual(s.pileCount % s.playerCount, 0)
         let played = s.table.count
         for seat in 0..<s.playerCount {
             // Seats that already played to this trick hold one card fewer.
             let offset = (seat - s.leader + s.playerCount) % s.playerCount
-            let expected = min(3, (40 - s.captured.reduce(0) { $0 + $1.count }) / s.playerCount)
+            let dealt = BriscolaState.dealSize(players: s.playerCount)
+            let expected = min(dealt, (deck.count - s.captured.reduce(0) { $0 + $1.count }) / s.playerCount)
             XCTAssertEqual(s.hands[seat].count, expected - (offset < played ? 1 : 0), "hand size of seat \(seat)")
         }
         XCTAssertEqual(s.captured.reduce(0) { $0 + $1.count } % s.playerCount, 0)
@@ -32,8 +34,41 @@ final class BriscolaPlayoutTests: XCTestCase {
             XCTAssertEqual(s.capturedPoints.reduce(0, +), 120, "points total 120 at the end")
             XCTAssertTrue(s.hands.allSatisfy(\.isEmpty))
             XCTAssertEqual(o.scores, s.sidePoints)
-            let sides = s.playerCount == 4 ? o.scores[0] + o.scores[1] : o.scores.reduce(0, +)
-            XCTAssertEqual(sides, 120)
+            XCTAssertEqual(Self.sideTotal(s, o), 120)
+        }
+        if let c = s.chiamata { checkChiamata(s, c) }
+    }
+
+    /// The points of one seat per side, added: 120 for every player count.
+    static func sideTotal(_ s: BriscolaState, _ o: GameOutcome) -> Int {
+        switch s.playerCount {
+        case 4: return o.scores[0] + o.scores[1]
+        case 5:
+            guard let d = s.chiamata?.declarer, let defender = (0..<5).first(where: { !s.sameSide($0, d) }) else {
+                return o.scores.reduce(0, +)
+            }
+            return o.scores[d] + o.scores[defender]
+        default: return o.scores.reduce(0, +)
+        }
+    }
+
+    /// Chiamata: the call fixes trump and the partner (the holder of the called card, or the seat that played it).
+    static func checkChiamata(_ s: BriscolaState, _ c: ChiamataPart) {
+        XCTAssertNil(s.trumpCard)
+        XCTAssertEqual(s.pileCount, 0)
+        guard let called = c.calledCard else {
+            XCTAssertNil(s.trumpSuit, "no trump before the call")
+            XCTAssertTrue(s.captured.allSatisfy(\.isEmpty) && s.table.isEmpty, "no card is played before the call")
+            return
+        }
+        XCTAssertEqual(c.phase, .playing)
+        XCTAssertEqual(s.trumpSuit, called.suit)
+        XCTAssertEqual(called.rank, c.highest?.bid.rank)
+        XCTAssertEqual(c.declarer, c.highest?.seat)
+        let played = s.table.contains(called) || s.captured.contains { $0.contains(called) }
+        XCTAssertEqual(c.partnerRevealed, played)
+        if !played, let p = c.partner {
+            XCTAssertTrue(s.hands[p].contains(called), "the partner holds the called card")
         }
     }
 
@@ -56,6 +91,17 @@ final class BriscolaPlayoutTests: XCTestCase {
         XCTAssertEqual(moves, 2000 * 40)
     }
 
+    func testRandomPlayoutsThreePlayers() throws {
+        let (_, moves) = try harness().run(players: 3, games: 2000, firstSeed: 9000)
+        XCTAssertEqual(moves, 2000 * 39)
+    }
+
+    /// Every card is played, after an auction of at least one bid and a call.
+    func testRandomPlayoutsFivePlayers() throws {
+        let (_, moves) = try harness().run(players: 5, games: 2000, firstSeed: 13000)
+        XCTAssertGreaterThanOrEqual(moves, 2000 * (40 + 2))
+    }
+
     func testSameSeedsSameTranscript() throws {
         try harness().runTwiceAndCompare(players: 4, games: 50, firstSeed: 77)
     }
@@ -63,10 +109,10 @@ final class BriscolaPlayoutTests: XCTestCase {
     /// A bot must decide from its observation only: states that look the same to its seat (hidden cards
     /// dealt differently) must get the same move from equal bots.
     func testBotsDecideFromTheObservationOnly() throws {
-        for players in [2, 4] {
+        for players in [2, 3, 4, 5] {
             for seed: UInt64 in 1...12 {
                 var s = try BriscolaState(players: players, seed: seed)
-                var driver = BriscolaEmulatorBot()
+                var driver = RandomBot<BriscolaState>(rng: TavoloRNG(seed: seed, stream: 9))
                 var resample = TavoloRNG(seed: seed, stream: 0x5A)
                 while case .seat(let seat) = s.turn {
                     let twin = BriscolaState(sampling: s.observation(for: seat), rng: &resample)
@@ -74,7 +120,7 @@ final class BriscolaPlayoutTests: XCTestCase {
                     var e1 = BriscolaEmulatorBot()
                     var e2 = BriscolaEmulatorBot()
                     XCTAssertEqual(e1.chooseMove(in: s, seat: seat), e2.chooseMove(in: twin, seat: seat))
-                    if s.moveNumber % 7 == 0 {
+                    if s.moveNumber % 7 == 0 || (s.chiamata.map { $0.phase != .playing } ?? false) {
                         var b1 = BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: 4)
                         var b2 = BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: 4)
                         XCTAssertEqual(b1.chooseMove(in: s, seat: seat), b2.chooseMove(in: twin, seat: seat))

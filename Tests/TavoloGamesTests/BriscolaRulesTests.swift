@@ -43,7 +43,7 @@ final class BriscolaRulesTests: XCTestCase {
     }
 
     func testDealThreeCardsEachFromTheSeatAfterTheDealerThenTrumpFaceUp() throws {
-        for players in [2, 4] {
+        for players in [2, 3, 4] {
             let s = try BriscolaState(players: players, seed: 7)
             for seat in 0..<players {
                 let k = (seat - s.dealer - 1 + players) % players
@@ -51,7 +51,7 @@ final class BriscolaRulesTests: XCTestCase {
                     s.hands[seat], CardSet([s.dealtDeck[k], s.dealtDeck[k + players], s.dealtDeck[k + 2 * players]]))
             }
             XCTAssertEqual(s.trumpCard, s.dealtDeck[3 * players])
-            XCTAssertEqual(s.pileCount, 40 - 3 * players)
+            XCTAssertEqual(s.pileCount, (players == 3 ? 39 : 40) - 3 * players)
             XCTAssertTrue(s.trumpFaceUp)
             XCTAssertEqual(s.turn, .seat((s.dealer + 1) % players), "the seat after the dealer leads")
         }
@@ -63,7 +63,7 @@ final class BriscolaRulesTests: XCTestCase {
         // Seat 0 holds 2C 4S 6D, seat 1 holds 3D 5C 7S; trump is Bastoni.
         XCTAssertEqual(s.hands[0], CardSet(cards("2C 4S 6D")))
         try s.apply(BriscolaMove(card("2C")))
-        XCTAssertEqual(s.legalMoves().map(\.card), cards("5C 3D 7S").sorted(), "every card in hand is legal")
+        XCTAssertEqual(s.legalMoves().compactMap(\.card), cards("5C 3D 7S").sorted(), "every card in hand is legal")
         try s.apply(BriscolaMove(card("3D")))
         XCTAssertEqual(s.leader, 0, "an off-suit card never takes the trick")
     }
@@ -108,7 +108,7 @@ final class BriscolaRulesTests: XCTestCase {
     }
 
     func testFaceUpTrumpIsTheLastCardDrawnAndThenHandsArePlayedOut() throws {
-        for players in [2, 4] {
+        for players in [2, 3, 4] {
             var s = try BriscolaState(players: players, seed: 11)
             var bot = BriscolaEmulatorBot()
             while s.pileCount > 0 {
@@ -117,7 +117,7 @@ final class BriscolaRulesTests: XCTestCase {
                     try s.apply(bot.chooseMove(in: s, seat: s.current))
                     let lastDrawer = (s.leader + winnerSeatOffset) % players
                     XCTAssertEqual(s.trumpDrawnBy, lastDrawer)
-                    XCTAssertTrue(s.hands[lastDrawer].contains(s.trumpCard))
+                    XCTAssertTrue(s.hands[lastDrawer].contains(try XCTUnwrap(s.trumpCard)))
                     XCTAssertFalse(s.trumpFaceUp)
                 } else {
                     try s.apply(bot.chooseMove(in: s, seat: s.current))
@@ -129,7 +129,7 @@ final class BriscolaRulesTests: XCTestCase {
                 try s.apply(bot.chooseMove(in: s, seat: s.current))
             }
             XCTAssertEqual(s.turn, .terminal)
-            XCTAssertEqual(s.captured.reduce(CardSet()) { $0 | $1 }, .full)
+            XCTAssertEqual(s.captured.reduce(CardSet()) { $0 | $1 }, CardSet(BriscolaState.deck(players: players)))
         }
     }
 
@@ -174,7 +174,10 @@ final class BriscolaRulesTests: XCTestCase {
     }
 
     func testSetupRejectsBadPlayerCountsAndDecks() {
-        XCTAssertThrowsError(try BriscolaState(players: 3, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 1, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 6, seed: 1))
+        XCTAssertThrowsError(try BriscolaState(players: 3, seed: 1, deck: Card.all, dealer: 0), "3 players: 39 cards")
+        XCTAssertThrowsError(try BriscolaState(players: 5, seed: 1, deck: BriscolaState.deck(players: 3), dealer: 0))
         XCTAssertThrowsError(try BriscolaState(players: 2, seed: 1, deck: Array(Card.all.dropLast()), dealer: 0))
         XCTAssertThrowsError(
             try BriscolaState(players: 2, seed: 1, deck: Card.all.dropLast() + [Card.all[0]], dealer: 0))

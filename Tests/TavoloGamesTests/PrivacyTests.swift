@@ -44,7 +44,7 @@ final class PrivacyTests: XCTestCase {
     }
 
     func testBriscolaDescriptionsAndObservationsDependOnlyOnWhatTheSeatSees() throws {
-        for players in [2, 4] {
+        for players in [2, 3, 4, 5] {
             for seed: UInt64 in 1...40 {
                 var state = try BriscolaState(players: players, seed: seed &* 104_729 &+ UInt64(players))
                 var rng = TavoloRNG(seed: seed)
@@ -57,16 +57,42 @@ final class PrivacyTests: XCTestCase {
                         XCTAssertEqual(other.hands[mover].count, state.hands[mover].count)
                         XCTAssertEqual(
                             other.describe(move), text,
-                            "briscola seed \(seed) move \(state.moveNumber): the text depends on cards seat \(seat) cannot see"
+                            "briscola \(players) seed \(seed) move \(state.moveNumber): the text depends on cards seat \(seat) cannot see"
                         )
                         XCTAssertEqual(
                             try Self.json(other.observation(for: seat)), try Self.json(state.observation(for: seat)),
-                            "briscola seed \(seed) move \(state.moveNumber): seat \(seat)'s observation")
+                            "briscola \(players) seed \(seed) move \(state.moveNumber): seat \(seat)'s observation")
                     }
                     try state.apply(move)
                 }
             }
         }
+    }
+
+    /// Briscola chiamata: the secret partner is in no observation but the partner's own until the called card is
+    /// played, and in every one after. Checked against the state, so the test fails if the observation leaks it.
+    func testTheChiamataPartnerIsShownOnlyToThePartnerUntilRevealed() throws {
+        var hiddenChecks = 0
+        for seed: UInt64 in 1...60 {
+            var state = try BriscolaState(players: 5, seed: seed)
+            var rng = TavoloRNG(seed: seed, stream: 3)
+            while state.turn.seat != nil {
+                if let c = state.chiamata, let partner = c.partner {
+                    for seat in 0..<5 {
+                        let shown = state.observation(for: seat).partner
+                        if c.partnerRevealed || seat == partner {
+                            XCTAssertEqual(shown, partner, "seed \(seed): seat \(seat) should see the partner")
+                        } else {
+                            XCTAssertNil(shown, "seed \(seed) move \(state.moveNumber): seat \(seat) sees the partner")
+                            hiddenChecks += 1
+                        }
+                    }
+                }
+                let legal = state.legalMoves()
+                try state.apply(legal[rng.below(legal.count)])
+            }
+        }
+        XCTAssertGreaterThan(hiddenChecks, 0, "the partner was never hidden: the test would miss a leak")
     }
 
     /// The omniscient transcript still names hands: the redeal above would catch it, so the test can fail.
@@ -109,15 +135,16 @@ final class PrivacyTests: XCTestCase {
     }
 
     /// The same Briscola state with every card `seat` cannot see (other hands, the face-down pile) shuffled among
-    /// those places; the mover keeps `card`, and a face-up trump already drawn stays with the seat that drew it.
+    /// those places; the mover keeps `card`, and a face-up trump already drawn stays with the seat that drew it. In
+    /// chiamata the called card moves too when `seat` cannot see it, and the partner with it.
     static func redeal(
-        _ s: BriscolaState, hiddenFrom seat: Int, keeping card: Card, of mover: Int, rng: inout TavoloRNG
+        _ s: BriscolaState, hiddenFrom seat: Int, keeping card: Card?, of mover: Int, rng: inout TavoloRNG
     ) throws -> BriscolaState {
         let p = s.playerCount
         let firstPile = BriscolaState.handSize * p + 1
-        let pileSlots = Array(min(firstPile + s.drawn, 40)..<40)
-        var fixed = CardSet([card])
-        if !s.trumpFaceUp { fixed.insert(s.trumpCard) }
+        let pileSlots = s.pileCount > 0 ? Array((firstPile + s.drawn)..<s.dealtDeck.count) : []
+        var fixed = CardSet(card.map { [$0] } ?? [])
+        if let t = s.trumpCard, !s.trumpFaceUp { fixed.insert(t) }
         var pool: [Card] = []
         for o in 0..<p where o != seat { pool += s.hands[o].filter { !fixed.contains($0) } }
         pool += pileSlots.map { s.dealtDeck[$0] }
@@ -132,9 +159,7 @@ final class PrivacyTests: XCTestCase {
         }
         // The deck: any order for the cards already dealt or drawn, the face-up trump in its place, then the pile.
         let pile = Array(pool[next...])
-        var head = Array(~(CardSet(pile) | CardSet([s.trumpCard])))
-        head.insert(s.trumpCard, at: BriscolaState.handSize * p)
-        let deck = head + pile
+        let deck = BriscolaState.sampledDeck(players: p, trumpCard: s.trumpCard, pile: pile)
         var out = try BriscolaState(players: p, seed: s.seed, deck: deck, dealer: s.dealer)
         out.hands = hands
         out.captured = s.captured
@@ -142,9 +167,16 @@ final class PrivacyTests: XCTestCase {
         out.leader = s.leader
         out.drawn = s.drawn
         out.trumpDrawnBy = s.trumpDrawnBy
+        out.trumpSuit = s.trumpSuit
         out.current = s.current
         out.moveNumber = s.moveNumber
         out.isOver = s.isOver
+        if var c = s.chiamata {
+            if let called = c.calledCard, !c.partnerRevealed {
+                c.partner = (0..<p).first { hands[$0].contains(called) }
+            }
+            out.chiamata = c
+        }
         return out
     }
 

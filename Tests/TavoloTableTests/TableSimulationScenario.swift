@@ -11,7 +11,7 @@ struct SimulationCase: Hashable, CustomStringConvertible {
     /// Every game of the standard catalog, at every player count the issue names.
     static let all: [SimulationCase] =
         (1...4).map { SimulationCase(game: "fifteen", players: $0) } + [SimulationCase(game: "fifteen5", players: 2)]
-        + [2, 4].map { SimulationCase(game: "briscola", players: $0) } + [SimulationCase(game: "othello", players: 2)]
+        + (2...5).map { SimulationCase(game: "briscola", players: $0) } + [SimulationCase(game: "othello", players: 2)]
         + (2...6).map { SimulationCase(game: "spirits", players: $0) }
 
     var entry: GameEntry { GameCatalog.standard[game]! }

@@ -86,7 +86,7 @@ final class TableScreenTests: XCTestCase {
         }
         let s = Fixtures.snapshot(state, seats: Fixtures.seats(4, mine: [0, 2], bots: [2: "strong"]))
         let text = Fixtures.text(s)
-        let trump = state.trumpCard
+        let trump = try XCTUnwrap(state.trumpCard)
         XCTAssertTrue(text.contains("Trump     \(trump.suit.name.uppercased()) — \(trump.name) (\(trump.code))"), text)
         XCTAssertTrue(text.contains("partner: seat 2 alice's bot (strong)"), text)
         XCTAssertTrue(text.contains("partner: you"), text)

@@ -252,6 +252,60 @@ def test_briscola_two_pages(ctx):
     assert [s["ownerName"] for s in info["seats"]] == [a.name, b.name], info
 
 
+def test_briscola_chiamata_against_bots(ctx):
+    """Five-player Briscola chiamata against four bots: the auction by buttons, the call, the play by clicks; the
+    partner is in this seat's observation (what its page is sent) only when it is the partner or the card was played."""
+    a = ctx.cluster.nodes[0]
+    d = ctx.a
+    open_page(d, a)
+    Select(css(d, "#host-game")).select_by_value("briscola")
+    wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "briscola")
+    Select(css(d, "#host-players")).select_by_value("5")
+    if not d.find_element(By.ID, "host-bots").is_selected():
+        click(d, "#host-bots")
+    click(d, "#host-button")
+    tid = table_id(d)
+    auction_moves = cards = secret_checks = 0
+    deadline = time.time() + 600
+    while not finished(d):
+        assert time.time() < deadline, "the chiamata game did not end"
+        st = a.call({"op": "state", "table": tid})
+        obs = st["observations"][0] if st.get("observations") else None
+        if obs and obs.get("calledCard"):
+            called = obs["calledCard"]
+            played = called in obs["table"] or any(called in c for c in obs["captured"])
+            if "partner" in obs:
+                assert played or called in obs["hand"], f"the partner is shown to a seat that may not know it: {obs}"
+            else:
+                assert not played and called not in obs["hand"], f"the partner is hidden from a seat that knows it: {obs}"
+                secret_checks += 1
+                shown = retry(lambda: [e.text for e in d.find_elements(By.ID, "partner")])
+                again = a.call({"op": "state", "table": tid})["observations"][0]
+                # Only when nothing moved meanwhile (the page may already show a later move, the card played).
+                if shown and again["moveNumber"] == obs["moveNumber"]:
+                    assert "secret" in shown[0], shown[0]
+        # The first time, the lowest bid (the others may then leave the call to this seat); after that, pass, or the
+        # lowest bid when the page says this seat must bid.
+        bid = "#bids button.legal:not([title^='leave'])"
+        must = retry(lambda: any("must bid" in e.text for e in d.find_elements(By.ID, "bids")))
+        if try_click_first(d, bid if auction_moves == 0 or must else "#bids button.legal[title^='leave']"):
+            auction_moves += 1
+        elif try_click_first(d, "#calls .legal"):
+            auction_moves += 1
+            shot(d, ctx.args, "briscola-chiamata-call")
+        elif try_click_first(d, "#hand .card-button.legal"):
+            cards += 1
+            if cards == 3:
+                shot(d, ctx.args, "briscola-chiamata")
+        time.sleep(0.1)
+    assert cards == 8, f"{cards} cards played by clicks, not 8"
+    assert auction_moves >= 1, "no auction move was clicked"
+    st = a.call({"op": "state", "table": tid})
+    assert st["info"]["phase"] == "finished" and len(st["scores"]) == 5, st
+    ctx.log(f"briscola chiamata: {auction_moves} auction moves and 8 cards clicked, partner hidden in "
+            f"{secret_checks} looks, scores {st['scores']}")
+
+
 def test_spirits_and_quit_asks(ctx):
     a = ctx.cluster.nodes[0]
     d = ctx.a
@@ -401,7 +455,8 @@ def test_lobby_screenshot(ctx):
 
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
-         test_othello_against_bot, test_briscola_two_pages, test_spirits_and_quit_asks, test_fifteen_race_and_grace,
+         test_othello_against_bot, test_briscola_two_pages, test_briscola_chiamata_against_bots,
+         test_spirits_and_quit_asks, test_fifteen_race_and_grace,
          test_lobby_screenshot]
 
 

@@ -99,8 +99,10 @@ public enum BriscolaEmulator {
 
     /// The emulator's choice for the seat to play in `obs`: replies to the card taking the trick.
     public static func choose(_ obs: BriscolaObservation) -> Card {
-        let target = obs.table.isEmpty ? nil : obs.table[BriscolaState.winningIndex(obs.table, trump: obs.trumpSuit)]
-        return choose(hand: obs.hand, table: target, trump: obs.trumpSuit).card
+        // Cards are played only once trump is known; an empty hand has nothing to play.
+        guard let trump = obs.trumpSuit, !obs.hand.isEmpty else { return obs.hand.lowest ?? Card(uncheckedID: 0) }
+        let target = obs.table.isEmpty ? nil : obs.table[BriscolaState.winningIndex(obs.table, trump: trump)]
+        return choose(hand: obs.hand, table: target, trump: trump).card
     }
 }
 
@@ -114,11 +116,14 @@ extension CardSet {
     static let figure = ranks([8, 9, 10])
 }
 
-/// The seed's emulator as a bot: deterministic, decides from the observation.
+/// The seed's emulator as a bot: deterministic, decides from the observation. The seed has no auction: in
+/// Briscola chiamata it passes whenever it may (`ChiamataAuctionView.cautiousMove`).
 public struct BriscolaEmulatorBot: Bot {
     public init() {}
     public var kind: String { "emulator" }
     public mutating func chooseMove(in state: BriscolaState, seat: Int) -> BriscolaMove {
-        BriscolaMove(BriscolaEmulator.choose(state.observation(for: seat)))
+        let obs = state.observation(for: seat)
+        if let auction = ChiamataAuctionView(obs) { return auction.cautiousMove }
+        return BriscolaMove(BriscolaEmulator.choose(obs))
     }
 }

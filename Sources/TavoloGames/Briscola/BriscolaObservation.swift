@@ -6,6 +6,10 @@ import TavoloCore
 /// face up in front of everyone, so a player with a perfect memory knows them (and the points each side has).
 /// We give them here so bots need no memory of their own. Likewise who drew the face-up trump is public.
 /// Nothing else: not the other hands, not the order of the pile.
+///
+/// In Briscola chiamata (5 players) a seat also sees the auction, the called card and the tricks played; it is
+/// told the partner only when it is the partner (it holds the called card) or once the called card is played.
+/// The fields of chiamata are absent with 2–4 players, so their JSON is what it always was.
 public struct BriscolaObservation: Codable, Sendable, Equatable {
     public var seat: Int
     public var players: Int
@@ -15,8 +19,8 @@ public struct BriscolaObservation: Codable, Sendable, Equatable {
     public var turn: Int?
     public var leader: Int
     public var hand: CardSet
-    /// The card turned up at the deal: its suit is trump (the card itself was seen by all).
-    public var trumpCard: Card
+    /// The card turned up at the deal: its suit is trump (the card itself was seen by all). None in chiamata.
+    public var trumpCard: Card?
     /// Whether it still lies under the pile.
     public var trumpFaceUp: Bool
     /// The seat that drew the face-up trump, once drawn.
@@ -29,68 +33,55 @@ public struct BriscolaObservation: Codable, Sendable, Equatable {
     /// Cards each seat has taken.
     public var captured: [CardSet]
 
-    public var trumpSuit: Suit { trumpCard.suit }
+    // Briscola chiamata only.
+
+    /// `bidding`, `calling` or `playing`.
+    public var phase: ChiamataPart.Phase?
+    /// Every bid and pass in order.
+    public var auction: [ChiamataAuctionEntry]?
+    /// The auction's winner, once the auction is over.
+    public var declarer: Int?
+    /// The points the declarer's side must take (the highest bid's target).
+    public var target: Int?
+    public var calledCard: Card?
+    /// The declarer's partner: shown only to the partner itself until the called card is played.
+    public var partner: Int?
+    /// Finished tricks, oldest first.
+    public var tricks: [BriscolaTrick]?
+    /// Game points as commonly scored (declarer ±2, partner ±1, defenders ∓1; alone ±4), once over.
+    public var gamePoints: [Int]?
+
+    /// The trump suit: the face-up card's, or the called card's; nil during the auction.
+    public var trumpSuit: Suit? { trumpCard?.suit ?? calledCard?.suit }
     public var capturedPoints: [Int] { captured.map(\.points) }
 
     /// Cards this seat cannot see: other hands and the face-down pile.
     public var unseen: CardSet {
         var known = hand | CardSet(table)
         for c in captured { known = known | c }
-        if trumpFaceUp { known.insert(trumpCard) }
+        if trumpFaceUp, let t = trumpCard { known.insert(t) }
+        if players == 3 { known.insert(BriscolaState.removedForThree) }
         return ~known
     }
 }
 
 extension BriscolaState {
     public func observation(for seat: Int) -> BriscolaObservation {
-        BriscolaObservation(
+        var obs = BriscolaObservation(
             seat: seat, players: playerCount, dealer: dealer, moveNumber: moveNumber, turn: turn.seat,
             leader: leader, hand: hands[seat], trumpCard: trumpCard, trumpFaceUp: trumpFaceUp,
             trumpDrawnBy: trumpDrawnBy, pileCount: pileCount, handCounts: hands.map(\.count), table: table,
             captured: captured)
-    }
-
-    /// A full state consistent with `obs`: the unseen cards dealt at random to the other hands and the pile
-    /// (the face-up trump goes back to whoever drew it, if unplayed). Used by bots that sample hidden cards,
-    /// and by tests that check a bot decides from the observation alone. Its `dealtDeck` is not a real deal.
-    public init(sampling obs: BriscolaObservation, rng: inout TavoloRNG) {
-        var unseen = Array(obs.unseen)
-        let p = obs.players
-        var hands = Array(repeating: CardSet(), count: p)
-        hands[obs.seat] = obs.hand
-        if !obs.trumpFaceUp, let holder = obs.trumpDrawnBy, holder != obs.seat,
-            let i = unseen.firstIndex(of: obs.trumpCard)
-        {
-            unseen.remove(at: i)
-            hands[holder].insert(obs.trumpCard)
+        if let c = chiamata {
+            obs.phase = c.phase
+            obs.auction = c.auction
+            obs.declarer = c.declarer
+            obs.target = c.highest?.bid.target
+            obs.calledCard = c.calledCard
+            obs.partner = c.partnerRevealed || c.partner == seat ? c.partner : nil
+            obs.tricks = c.tricks
+            obs.gamePoints = chiamataGamePoints
         }
-        rng.shuffle(&unseen)
-        var next = 0
-        for seat in 0..<p where seat != obs.seat {
-            while hands[seat].count < obs.handCounts[seat] && next < unseen.count {
-                hands[seat].insert(unseen[next])
-                next += 1
-            }
-        }
-        // The deck: dealt and played cards first (any order), then the face-up trump, then the pile.
-        let pile = Array(unseen[next...])
-        var deck = Array(~(CardSet(pile) | CardSet([obs.trumpCard])))
-        let trumpIndex = BriscolaState.handSize * p
-        deck.insert(obs.trumpCard, at: trumpIndex)
-        deck.append(contentsOf: pile)
-        playerCount = p
-        seed = 0
-        dealtDeck = deck
-        dealer = obs.dealer
-        trumpCard = obs.trumpCard
-        self.hands = hands
-        captured = obs.captured
-        table = obs.table
-        leader = obs.leader
-        drawn = 40 - trumpIndex - obs.pileCount
-        trumpDrawnBy = obs.trumpDrawnBy
-        current = obs.turn ?? obs.leader
-        moveNumber = obs.moveNumber
-        isOver = obs.turn == nil
+        return obs
     }
 }

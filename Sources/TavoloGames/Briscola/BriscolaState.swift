@@ -1,44 +1,43 @@
 import TavoloCore
 
-// Briscola (seed 001, RULES.md "Briscola"), 2 players, or 4 in fixed partnerships (seats 0+2 vs 1+3).
+// Briscola (seed 001, RULES.md "Briscola"): 2 players; 3 each for themselves; 4 in fixed partnerships
+// (seats 0+2 vs 1+3); 5 as Briscola chiamata (`BriscolaChiamata.swift`).
 //
-// - 40-card Italian deck numbered suit × 10 + (rank − 1); shuffled with Fisher–Yates by `TavoloRNG(seed)`.
-//   `dealtDeck` keeps that order: index 0 is the top of the deck, the first card dealt.
+// - 40-card Italian deck numbered suit × 10 + (rank − 1); with 3 players the Due di Coppe (card 1) is taken out
+//   first (39 cards, 13 tricks). Shuffled with Fisher–Yates by `TavoloRNG(seed)`. `dealtDeck` keeps that order:
+//   index 0 is the top of the deck, the first card dealt.
 // - After the shuffle the same generator picks the dealer: `bounded(players)`. The seat after the dealer
 //   leads the first trick.
-// - Deal: one card at a time, starting with the seat after the dealer, 3 rounds (3 cards each). The next card
-//   is turned face up: its suit is trump (briscola). It lies under the pile and is the last card drawn.
-//   Pile order: `dealtDeck[3p + 1] … dealtDeck[39]`, then the face-up card `dealtDeck[3p]`.
+// - Deal (2–4 players): one card at a time, starting with the seat after the dealer, 3 rounds (3 cards each). The
+//   next card is turned face up: its suit is trump (briscola). It lies under the pile and is the last card drawn.
+//   Pile order: `dealtDeck[3p + 1] … dealtDeck[n − 1]`, then the face-up card `dealtDeck[3p]`.
 // - No obligation to follow suit. A trick goes to the highest trump, else the highest card of the suit led.
 // - The trick winner takes the cards, draws first, then the others in turn order; the winner leads next.
-// - 120 points in the deck; over 60 wins (4 players: partnership totals), 60–60 is a draw.
-
-/// A Briscola move: play one card from hand.
-public struct BriscolaMove: GameMove {
-    public var card: Card
-    public init(_ card: Card) { self.card = card }
-    public static func < (a: BriscolaMove, b: BriscolaMove) -> Bool { a.card < b.card }
-    public var description: String { card.code }
-}
+// - 120 points in the deck; over 60 wins (4 players: partnership totals), 60–60 is a draw; with 3 players the
+//   most points win (a tie for the most is a shared win, all three equal a draw).
 
 /// The full state of a Briscola game, hidden cards included.
 public struct BriscolaState: GameState {
     public typealias Move = BriscolaMove
 
     public static let gameName = "briscola"
-    public static let summary = "Italian trick-taking card game: 2 players, or 4 in partnerships (0+2 vs 1+3)"
-    public static let playerCounts = [2, 4]
+    public static let summary =
+        "Italian trick-taking card game: 2 or 3 players, 4 in partnerships (0+2 vs 1+3), 5 as Briscola chiamata"
+    public static let playerCounts = [2, 3, 4, 5]
     public static let scoreName = "points"
     static let handSize = 3
+    /// The card left out with 3 players: the Due di Coppe (worth nothing, so the deck still holds 120 points).
+    public static let removedForThree = Card(uncheckedID: 1)
 
     public let playerCount: Int
     public let seed: UInt64
     /// The shuffled deck, top card first: what a host deals and what peers check it against.
     public let dealtDeck: [Card]
     public let dealer: Int
-    /// The face-up card under the pile; its suit is trump for the whole game.
-    public let trumpCard: Card
-    public var trumpSuit: Suit { trumpCard.suit }
+    /// The face-up card under the pile (2–4 players); nil in Briscola chiamata, where the called card names trump.
+    public let trumpCard: Card?
+    /// The trump suit: the face-up card's, or (chiamata) the called card's once called.
+    public internal(set) var trumpSuit: Suit?
 
     /// Each seat's hand.
     public internal(set) var hands: [CardSet]
@@ -55,25 +54,37 @@ public struct BriscolaState: GameState {
     public internal(set) var current: Int
     public internal(set) var moveNumber: Int
     public internal(set) var isOver: Bool
+    /// The auction, the call and the partner: Briscola chiamata (5 players) only.
+    public internal(set) var chiamata: ChiamataPart?
+
+    /// The cards in play for `players` seats: all 40, or 39 for 3 (the Due di Coppe left out).
+    public static func deck(players: Int) -> [Card] {
+        players == 3 ? Card.all.filter { $0 != removedForThree } : Card.all
+    }
+
+    /// Cards each seat is dealt: 3, or all 8 in Briscola chiamata.
+    static func dealSize(players: Int) -> Int { players == chiamataPlayers ? 8 : handSize }
 
     /// Deals a new game from `seed`.
     public init(players: Int, seed: UInt64) throws(GameSetupError) {
         var rng = TavoloRNG(seed: seed)
-        var deck = Card.all
+        var deck = Self.deck(players: players)
         rng.shuffle(&deck)
         let dealer = players > 0 ? rng.below(players) : 0
         try self.init(players: players, seed: seed, deck: deck, dealer: dealer)
     }
 
     /// Deals a game from a deck order given by a host (top card first) and a dealer.
-    /// Throws unless `deck` holds each of the 40 cards once and `dealer` is a seat.
+    /// Throws unless `deck` holds each card of `deck(players:)` once and `dealer` is a seat.
     /// The generator is used for nothing after the deal, so the state keeps the seed and the deck, not the generator.
     public init(players: Int, seed: UInt64, deck: [Card], dealer: Int) throws(GameSetupError) {
         guard Self.playerCounts.contains(players) else {
-            throw GameSetupError("briscola is played by 2 or 4 players, not \(players)")
+            throw GameSetupError("briscola is played by 2, 3, 4 or 5 players, not \(players)")
         }
-        guard deck.count == 40, CardSet(deck) == .full else {
-            throw GameSetupError("a Briscola deck must hold each of the 40 cards exactly once")
+        let cards = Self.deck(players: players)
+        guard deck.count == cards.count, CardSet(deck) == CardSet(cards) else {
+            throw GameSetupError(
+                "a Briscola deck for \(players) must hold each of its \(cards.count) cards exactly once")
         }
         guard (0..<players).contains(dealer) else { throw GameSetupError("dealer \(dealer) is not a seat") }
         playerCount = players
@@ -81,10 +92,14 @@ public struct BriscolaState: GameState {
         dealtDeck = deck
         self.dealer = dealer
         hands = Array(repeating: CardSet(), count: players)
-        for i in 0..<(Self.handSize * players) {
+        let dealt = Self.dealSize(players: players) * players
+        for i in 0..<dealt {
             hands[(dealer + 1 + i) % players].insert(deck[i])
         }
-        trumpCard = deck[Self.handSize * players]
+        let chiamata = players == Self.chiamataPlayers
+        trumpCard = chiamata ? nil : deck[dealt]
+        trumpSuit = trumpCard?.suit
+        self.chiamata = chiamata ? ChiamataPart() : nil
         captured = Array(repeating: CardSet(), count: players)
         table = []
         table.reserveCapacity(players)
@@ -96,29 +111,37 @@ public struct BriscolaState: GameState {
         isOver = false
     }
 
-    /// Cards in the pile, the face-up trump included.
-    public var pileCount: Int { 40 - Self.handSize * playerCount - drawn }
+    /// Cards in the pile, the face-up trump included (none in Briscola chiamata).
+    public var pileCount: Int { dealtDeck.count - Self.dealSize(players: playerCount) * playerCount - drawn }
     /// Whether the face-up trump still lies under the pile.
     public var trumpFaceUp: Bool { pileCount > 0 }
 
     /// The pile card `drawn` draws would hand out next.
     func pileCard(_ index: Int) -> Card {
         let firstPile = Self.handSize * playerCount + 1
-        return firstPile + index < 40 ? dealtDeck[firstPile + index] : trumpCard
+        return firstPile + index < dealtDeck.count ? dealtDeck[firstPile + index] : (trumpCard ?? dealtDeck[0])
     }
 
     public var turn: Turn { isOver ? .terminal : .seat(current) }
 
     public func legalMoves() -> [BriscolaMove] {
-        isOver ? [] : hands[current].map(BriscolaMove.init)
+        if isOver { return [] }
+        if let c = chiamata, c.phase != .playing { return chiamataMoves(c) }
+        return hands[current].map(BriscolaMove.init)
     }
 
     public mutating func apply(_ move: BriscolaMove) throws(MoveError) {
         guard !isOver else { throw MoveError(.gameOver, "the game is over") }
-        guard hands[current].contains(move.card) else {
-            throw MoveError(.illegal, "seat \(current) does not hold \(move.card.name)")
+        if var c = chiamata, c.phase != .playing {
+            try applyAuction(move, &c)
+            chiamata = c
+            return
         }
-        play(move.card)
+        guard let card = move.card else { throw MoveError(.illegal, "\(move) is not a move while cards are played") }
+        guard hands[current].contains(card) else {
+            throw MoveError(.illegal, "seat \(current) does not hold \(card.name)")
+        }
+        play(card)
     }
 
     /// Applies a card known to be in the hand of the seat to play (bots' search uses this directly).
@@ -126,12 +149,15 @@ public struct BriscolaState: GameState {
         hands[current].remove(card)
         table.append(card)
         moveNumber += 1
+        if chiamata != nil { chiamataPlayed(card) }
         if table.count < playerCount {
             current = (current + 1) % playerCount
             return
         }
-        let winner = (leader + Self.winningIndex(table, trump: trumpSuit)) % playerCount
+        // Cards are played only once trump is known (at the deal, or at the call in chiamata).
+        let winner = (leader + Self.winningIndex(table, trump: trumpSuit ?? .coppe)) % playerCount
         captured[winner] = captured[winner] | CardSet(table)
+        if chiamata != nil { chiamataTrickDone(leader: leader, cards: table) }
         table.removeAll(keepingCapacity: true)
         if pileCount > 0 {
             for k in 0..<playerCount {
@@ -161,17 +187,34 @@ public struct BriscolaState: GameState {
     /// Points taken per seat.
     public var capturedPoints: [Int] { captured.map(\.points) }
 
-    /// Points per seat with partners' points added together (4 players: seats 0+2 and 1+3).
+    /// Points per seat with partners' points added together (4 players: seats 0+2 and 1+3; 5: the declarer's
+    /// side and the defenders', once the call has fixed the sides).
     public var sidePoints: [Int] {
+        if isChiamata { return chiamataSidePoints }
         let p = capturedPoints
         return playerCount == 4 ? (0..<4).map { p[$0] + p[($0 + 2) % 4] } : p
     }
 
+    /// Whether two seats play on the same side: partners with 4, declarer and partner with 5.
+    public func sameSide(_ a: Int, _ b: Int) -> Bool {
+        if a == b { return true }
+        switch playerCount {
+        case 4: return a % 2 == b % 2
+        case 5: return onDeclarerSide(a) == onDeclarerSide(b)
+        default: return false
+        }
+    }
+
     public var outcome: GameOutcome? {
         guard isOver else { return nil }
+        if isChiamata { return chiamataOutcome }
         let scores = sidePoints
         let winners: [Int]
-        if scores[0] > 60 {
+        if playerCount == 3 {
+            let best = scores.max() ?? 0
+            let top = scores.indices.filter { scores[$0] == best }
+            winners = top.count == playerCount ? [] : top
+        } else if scores[0] > 60 {
             winners = playerCount == 4 ? [0, 2] : [0]
         } else if scores[1] > 60 {
             winners = playerCount == 4 ? [1, 3] : [1]
@@ -179,54 +222,5 @@ public struct BriscolaState: GameState {
             winners = []
         }
         return GameOutcome(winners: winners, scores: scores)
-    }
-
-    public func writeCanonical(into w: inout CanonicalWriter) {
-        w.u8(UInt8(playerCount))
-        w.u64(seed)
-        for c in dealtDeck { w.u8(c.id) }
-        w.u8(UInt8(dealer))
-        w.u8(trumpCard.id)
-        w.u32(UInt32(moveNumber))
-        w.u8(isOver ? 0xFF : UInt8(current))
-        w.u8(UInt8(leader))
-        w.u8(UInt8(drawn))
-        w.u8(trumpDrawnBy.map(UInt8.init) ?? 0xFF)
-        for seat in 0..<playerCount {
-            w.u64(hands[seat].bits)
-            w.u64(captured[seat].bits)
-        }
-        w.count(table.count)
-        for c in table { w.u8(c.id) }
-    }
-
-    /// The card played (public once played), the trick and the points: never the hand it came from.
-    public func describe(_ move: BriscolaMove) -> String { describe(move, revealing: false) }
-
-    /// As `describe`, plus the hand the card came from (`tavolo playout --transcript` only).
-    public func transcriptLine(_ move: BriscolaMove) -> String { describe(move, revealing: true) }
-
-    func describe(_ move: BriscolaMove, revealing: Bool) -> String {
-        var s = ""
-        if moveNumber == 0 {
-            s +=
-                "dealer seat \(dealer); \(trumpCard.name) [\(trumpCard.code)] turned face up: \(trumpSuit.name) are briscola (trump); "
-        }
-        s += "plays \(move.card.name) [\(move.card.code)]"
-        if revealing { s += " from " + hands[current].map(\.code).joined(separator: " ") }
-        guard hands[current].contains(move.card), table.count + 1 == playerCount else { return s }
-        let trick = table + [move.card]
-        let i = Self.winningIndex(trick, trump: trumpSuit)
-        let winner = (leader + i) % playerCount
-        let points = CardSet(trick).points
-        let total = captured[winner].points + points
-        s += " — trick to seat \(winner) with \(trick[i].name) (\(points) point\(points == 1 ? "" : "s"), "
-        s += "seat \(winner) has \(total))"
-        if pileCount == playerCount {
-            s += "; the face-up \(trumpCard.code) is drawn last by seat \((winner + playerCount - 1) % playerCount)"
-        } else if pileCount == 0 && hands[current].count == 1 {
-            s += "; all 40 cards played"
-        }
-        return s
     }
 }

@@ -9,19 +9,30 @@ import TavoloCore
 /// A card's value is its side's point margin at the end plus a bonus for a won game, summed over worlds;
 /// ties go to the emulator's own choice, then to the lower card number. Deterministic: its randomness is
 /// the `botRNG` stream it was made with.
+///
+/// With 3 players every other seat is an opponent (the margin is over the best of them). In Briscola chiamata it
+/// bids from its hand's value, and reads the partner from the cards played (`BriscolaStrongBot+Chiamata.swift`).
 public struct BriscolaStrongBot: Bot {
     public var rng: TavoloRNG
     public var worlds: Int
+    /// Chiamata: the call estimates of the hand they were made for (the hand does not change during the auction).
+    var callEstimateCache: (hand: CardSet, estimates: [CallEstimate])?
 
-    public init(rng: TavoloRNG, worlds: Int = 128) {
+    /// Chiamata: whether it reads the partner from the tricks (false: every seat equally likely; for measuring).
+    public var readsPartner: Bool
+
+    public init(rng: TavoloRNG, worlds: Int = 128, readsPartner: Bool = true) {
         self.rng = rng
         self.worlds = worlds
+        self.readsPartner = readsPartner
     }
 
     public var kind: String { "strong" }
 
     public mutating func chooseMove(in state: BriscolaState, seat: Int) -> BriscolaMove {
-        BriscolaMove(choose(state.observation(for: seat)))
+        let obs = state.observation(for: seat)
+        if let auction = ChiamataAuctionView(obs) { return chooseAuctionMove(auction) }
+        return BriscolaMove(choose(obs))
     }
 
     /// The card to play for the seat of `obs`, which must be the seat to play.
@@ -29,8 +40,8 @@ public struct BriscolaStrongBot: Bot {
         var moves = Array(obs.hand)
         let preferred = BriscolaEmulator.choose(obs)
         guard moves.count > 1 else { return preferred }
+        if obs.phase != nil { return chooseChiamataCard(obs, moves: moves, preferred: preferred) }
         if let i = moves.firstIndex(of: preferred) { moves.swapAt(0, i) }
-        let side = obs.seat % 2
         // With two players and no pile, nothing is hidden: one world is the truth.
         let sampleCount = obs.pileCount == 0 && obs.players == 2 ? 1 : worlds
         var totals = [Int](repeating: 0, count: moves.count)
@@ -40,10 +51,10 @@ public struct BriscolaStrongBot: Bot {
                 var s = world
                 s.play(card)
                 if obs.pileCount == 0 {
-                    totals[i] += Self.solve(s, side: side, alpha: Int.min, beta: Int.max)
+                    totals[i] += Self.solve(s, seat: obs.seat, alpha: Int.min, beta: Int.max)
                 } else {
                     Self.rollout(&s)
-                    totals[i] += Self.value(s, side: side)
+                    totals[i] += Self.value(s, seat: obs.seat)
                 }
             }
         }
@@ -54,30 +65,35 @@ public struct BriscolaStrongBot: Bot {
 
     /// Plays the game out with the emulator at every seat.
     static func rollout(_ s: inout BriscolaState) {
-        while !s.isOver {
-            let target = s.table.isEmpty ? nil : s.table[BriscolaState.winningIndex(s.table, trump: s.trumpSuit)]
-            s.play(BriscolaEmulator.choose(hand: s.hands[s.current], table: target, trump: s.trumpSuit).card)
+        while !s.isOver, let trump = s.trumpSuit {
+            let target = s.table.isEmpty ? nil : s.table[BriscolaState.winningIndex(s.table, trump: trump)]
+            s.play(BriscolaEmulator.choose(hand: s.hands[s.current], table: target, trump: trump).card)
         }
     }
 
-    /// The final value for `side`: point margin, plus 40 for a win (minus for a loss).
-    static func value(_ s: BriscolaState, side: Int) -> Int {
+    /// The final value for `seat`: its side's point margin over the best opposing side, plus 40 for a win
+    /// (minus 40 for a loss, nothing for a draw).
+    static func value(_ s: BriscolaState, seat: Int) -> Int {
         let p = s.sidePoints
-        let margin = p[side] - p[1 - side]
-        return margin + (margin > 0 ? 40 : margin < 0 ? -40 : 0)
+        var best = Int.min
+        for o in 0..<s.playerCount where !s.sameSide(o, seat) { best = max(best, p[o]) }
+        let margin = p[seat] - best
+        guard let outcome = s.outcome, !outcome.winners.isEmpty else { return margin }
+        return margin + (outcome.winners.contains(seat) ? 40 : -40)
     }
 
-    /// Exact value for `side` of a state with no hidden cards and an empty pile (alpha-beta).
-    static func solve(_ s: BriscolaState, side: Int, alpha: Int, beta: Int) -> Int {
-        if s.isOver { return value(s, side: side) }
+    /// Exact value for `seat` of a state with no hidden cards and an empty pile (alpha-beta, the other sides
+    /// playing together against it).
+    static func solve(_ s: BriscolaState, seat: Int, alpha: Int, beta: Int) -> Int {
+        if s.isOver { return value(s, seat: seat) }
         var alpha = alpha
         var beta = beta
-        let maximizing = s.current % 2 == side
+        let maximizing = s.sameSide(s.current, seat)
         var best = maximizing ? Int.min : Int.max
         for card in s.hands[s.current] {
             var child = s
             child.play(card)
-            let v = solve(child, side: side, alpha: alpha, beta: beta)
+            let v = solve(child, seat: seat, alpha: alpha, beta: beta)
             if maximizing {
                 best = max(best, v)
                 alpha = max(alpha, v)
@@ -101,7 +117,8 @@ extension BotFactory where State == BriscolaState {
             },
             BotFactory(
                 kind: "strong",
-                summary: "samples the hidden cards; emulator play-outs while the pile lasts, exact search after"
+                summary:
+                    "samples the hidden cards; emulator play-outs while the pile lasts, exact search after; bids from its hand and reads the partner from the cards played (5 players)"
             ) { seed, seat in
                 BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat))
             },

@@ -5,7 +5,9 @@ extension GameRules {
         "briscola": #"""
         # Briscola
 
-        The Italian trick-taking game, for 2 players, or 4 in fixed partnerships (seats 0 + 2 against 1 + 3).
+        The Italian trick-taking game: for 2 players; 3, each for themselves; 4 in fixed partnerships (seats 0 + 2
+        against 1 + 3); 5 as Briscola chiamata, where the winner of an auction calls a card and its holder becomes a
+        secret partner.
 
         ## Cards
 
@@ -19,7 +21,7 @@ extension GameRules {
 
         120 points in the deck. Strength within a suit: Asso > Tre > Re > Cavallo > Fante > 7 > 6 > 5 > 4 > 2.
 
-        ## Play
+        ## Play (2, 3 and 4 players)
 
         1. Each player is dealt 3 cards; the next card is turned face up and its suit is **trump** (briscola). It lies
            under the draw pile and is the last card drawn.
@@ -29,14 +31,55 @@ extension GameRules {
         5. When the pile (and the face-up trump) is gone, the hands are played out.
         6. **Over 60 points wins**; 60–60 is a draw. With 4 players, partners add their points together.
 
+        ## Three players
+
+        - The **Due di Coppe is taken out**, leaving 39 cards: 40 does not divide by 3, 39 makes 13 tricks of 3 and every
+          card is played. A Due is the card to remove, as is customary, because it is worth nothing (the deck still holds
+          120 points) and is the weakest card of its suit, so its absence changes the least; of the four Dues, Coppe's is
+          taken by decision, so every node removes the same card.
+        - Each plays for themselves with the same deal, tricks and drawing. **The most points wins**; a tie for the most
+          is a shared win between those players, and 40–40–40 is a draw.
+
+        ## Five players: Briscola chiamata
+
+        1. All 40 cards are dealt, **8 each**, one at a time from the seat after the dealer. There is no pile, no drawing,
+           and no face-up card.
+        2. **Auction.** From the seat after the dealer, in turn, each player still in the auction either bids higher than
+           the highest bid so far or passes; a pass is final. Bids, lowest first: a **rank called downwards** — Asso,
+           Tre, Re, Cavallo, Fante, 7, 6, 5, 4, Due (calling a lower card promises a stronger hand of one's own) — then
+           the Due with **points above 61**: 62, 63, … up to 120. A bid may jump any number of steps. The auction ends when
+           one player has bid and every other has passed: that player is the **declarer**.
+        3. **Call.** The declarer names a card of the rank it bid (the Due after a points bid), in any suit; **that suit is
+           trump**. Whoever holds the card is the declarer's **partner** — a secret: nobody is told, the partner knows from
+           its own hand, and everyone learns it when the called card is played.
+        4. **Play.** The player after the dealer leads the first trick; tricks are won as above; 8 tricks.
+        5. **Result.** Declarer and partner add their points against the other three. The declarer's side wins with **at
+           least 61** points after a rank bid, or at least the points it bid; otherwise the three defenders win.
+        6. **Score as commonly played** (one hand is one Tavolo game; a match is a series of games): the declarer scores
+           +2, the partner +1, each defender −1 when the declarer's side wins; the signs turn when it loses. A declarer who
+           called its own card plays alone against four: ±4, each defender ∓1. The game's recorded scores are each side's
+           card points (as with 4 players); the game points are shown at the end and every seat can compute them from the
+           record, which names the declarer, the call and — through the card played — the partner.
+
+        ### Decisions where custom varies (chiamata)
+
+        - The auction form: ranks downwards, then points from 62 (some tables bid points from the start, or step in twos).
+        - If the first four players all pass, **the dealer must bid** (many tables redeal instead; a Tavolo game has one
+          deal, so the dealer is obliged).
+        - The declarer **may call a card it holds**, and then plays alone (some tables forbid it).
+        - The first trick is led by the player after the dealer (some tables let the declarer lead).
+        - No multiplier for a points bid or for taking all 120 points (some tables double them).
+
         ## Decisions taken where the original is silent
 
         - The dealer is drawn from the game's seeded random stream after the shuffle, so every node agrees on it.
-        - With 4 players, each draws in turn order starting from the trick winner.
+        - With 3 or 4 players, each draws in turn order starting from the trick winner.
         - What everyone sees: the face-up trump (and who draws it), the cards on the table, every card already won
           (each was played face up, so a player with a good memory knows them, and so each side's points), how many cards
-          each hand and the pile hold. What only you see: your own hand.
-        - 3 and 5 players are not offered yet.
+          each hand and the pile hold; in chiamata also every bid and pass, the called card and the tricks played. What only
+          you see: your own hand — and, in chiamata, that you are the partner, until you play the called card.
+        - A secret partner is only as secret as the table's deck: on an open deck (the host deals the shuffled deck to
+          every node) honest software shows nobody the partner, but a modified node could read it from the deal.
         """#,
         "fifteen": #"""
         # Fifteen-puzzle race

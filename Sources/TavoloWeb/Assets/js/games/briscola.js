@@ -36,39 +36,109 @@ export function card(code, extra = "") {
     p ? s("text", { x: 57, y: 16, "text-anchor": "end", "font-size": 9, fill: "#777" }, `${p}pt`) : null);
 }
 
+const RANK_BIDS = [1, 3, 10, 9, 8, 7, 6, 5, 4, 2];
+const bidName = (n) => (n <= 10 ? RANKS[n - 1] : `Due at ${n}`);
+const bidTarget = (n) => (n <= 10 ? 61 : n);
+/** The trump suit's letter: the face-up card's, or (chiamata) the called card's; null during the auction. */
+const trumpOf = (obs) => (obs.trumpCard || obs.calledCard || "").slice(-1) || null;
+
 export function seatDetail(obs, seat) {
   const taken = obs.captured[seat].reduce((sum, c) => sum + points(c), 0);
-  return `hand ${obs.handCounts[seat]} · ${taken} points`;
+  let role = "";
+  if (obs.declarer === seat) role = " · declarer";
+  else if (obs.partner === seat) role = " · partner";
+  else if (obs.partner !== undefined && obs.declarer !== undefined) role = " · defender";
+  return `hand ${obs.handCounts[seat]} · ${taken} points${role}`;
+}
+
+/** The sides whose points are shown: partnerships with 4; with 5 the declarer's side once this seat knows it. */
+function sidesOf(obs) {
+  const seats = [...Array(obs.players).keys()];
+  if (obs.players === 4) return [[0, 2], [1, 3]];
+  if (obs.players === 5 && obs.partner !== undefined && obs.declarer !== undefined) {
+    const side = [...new Set([obs.declarer, obs.partner])];
+    return [side, seats.filter((i) => !side.includes(i))];
+  }
+  return seats.map((i) => [i]);
+}
+
+/** Chiamata: the auction so far, the call, and what this seat may know of the partner. */
+function auctionPanel(obs, names, view) {
+  const entries = (obs.auction || []).map((e) => h("li", {}, `${names[e.seat]}: ${e.bid === undefined ? "passes" : `bids ${bidName(e.bid)}`}`));
+  let partner = null;
+  if (obs.calledCard) {
+    const d = obs.declarer;
+    let text = "secret until the called card is played";
+    if (obs.partner !== undefined) {
+      if (obs.partner === d) text = obs.seat === d ? "none: you called your own card and play alone" : `none: ${names[d]} plays alone`;
+      else text = obs.partner === obs.seat ? "you (nobody else knows until you play the called card)" : names[obs.partner];
+    }
+    partner = h("div", { id: "called" },
+      h("div", { class: "label" }, `Called by ${names[d]} — needs ${obs.target} points`), card(obs.calledCard, "trump-card"),
+      h("p", { id: "partner" }, h("strong", {}, "Partner: "), text));
+  }
+  return h("div", { class: "auction", id: "auction" },
+    h("div", { class: "label" }, "Auction"),
+    entries.length ? h("ol", {}, entries) : h("p", { class: "dim" }, "no bid yet"),
+    partner,
+    obs.gamePoints ? h("p", { id: "game-points" }, "Game points: " + obs.gamePoints.map((g, i) => `${names[i]} ${g > 0 ? "+" : ""}${g}`).join(" · ")) : null,
+    auctionButtons(obs, view));
+}
+
+/** The auction's moves for the seat to move: rank bids and the first points bids as buttons, the rest in a list. */
+function auctionButtons(obs, view) {
+  if (!view.myTurn || obs.phase === "playing") return null;
+  const button = (move, label, title) => h("button", { type: "button", class: "legal auction-move", title, onclick: () => view.play(move) }, label);
+  if (obs.phase === "calling") {
+    return h("div", {}, h("div", { class: "label" }, "Call a card: its suit becomes trump, its holder your secret partner"),
+      h("div", { class: "hand", id: "calls", role: "group", "aria-label": "call a card" },
+      view.legal.map((m) => h("button", { type: "button", class: "card-button legal", dataset: { call: m.call }, title: `call the ${cardName(m.call)}`, onclick: () => view.play(m) }, card(m.call)))));
+  }
+  const bids = view.legal.filter((m) => m.bid !== undefined).map((m) => m.bid);
+  const quick = bids.filter((n) => n <= 10 || n <= (bids.find((b) => b > 10) || 0) + 2);
+  const rest = bids.filter((n) => !quick.includes(n));
+  const select = rest.length ? h("select", { id: "points-bid", "aria-label": "bid points", onchange: (e) => e.target.value && view.play({ bid: Number(e.target.value) }) },
+    h("option", { value: "" }, "more points…"), rest.map((n) => h("option", { value: n }, `Due at ${n}`))) : null;
+  const canPass = view.legal.some((m) => m.pass);
+  return h("div", { class: "auction-moves", id: "bids" },
+    quick.map((n) => button({ bid: n }, `bid ${bidName(n)}`, `the declarer's side will need ${bidTarget(n)}`)),
+    select,
+    canPass ? button({ pass: true }, "pass", "leave the auction for good") : h("span", { class: "dim" }, " everyone else passed: you must bid"));
 }
 
 export function render(board, view) {
   const { obs, names } = view;
-  const trumpSuit = obs.trumpCard.slice(-1);
-  const legal = new Set(view.legal.map((m) => m.card));
-  const sides = obs.players === 4 ? [[0, 2], [1, 3]] : [[0], [1]];
-  const sideName = (side) => side.map((i) => names[i]).join(" + ");
+  const trumpSuit = trumpOf(obs);
+  const legal = new Set(view.legal.filter((m) => m.card).map((m) => m.card));
+  const sides = sidesOf(obs);
+  const sideName = (side) => (side.length > 2 ? `the other ${side.length}` : side.map((i) => names[i]).join(" + "));
   const sidePoints = (side) => side.reduce((sum, i) => sum + obs.captured[i].reduce((a, c) => a + points(c), 0), 0);
   const trick = obs.table.map((code, i) => {
     const seat = (obs.leader + i) % obs.players;
     return h("figure", { class: "played" }, card(code), h("figcaption", {}, names[seat]));
   });
+  const trumpBox = obs.trumpCard !== undefined
+    ? h("div", { id: "trump", class: "trump" }, obs.trumpFaceUp ? card(obs.trumpCard, "trump-card") : h("span", {}, "drawn"),
+      h("p", {}, h("strong", {}, SUITS[trumpSuit][0]), " are trump"))
+    : h("div", { id: "trump", class: "trump" }, trumpSuit ? h("p", {}, h("strong", {}, SUITS[trumpSuit][0]), " are trump") : h("p", { class: "dim" }, "trump: named by the call"));
   put(board,
     h("div", { class: "br-table" },
       h("div", { class: "br-side" },
         h("div", { class: "label" }, "Trump (briscola)"),
-        h("div", { id: "trump", class: "trump" }, obs.trumpFaceUp ? card(obs.trumpCard, "trump-card") : h("span", {}, "drawn"),
-          h("p", {}, h("strong", {}, SUITS[trumpSuit][0]), " are trump")),
-        h("p", { id: "pile-count" }, `Pile: ${obs.pileCount} card${obs.pileCount === 1 ? "" : "s"}`),
+        trumpBox,
+        obs.phase ? null : h("p", { id: "pile-count" }, `Pile: ${obs.pileCount} card${obs.pileCount === 1 ? "" : "s"}`),
         h("table", { class: "grid points", id: "points" },
           h("tbody", {}, sides.map((side) => h("tr", {}, h("td", {}, sideName(side)), h("td", { class: "num" }, `${sidePoints(side)} pts`)))))),
       h("div", { class: "br-main" },
+        obs.phase ? auctionPanel(obs, names, view) : null,
         h("div", { class: "label" }, "Trick"),
-        h("div", { class: "trick", id: "trick" }, trick.length ? trick : h("span", { class: "dim" }, view.myTurn ? "You lead: play any card." : "empty")),
+        h("div", { class: "trick", id: "trick" }, trick.length ? trick : h("span", { class: "dim" }, view.myTurn && obs.phase !== "bidding" && obs.phase !== "calling" ? "You lead: play any card." : "empty")),
         h("div", { class: "label" }, "Your hand"),
         h("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" },
           obs.hand.map((code) => {
             const ok = legal.has(code);
+            const note = code === obs.calledCard ? " (the called card)" : "";
             return h("button", { type: "button", class: `card-button${ok ? " legal" : ""}`, disabled: !ok, dataset: { card: code },
-              title: ok ? `play ${cardName(code)}` : cardName(code), onclick: () => view.play({ card: code }) }, card(code));
+              title: (ok ? `play ${cardName(code)}` : cardName(code)) + note, onclick: () => view.play({ card: code }) }, card(code));
           })))));
 }
