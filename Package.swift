@@ -74,7 +74,8 @@ let package = Package(
         .target(
             name: "TavoloRecords",
             dependencies: [
-                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloControl",
+                // TavoloNoise: a record's signatures are bound to node ids by the identity key (§11.7).
+                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloNoise",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -173,7 +174,10 @@ let package = Package(
         .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .testTarget(
             name: "TavoloRecordsTests",
-            dependencies: ["TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol"]),
+            dependencies: [
+                "TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "TavoloMeshTests",
             dependencies: [

@@ -19,7 +19,13 @@ def application_frame(service, payload):
 def chat(room, text):
     return {"room": room, "text": text, "type": "chat"}
 
+# Section 4.1's hidden and direction-changing characters, which cleaning removes too.
+HIDDEN = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+          (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+          (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+          (0xE0000, 0xE007F)]
 CONTROL = set(range(0x00, 0x20)) | set(range(0x7F, 0xA0)) | {0x2028, 0x2029}
+CONTROL |= {c for lo, hi in HIDDEN for c in range(lo, hi + 1)}
 SPACE = {0x20, 0x09, 0x0A, 0x0D}
 
 def clean(text):
@@ -57,7 +63,8 @@ for name, text in [
 
 inputs = ["ciao a tutti", "  two\tlines\r\nhere  ", "bell\u0007 and \u001b[31mred\u001b[0m",
           "c1\u0085 del\u007f sep\u2028", "<b>not bold</b>", "\u0000\u0001 \t", "",
-          "\u00e9" * 250, "\u00e9" * 250 + "x", "x" * 500, "x" * 501]
+          "\u00e9" * 250, "\u00e9" * 250 + "x", "x" * 500, "x" * 501,
+          "evil\u202egnp.exe", "ann\u200b\u200d\u2066 \ufeffbob\u061c", "\u200b\u202e"]
 rooms = {"valid": ["lobby", "3a1b2c4d-1", "A-z-9"],
          "invalid": ["", "bad room", "\u00fcmlaut", "x" * 65, "a/b"]}
 assert all(is_room(r) for r in rooms["valid"]) and not any(is_room(r) for r in rooms["invalid"])

@@ -53,6 +53,9 @@ public struct RecordSummary: Codable, Sendable, Equatable {
     public var mine: Bool
     /// `local` (played here), `import` (from games/*.json) or `peer` (received and verified).
     public var source: String
+    /// Signed by every node that must sign it (PROTOCOL.md §11.7); false for a record from before signatures, or
+    /// one still waiting for a member's signature: shown, never counted on a leaderboard.
+    public var verified: Bool = true
 
     public init(
         id: String, table: String, game: String, outcome: String, stopCode: String?, seats: [Seat], moves: Int,
@@ -75,8 +78,10 @@ public struct RecordSummary: Codable, Sendable, Equatable {
 /// The leaderboards of every game and the achievements earned.
 public struct ScoreBoard: Codable, Sendable, Equatable {
     public struct Line: Codable, Sendable, Equatable {
-        /// A person's node name, or a bot kind.
+        /// A person's node name (the newest its records give), or a bot kind.
         public var player: String
+        /// A person's node id: people are counted by id, whose signature their games carry (§11.7); absent for a bot.
+        public var node: String?
         public var games: Int
         public var wins: Int
         /// wins / games, rounded to 3 decimals.
@@ -94,15 +99,22 @@ public struct ScoreBoard: Codable, Sendable, Equatable {
             self.totalScore = totalScore
             self.bestScore = bestScore
         }
+
+        public init(player: String, node: String?, games: Int, wins: Int, totalScore: Int, bestScore: Int?) {
+            self.init(player: player, games: games, wins: wins, totalScore: totalScore, bestScore: bestScore)
+            self.node = node
+        }
     }
 
     public struct Game: Codable, Sendable, Equatable {
         public var game: String
         public var scoreName: String
         public var lowerScoreIsBetter: Bool
-        /// Finished games recorded (leaderboards count only these).
+        /// Finished signed games recorded (leaderboards count only these).
         public var finished: Int
         public var stopped: Int
+        /// Records kept without every signature they need (§11.7): counted nowhere.
+        public var unverified: Int = 0
         public var humans: [Line]
         public var bots: [Line]
 
@@ -122,6 +134,8 @@ public struct ScoreBoard: Codable, Sendable, Equatable {
 
     public struct Achievement: Codable, Sendable, Equatable {
         public var player: String
+        /// A person's node id (absent for a bot).
+        public var node: String?
         public var bot: Bool
         public var game: String
         /// Stable code, e.g. `othello/wipe-out`.

@@ -12,7 +12,14 @@ public struct KnownPeers: Codable, Equatable, Sendable {
         public var id: NodeID
         /// Another identity that connected with this name and is not accepted (the newest one seen).
         public var changedTo: NodeID?
+        /// When the name last connected (milliseconds since 1970, to the hour: a reconnect within the hour does not
+        /// rewrite the book); absent in books written before it, which count as the longest unseen.
+        public var lastSeen: Int64?
     }
+
+    /// Names kept: past it, the longest unseen are forgotten first, so identity churn (every key a new name) keeps
+    /// the book, and each rewrite of it, bounded.
+    public static let limit = 1_000
 
     public var peers: [String: Entry] = [:]
 
@@ -27,17 +34,29 @@ public struct KnownPeers: Codable, Equatable, Sendable {
         case changed(trusted: NodeID)
     }
 
-    /// Records that `id` connected under `name`.
-    public mutating func observe(name: String, id: NodeID) -> Verdict {
+    /// Records that `id` connected under `name` at `now` (milliseconds since 1970).
+    public mutating func observe(name: String, id: NodeID, now: Int64 = Self.nowMs()) -> Verdict {
         guard var entry = peers[name] else {
-            peers[name] = Entry(id: id)
+            peers[name] = Entry(id: id, lastSeen: now)
+            forgetLongestUnseen(keeping: name)
             return .new
         }
+        if (entry.lastSeen ?? 0) < now - 3_600_000 { entry.lastSeen = now }
+        defer { peers[name] = entry }
         if entry.id == id { return .trusted }
         entry.changedTo = id
-        peers[name] = entry
         return .changed(trusted: entry.id)
     }
+
+    /// Past `limit`, drops the longest-unseen names down to 90% of it (never `name`, just seen): one sort per
+    /// hundred new names, not one per name.
+    mutating func forgetLongestUnseen(keeping name: String) {
+        guard peers.count > Self.limit else { return }
+        let oldest = peers.filter { $0.key != name }.sorted { ($0.value.lastSeen ?? 0, $0.key) < ($1.value.lastSeen ?? 0, $1.key) }
+        for (old, _) in oldest.prefix(peers.count - Self.limit * 9 / 10) { peers[old] = nil }
+    }
+
+    public static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// Whether `id` uses a name known for another identity.
     public func isChanged(name: String, id: NodeID) -> Bool {
@@ -87,8 +106,9 @@ public struct KnownPeers: Codable, Equatable, Sendable {
     }
 }
 
-/// The known peers of one node, kept in `<state directory>/known-peers.json` (rewritten atomically at each
-/// change). Shared by the mesh's event handler and the control socket.
+/// The known peers of one node, kept in `<state directory>/known-peers.json` (rewritten whole, at most
+/// `KnownPeers.limit` names, through a temporary file at each change). Shared by the mesh's event handler and the
+/// control socket.
 final class KnownPeerBook: Sendable {
     let path: String
     private let state: NIOLockedValueBox<KnownPeers>
@@ -126,8 +146,16 @@ final class KnownPeerBook: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let data = try? encoder.encode(book) else { return }
-        // `.atomic`: a temporary file renamed over the old one, so a crash never leaves half a book.
-        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        chmod(path, 0o600)
+        // A temporary file renamed over the old one, so a crash never leaves half a book; removed when it cannot be
+        // written whole (a full disk), and any left by a crash are removed at start (`StateDirectory.cleanTemporaries`).
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, data.count) }
+        close(fd)
+        guard written == data.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
     }
 }

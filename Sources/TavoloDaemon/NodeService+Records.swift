@@ -12,10 +12,13 @@ import TavoloTable
 final class NodeRecords: Sendable {
     let store: RecordStore
     let sync: RecordSync
+    /// Signs the record of every game this node played (§11.7).
+    let signer: RecordSigner
 
-    init(store: RecordStore, sync: RecordSync) {
+    init(store: RecordStore, sync: RecordSync, signer: RecordSigner) {
         self.store = store
         self.sync = sync
+        self.signer = signer
     }
 
     /// Opens `records.sqlite` (importing the game logs on first start), or rebuilds it with `rebuild`. A broken
@@ -46,8 +49,17 @@ final class NodeRecords: Sendable {
     /// local clients, so a game reported finished is on disk (called on the mesh loop, from the table shell).
     func tableEnded(_ log: GameLog, logger: Logger) {
         guard let made = RecordedGame.withBody(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
+        // This node signs what it played; the other seat owners' signatures come from them (`ownRecordStored`).
+        let mine = signer.sign(recordID: made.record.id).map { [$0] } ?? []
+        let owners = Set(made.body.seats.map(\.node)).subtracting([signer.node])
         do {
-            if try store.insert([made], source: .local) == 1 { Task { await sync.recordsAdded() } }
+            let stored = try store.insert([SignedRecord(made.record, made.body, signatures: mine)], source: .local) == 1
+            // Already held (a member's copy came first): this node's signature is added to it.
+            if !stored { try store.addSignatures(mine, recordID: made.record.id) }
+            Task {
+                if stored { await sync.recordsAdded() }
+                await sync.ownRecordStored(made.record.id, seatOwners: owners)
+            }
         } catch {
             logger.error("cannot record table \(log.table.id): \(error)")
         }

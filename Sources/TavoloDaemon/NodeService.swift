@@ -94,6 +94,9 @@ public final class NodeService: Sendable {
         if ControlServer.answers(options.controlPath) {
             throw StartError("\(ControlServer.InUse(path: options.controlPath))")
         }
+        try StateDirectory.prepare(options.stateDirectory)
+        let leftovers = StateDirectory.cleanTemporaries(options.stateDirectory)
+        if leftovers > 0 { logger.info("removed \(leftovers) temporary files an earlier run left in the state directory") }
         let identity: NodeKeyFile.Identity
         do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
@@ -105,20 +108,32 @@ public final class NodeService: Sendable {
         } else if identity.created {
             logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
+        let signer: RecordSigner
+        do {
+            let signingKey = try SigningKeyFile.loadOrCreate(stateDirectory: options.stateDirectory)
+            guard let made = RecordSigner(identity: identity.key, signingKey: signingKey) else {
+                throw StartError("cannot bind the record-signing key to the node key")
+            }
+            signer = made
+        } catch let e as StartError { throw e } catch { throw StartError("\(error)") }
         // A broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
+        // Games of this node's own logs kept before signatures (or rebuilt from the logs) get its signature now.
+        if let n = try? recordStore.signOwnRecords({ signer.sign(recordID: $0) }), n > 0 {
+            logger.notice("records: signed \(n) games of this node's own logs")
+        }
         let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
         let mesh: MeshNode
         do {
             mesh = try MeshNode.make(id: id, config: Self.meshConfiguration(options, identity, logger), logger: logger)
         } catch let error as StartError { throw error } catch { throw StartError("cannot start the mesh: \(error)") }
         let recordSync = RecordSync(
-            store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
+            store: recordStore, verifier: RecordVerifier(catalog: .standard), signer: signer, logger: logger
         ) { message, peer in
             guard let body = try? CanonicalJSON.encode(message) else { return }
             mesh.post(body, service: .records, to: [peer])
         }
-        let records = NodeRecords(store: recordStore, sync: recordSync)
+        let records = NodeRecords(store: recordStore, sync: recordSync, signer: signer)
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
         tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
@@ -214,10 +229,10 @@ public final class NodeService: Sendable {
             switch event {
             case .message(let m): router.route(m)
             case .peerConnected(let p):
-                recordSync.post(.connected(p.id))
+                recordSync.post(.connected(p.id, address: p.address))
                 tables.assumeIsolated { tables in
                     Self.remember(p, in: knownPeers, logger: logger)
-                    chat.peerConnected(p.id, name: p.name)
+                    chat.peerConnected(p.id, name: p.name, address: p.address)
                     tables.peerConnected(p.id, name: p.name)
                 }
             case .peerLost(let p, _):

@@ -70,7 +70,7 @@ public enum NodeKeyFile {
     }
 
     /// Writes through a temporary file created 0600 (never readable by others, even for a moment), then renames.
-    private static func writePrivate(_ bytes: [UInt8], to path: String) throws {
+    static func writePrivate(_ bytes: [UInt8], to path: String) throws {
         let temp = path + ".tmp"
         unlink(temp)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -84,9 +84,9 @@ public enum NodeKeyFile {
         }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    private static func hexBytes(_ text: String) -> [UInt8]? {
+    static func hexBytes(_ text: String) -> [UInt8]? {
         let chars = Array(text.utf8)
         guard chars.count % 2 == 0 else { return nil }
         var out: [UInt8] = []

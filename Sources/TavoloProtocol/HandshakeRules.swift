@@ -16,7 +16,9 @@ extension Handshake {
         guard (1...Self.maxNameBytes).contains(name.utf8.count) else {
             return "name of \(name.utf8.count) bytes (1 to \(Self.maxNameBytes) allowed)"
         }
-        guard Self.isValidName(name) else { return "name contains a control character or '/'" }
+        guard Self.isValidName(name) else {
+            return "name contains a control character, a hidden or direction-changing character, or '/'"
+        }
         guard capabilities.count <= Self.maxCapabilities else {
             return "\(capabilities.count) capabilities (at most \(Self.maxCapabilities))"
         }
@@ -26,9 +28,13 @@ extension Handshake {
         return nil
     }
 
-    /// No control characters (C0, DEL, C1): names end up in logs and terminal UIs. No '/', as in DNS-SD (§6).
+    /// No control characters (C0, DEL, C1): names end up in logs and terminal UIs. No hidden or direction-changing
+    /// characters (`HiddenCharacters`): a name must read as what it is. No '/', as in DNS-SD (§6).
     public static func isValidName(_ name: String) -> Bool {
-        !name.unicodeScalars.contains { s in s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s == "/" }
+        !name.unicodeScalars.contains { s in
+            s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s == "/" || s.value == 0x2028 || s.value == 0x2029
+                || HiddenCharacters.contains(s)
+        }
     }
 
     static func isValidCapability(_ c: String) -> Bool {

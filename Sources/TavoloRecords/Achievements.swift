@@ -5,11 +5,22 @@ struct Achievement: Sendable {
     let game: String
     let code: String
     let title: String
-    /// `?` is the game's name.
-    let sql: String
+    /// Selects the seats that earned it.
+    let cond: String
+    var having: String = ""
 
-    /// Seats of finished games of the game, with the player key; `cond` selects the seats that earned it.
-    static func seats(where cond: String, having: String = "") -> String {
+    /// Seats of signed, finished games of the game (`?` is the game's name), people by node id (§11.7).
+    var sql: String {
+        """
+        SELECT s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.node) AS player, COUNT(*) AS times
+        FROM seat s JOIN record r ON r.id = s.recordID
+        WHERE r.outcome = 'finished' AND r.verified AND r.game = ? AND (\(cond))
+        GROUP BY isBot, player \(having) ORDER BY isBot, player
+        """
+    }
+
+    /// The query migration v2 ran (every finished game, people by name), kept as it was: a migration never changes.
+    var v2SQL: String {
         """
         SELECT s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.name) AS player, COUNT(*) AS times
         FROM seat s JOIN record r ON r.id = s.recordID
@@ -27,26 +38,26 @@ enum Achievements {
     static let all: [Achievement] =
         ["spirits", "briscola", "othello"].flatMap { game in
             [
-                Achievement(game: game, code: "\(game)/first-win", title: "first win", sql: Achievement.seats(where: "s.won")),
+                Achievement(game: game, code: "\(game)/first-win", title: "first win", cond: "s.won"),
                 Achievement(
                     game: game, code: "\(game)/ten-wins", title: "ten wins",
-                    sql: Achievement.seats(where: "s.won", having: "HAVING COUNT(*) >= 10")),
+                    cond: "s.won", having: "HAVING COUNT(*) >= 10"),
             ]
         } + [
             Achievement(
                 game: "spirits", code: "spirits/no-ghost", title: "a game without a single ghost",
-                sql: Achievement.seats(where: "s.score = 0")),
+                cond: "s.score = 0"),
             Achievement(
                 game: "briscola", code: "briscola/over-ninety", title: "more than 90 of the 120 points",
-                sql: Achievement.seats(where: "s.score > 90")),
+                cond: "s.score > 90"),
             Achievement(
                 game: "briscola", code: "briscola/draw", title: "a 60–60 draw",
-                sql: Achievement.seats(where: "s.score = 60")),
+                cond: "s.score = 60"),
             Achievement(
                 game: "othello", code: "othello/wipe-out", title: "a wipe-out: the opponent has no disc left",
-                sql: Achievement.seats(where: "s.won AND " + Achievement.opponentWith("o.score = 0"))),
+                cond: "s.won AND " + Achievement.opponentWith("o.score = 0")),
             Achievement(
                 game: "othello", code: "othello/landslide", title: "a win with 50 discs or more",
-                sql: Achievement.seats(where: "s.won AND s.score >= 50")),
+                cond: "s.won AND s.score >= 50"),
         ]
 }

@@ -13,6 +13,8 @@ public enum RecordMessage: Codable, Sendable, Equatable {
     /// The receiver of a `records.data` processed it: the sender may send the next one. `refusedIDs`: the records
     /// it checked and refused, which the sender does not offer it again (absent on the wire when none).
     case ack(accepted: Int, refused: Int, refusedIDs: [String] = [])
+    /// Members' signatures of one record (§11.7), sent by a member to the others when their game ends.
+    case signatures(id: String, signatures: [RecordSignature])
 
     public struct WireRecord: Codable, Sendable, Equatable {
         public var id: String
@@ -20,16 +22,21 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         public var body: String
         public var startedAt: Int64?
         public var endedAt: Int64
+        /// The members' signatures (§11.7); absent from a node older than signatures, whose records are refused.
+        public var signatures: [RecordSignature]?
 
-        public init(_ r: RecordedGame) {
+        public init(_ r: RecordedGame, signatures: [RecordSignature] = []) {
             id = r.id
             body = String(decoding: r.body, as: UTF8.self)
             startedAt = r.startedAt
             endedAt = r.endedAt
+            self.signatures = signatures.isEmpty ? nil : signatures
         }
     }
 
-    enum Key: String, CodingKey { case type, count, buckets, bucket, ids, records, accepted, refused, refusedIds }
+    enum Key: String, CodingKey {
+        case type, count, buckets, bucket, ids, records, accepted, refused, refusedIds, id, signatures
+    }
 
     public var typeName: String {
         switch self {
@@ -37,6 +44,7 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         case .ids: "records.ids"
         case .data: "records.data"
         case .ack: "records.ack"
+        case .signatures: "records.signatures"
         }
     }
 
@@ -52,6 +60,10 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             self = .ack(
                 accepted: try c.decode(Int.self, forKey: .accepted), refused: try c.decode(Int.self, forKey: .refused),
                 refusedIDs: try c.decodeIfPresent([String].self, forKey: .refusedIds) ?? [])
+        case "records.signatures":
+            self = .signatures(
+                id: try c.decode(String.self, forKey: .id),
+                signatures: try c.decode([RecordSignature].self, forKey: .signatures))
         case let t:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "not a records message: \(t)")
         }
@@ -72,6 +84,9 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             try c.encode(accepted, forKey: .accepted)
             try c.encode(refused, forKey: .refused)
             if !refusedIDs.isEmpty { try c.encode(refusedIDs, forKey: .refusedIds) }
+        case .signatures(let id, let signatures):
+            try c.encode(id, forKey: .id)
+            try c.encode(signatures, forKey: .signatures)
         }
     }
 
@@ -92,6 +107,13 @@ public enum RecordMessage: Codable, Sendable, Equatable {
             }
         case .data(let records):
             guard records.count <= RecordLimits.maxRecordsPerMessage else { return "data: more than 32 records" }
+            guard records.allSatisfy({ ($0.signatures?.count ?? 0) <= RecordLimits.maxSignatures }) else {
+                return "data: a record with more than 8 signatures"
+            }
+        case .signatures(let id, let signatures):
+            guard RecordLimits.isRecordID(id), (1...RecordLimits.maxSignatures).contains(signatures.count) else {
+                return "signatures: 1 to 8 signatures of one record id"
+            }
         case .ack(let a, let r, let ids):
             guard a >= 0, r >= 0 else { return "ack: negative" }
             guard ids.count <= RecordLimits.maxRecordsPerMessage, ids.allSatisfy(RecordLimits.isRecordID) else {

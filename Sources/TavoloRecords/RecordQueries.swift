@@ -51,6 +51,7 @@ extension RecordStore {
                     id: id, table: row["tableID"], game: row["game"], outcome: row["outcome"],
                     stopCode: row["stopCode"], seats: seats, moves: row["moveCount"], startedAt: row["startedAt"],
                     endedAt: row["endedAt"], mine: row["mine"], source: row["source"])
+                summary.verified = row["verified"]
                 summary.forfeited = forfeits.isEmpty ? nil : forfeits
                 return summary
             }
@@ -66,7 +67,8 @@ extension RecordStore {
             let counts = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.game, SUM(r.outcome = 'finished') AS finished, SUM(r.outcome != 'finished') AS other
+                    SELECT r.game, SUM(r.verified AND r.outcome = 'finished') AS finished,
+                           SUM(r.verified AND r.outcome != 'finished') AS other, SUM(NOT r.verified) AS unverified
                     FROM record r WHERE 1\(gameFilter) GROUP BY r.game ORDER BY r.game
                     """, arguments: gameArgs)
             for c in counts {
@@ -77,40 +79,58 @@ extension RecordStore {
                     db,
                     sql: """
                         SELECT isBot, player, games, wins, total,
-                               \(lower ? "minScore" : "maxScore") AS best
+                               \(lower ? "minScore" : "maxScore") AS best, \(Self.personName) AS name
                         FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
                         """, arguments: [name]
                 ).map { row -> (Bool, ScoreBoard.Line) in
                     (
                         row["isBot"],
                         ScoreBoard.Line(
-                            player: row["player"], games: row["games"], wins: row["wins"], totalScore: row["total"],
-                            bestScore: row["best"])
+                            player: row["name"] ?? row["player"], node: row["isBot"] ? nil : row["player"],
+                            games: row["games"], wins: row["wins"], totalScore: row["total"], bestScore: row["best"])
                     )
                 }
-                games.append(
-                    ScoreBoard.Game(
-                        game: name, scoreName: entry?.scoreName ?? "score", lowerScoreIsBetter: lower,
-                        finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
-                        bots: lines.filter { $0.0 }.map(\.1)))
+                var board = ScoreBoard.Game(
+                    game: name, scoreName: entry?.scoreName ?? "score", lowerScoreIsBetter: lower,
+                    finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
+                    bots: lines.filter { $0.0 }.map(\.1))
+                board.unverified = c["unverified"]
+                games.append(board)
             }
             var achievements: [ScoreBoard.Achievement] = []
             for a in Achievements.all where game == nil || game == a.game {
                 let rows =
                     a.code == "\(a.game)/ten-wins"
                     ? try Row.fetchAll(
-                        db, sql: "SELECT isBot, player, 1 AS times FROM standing WHERE game = ? AND wins >= 10 ORDER BY isBot, player",
+                        db,
+                        sql: """
+                            SELECT isBot, player, 1 AS times, \(Self.personName) AS name FROM standing
+                            WHERE game = ? AND wins >= 10 ORDER BY isBot, player
+                            """,
                         arguments: [a.game])
                     : try Row.fetchAll(
-                        db, sql: "SELECT isBot, player, times FROM earned WHERE game = ? AND code = ? ORDER BY isBot, player",
+                        db,
+                        sql: """
+                            SELECT isBot, player, times, \(Self.personName) AS name FROM earned
+                            WHERE game = ? AND code = ? ORDER BY isBot, player
+                            """,
                         arguments: [a.game, a.code])
                 achievements += rows.map {
-                    ScoreBoard.Achievement(
-                        player: $0["player"], bot: $0["isBot"], game: a.game, code: a.code, title: a.title,
+                    var line = ScoreBoard.Achievement(
+                        player: $0["name"] ?? $0["player"], bot: $0["isBot"], game: a.game, code: a.code, title: a.title,
                         times: $0["times"])
+                    line.node = $0["isBot"] ? nil : $0["player"]
+                    return line
                 }
             }
             return ScoreBoard(games: games, achievements: achievements)
         }
     }
+
+    /// A person's name in a row keyed by node id (`player`): the newest name its seats or forfeits give.
+    static let personName = """
+        CASE WHEN isBot THEN NULL ELSE COALESCE(
+            (SELECT name FROM seat WHERE seat.node = player AND seat.bot IS NULL ORDER BY endedAt DESC LIMIT 1),
+            (SELECT name FROM forfeit WHERE forfeit.node = player ORDER BY endedAt DESC LIMIT 1)) END
+        """
 }

@@ -97,66 +97,23 @@ public final class RecordStore: Sendable {
             try db.create(index: "seat_on_name_endedAt", on: "seat", columns: ["name", "endedAt"])
         }
         Standings.migrateForfeits(&m)
+        migrateSignatures(&m)
         return m
-    }
-
-    // MARK: Writing
-
-    /// Stores records not stored yet, all in one transaction; returns how many were new.
-    @discardableResult
-    public func insert(_ records: [(RecordedGame, RecordBody)], source: Source) throws -> Int {
-        try pool.write { db in
-            var added = 0
-            for (r, b) in records {
-                // Cached statements: parsed once per connection, not once per row (the insert rate doubled).
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO record
-                        (id, tableID, game, players, outcome, stopCode, moveCount, finalHash, startedAt, endedAt,
-                         mine, source, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-                        """
-                ).execute(
-                    arguments: [
-                        r.id, b.table, b.game, b.players, b.outcome.rawValue, b.stopCode, b.moves.count, b.finalHash,
-                        r.startedAt, r.endedAt,
-                        b.seats.contains { $0.node == me } || (b.takeovers ?? []).contains { $0.member == me },
-                        source.rawValue, Data(r.body),
-                    ])
-                guard db.changesCount == 1 else { continue }
-                added += 1
-                for s in b.seats {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO seat (recordID, seat, node, name, bot, score, won, endedAt, game)
-                            VALUES (?,?,?,?,?,?,?,?,?)
-                            """
-                    ).execute(
-                        arguments: [
-                            r.id, s.seat, s.node, s.name, s.bot, b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil,
-                            b.winners.contains(s.seat), r.endedAt, b.game,
-                        ])
-                }
-                try Standings.addForfeits(b, recordID: r.id, endedAt: r.endedAt, db)
-                try Standings.add(b, db)
-            }
-            return added
-        }
-    }
-
-    /// Stores one record of a game this node played (the body comes from its own log: no replay needed).
-    @discardableResult
-    public func insert(_ record: RecordedGame, source: Source = .local) throws -> Bool {
-        try insert([(record, try record.decodedBody())], source: source) == 1
     }
 
     // MARK: Reading
 
     public var count: Int { ((try? pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record") }) ?? nil) ?? 0 }
 
-    /// The summary of §11.2: for each of the 256 buckets (first two hex digits of the id), "" when empty, else
+    /// Records whose every required signature is held (§11.7): the ones a summary covers and peers are sent.
+    public var verifiedCount: Int {
+        ((try? pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record WHERE verified") }) ?? nil) ?? 0
+    }
+
+    /// The summary of §11.2 over the signed records (§11.7): for each of the 256 buckets (first two hex digits of the id), "" when empty, else
     /// the first 16 hex digits of SHA-256 over the bucket's ids in ascending order, each as its 64 ASCII digits.
     public func bucketDigests() throws -> [String] {
-        Self.bucketDigests(of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record ORDER BY id") })
+        Self.bucketDigests(of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record WHERE verified ORDER BY id") })
     }
 
     /// The 256 digests of a set of ids, given in ascending order.
@@ -175,7 +132,7 @@ public final class RecordStore: Sendable {
         let prefix = String(format: "%02x", bucket)
         return try pool.read {
             try String.fetchAll(
-                $0, sql: "SELECT id FROM record WHERE id >= ? AND id < ? ORDER BY id",
+                $0, sql: "SELECT id FROM record WHERE verified AND id >= ? AND id < ? ORDER BY id",
                 arguments: [prefix, prefix + "g"])
         }
     }

@@ -21,6 +21,9 @@ public actor RecordSync {
         public var lastRefusal: String?
         /// Records left unchecked because their peer was over its pushes a minute.
         public var deferred = 0
+        /// Bytes of `records.ids` the last summary compared was answered with, and of every answer so far.
+        public var lastSummaryAnswerBytes = 0
+        public var answeredBytes = 0
     }
 
     struct Peer {
@@ -35,9 +38,14 @@ public actor RecordSync {
         var recheckTask: Task<Void, Never>?
         /// Records this peer checked and refused (its `records.ack`): never offered to it again.
         var refusedByPeer = BoundedIDSet(limit: RecordSync.maxRememberedRefusals)
-        /// Records this peer pushed in the current minute, and when that minute began (§11.3 step 5).
-        var pushedThisMinute = 0
-        var minuteStarted: ContinuousClock.Instant?
+        /// The peer's host, as its connection gives it: the quotas' key for every key it makes (§11.3).
+        var address = ""
+        /// Records this peer sent that this node keeps (§11.3 step 5: a bounded share of the disk).
+        var stored = 0
+        /// The first bucket the next answer to its summary starts at: a bounded answer moves on each time.
+        var nextBucket = 0
+        /// When a message of this peer last went over a share: said once a minute.
+        var overSaid: ContinuousClock.Instant?
     }
 
     /// Records a peer may push in a minute; beyond it the rest of a `records.data` is left unchecked and unstored
@@ -54,20 +62,28 @@ public actor RecordSync {
 
     let store: RecordStore
     let verifier: RecordVerifier
+    /// This node's signer: it answers a member's signatures of a game both played with its own (§11.7).
+    let signer: RecordSigner?
+    /// Members' signatures of records this node does not hold yet (it is still writing the game), by record id.
+    var pendingSignatures = PendingSignatures()
     let send: Send
     let logger: Logger
     /// Pause between two `records.data` to one peer, after the ack: bounds sync to a share of the link.
     let pause: Duration
     /// Records a peer may push in a minute (`defaultPushesPerMinute`).
     let pushesPerMinute: Int
+    /// The shares of §11.3 (per peer, per address, all peers).
+    var quotas: RecordQuotas
+    /// Records stored that peers sent, all together (`RecordQuotas.Limits.storedFromPeers`).
+    var storedFromPeers = 0
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
-    public private(set) var stats = Stats()
+    public internal(set) var stats = Stats()
 
     /// What the mesh tells the sync, kept in the order it happened (separate `Task`s would not keep it: a
     /// peer's summary could overtake its connection).
     public enum Input: Sendable {
-        case connected(NodeID)
+        case connected(NodeID, address: String = "")
         case lost(NodeID)
         case message([UInt8], from: NodeID)
     }
@@ -91,7 +107,7 @@ public actor RecordSync {
     public func run() async {
         for await input in inputStream {
             switch input {
-            case .connected(let id): peerConnected(id)
+            case .connected(let id, let address): peerConnected(id, address: address)
             case .lost(let id): peerLost(id)
             case .message(let body, let id):
                 backlog.leave()
@@ -102,13 +118,18 @@ public actor RecordSync {
 
     public nonisolated func finish() { inputs.finish() }
 
-    public init(store: RecordStore, verifier: RecordVerifier, pause: Duration = .milliseconds(5),
+    public init(store: RecordStore, verifier: RecordVerifier, signer: RecordSigner? = nil, pause: Duration = .milliseconds(5),
                 freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
-                logger: Logger, send: @escaping Send) {
+                limits: RecordQuotas.Limits = .init(), logger: Logger, send: @escaping Send) {
         self.pushesPerMinute = pushesPerMinute
+        var limits = limits
+        limits.checksPerPeer = pushesPerMinute
+        quotas = RecordQuotas(limits: limits)
+        storedFromPeers = store.receivedCount(from: nil)
         self.store = store
         self.freshness = freshness
         self.verifier = verifier
+        self.signer = signer
         self.send = send
         self.pause = pause
         self.logger = logger
@@ -117,8 +138,11 @@ public actor RecordSync {
 
     // MARK: Peers
 
-    public func peerConnected(_ id: NodeID) {
-        peers[id] = Peer()
+    public func peerConnected(_ id: NodeID, address: String = "") {
+        var peer = Peer()
+        peer.address = Self.host(of: address)
+        peer.stored = store.receivedCount(from: id.hex)
+        peers[id] = peer
         sendSummary(to: id)
     }
 
@@ -145,7 +169,7 @@ public actor RecordSync {
 
     func sendSummary(to id: NodeID) {
         guard let buckets = try? store.bucketDigests() else { return }
-        send(.summary(count: store.count, buckets: buckets), id)
+        send(.summary(count: store.verifiedCount, buckets: buckets), id)
     }
 
     // MARK: Receiving
@@ -171,6 +195,7 @@ public actor RecordSync {
         case .summary(_, let buckets): summaryArrived(buckets, from: id)
         case .ids(let bucket, let theirs): idsArrived(bucket: bucket, theirs, from: id)
         case .data(let records): dataArrived(records, from: id)
+        case .signatures(let record, let signatures): signaturesArrived(signatures, record: record, from: id)
         case .ack(_, _, let refusedIDs):
             for r in refusedIDs { peers[id]?.refusedByPeer.insert(r) }
             peers[id]?.inFlight = false
@@ -209,12 +234,28 @@ public actor RecordSync {
 
     /// Every bucket whose digest differs gets this node's ids for it (even none): the peer then pushes what
     /// this node lacks, as this node does when the peer's ids arrive.
+    /// The answer is bounded (§11.3 step 2): at most `idsBytesPerSummary` bytes of ids, within the peer's, its
+    /// address's and everyone's bytes a minute; the next summary's answer goes on from the bucket this one stopped at.
     func compare(_ theirs: [String], with id: NodeID) {
-        guard let mine = try? store.bucketDigests() else { return }
-        for b in 0..<RecordLimits.bucketCount where mine[b] != theirs[b] {
-            let ids = (try? store.ids(inBucket: b)) ?? []
-            send(.ids(bucket: b, ids: Array(ids.prefix(RecordLimits.maxIDsPerMessage))), id)
+        guard let mine = try? store.bucketDigests(), let start = peers[id]?.nextBucket else { return }
+        var left = quotas.limits.idsBytesPerSummary
+        var answered = 0
+        for k in 0..<RecordLimits.bucketCount {
+            let b = (start + k) % RecordLimits.bucketCount
+            guard mine[b] != theirs[b] else { continue }
+            let ids = Array(((try? store.ids(inBucket: b)) ?? []).prefix(RecordLimits.maxIDsPerMessage))
+            let cost = Self.idsMessageBytes(ids.count)
+            guard cost <= left, admitAnswer(cost, to: id) else {
+                peers[id]?.nextBucket = b
+                sayOver(id, "answers to its summaries")
+                break
+            }
+            left -= cost
+            answered += cost
+            send(.ids(bucket: b, ids: ids), id)
         }
+        stats.lastSummaryAnswerBytes = answered
+        stats.answeredBytes += answered
     }
 
     func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
@@ -250,6 +291,7 @@ public actor RecordSync {
 
     /// Sends the next `records.data` to `id` if none is waiting for its ack (or the ack is 30 s late).
     func pump(_ id: NodeID) {
+        // `peer` is a copy: written back only when the batch goes (or records it named are gone).
         guard var peer = peers[id], !peer.outbox.isEmpty else { return }
         if peer.inFlight, let since = peer.inFlightSince, ContinuousClock.now - since < .seconds(30) { return }
         var batch: [RecordMessage.WireRecord] = []
@@ -259,9 +301,9 @@ public actor RecordSync {
                 peer.outbox.removeFirst()
                 continue
             }
-            let w = RecordMessage.WireRecord(r)
-            // The body travels as a JSON string: quotes and backslashes double at most.
-            let cost = w.body.utf8.count * 2 + 200
+            let w = RecordMessage.WireRecord(r, signatures: (try? store.signatures(of: r.id)) ?? [])
+            // The body travels as a JSON string: quotes and backslashes double at most; a signature is ~560 bytes.
+            let cost = w.body.utf8.count * 2 + 200 + (w.signatures?.count ?? 0) * 600
             if !batch.isEmpty && size + cost > RecordLimits.maxDataBytes { break }
             batch.append(w)
             size += cost
@@ -269,6 +311,15 @@ public actor RecordSync {
             peer.queued.remove(next)
         }
         if !batch.isEmpty {
+            guard admitAnswer(size, to: id) else {
+                sayOver(id, "records sent to it")
+                Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    self.pump(id)
+                }
+                return
+            }
+            stats.answeredBytes += size
             peer.inFlight = true
             peer.inFlightSince = .now
             stats.sent += batch.count
@@ -280,62 +331,6 @@ public actor RecordSync {
             }
         }
         peers[id] = peer
-    }
-
-    func dataArrived(_ records: [RecordMessage.WireRecord], from id: NodeID) {
-        let known = (try? store.known(records.map(\.id))) ?? []
-        var fresh: [(RecordedGame, RecordBody)] = []
-        var refused = 0
-        var refusedIDs: [String] = []
-        var deferred = 0
-        for w in records where !known.contains(w.id) {
-            guard admitPush(from: id) else {
-                deferred += 1
-                continue
-            }
-            let bytes = Array(w.body.utf8)
-            switch verifier.verify(id: w.id, body: bytes) {
-            case .success(let body):
-                fresh.append((RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt), body))
-            case .failure(let why):
-                refused += 1
-                refusedIDs.append(w.id)
-                stats.refused += 1
-                stats.lastRefusal = "\(w.id.prefix(16))… from \(id.short): \(why)"
-                logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
-            }
-        }
-        var added = 0
-        do { added = try store.insert(fresh, source: .peer) } catch {
-            logger.error("cannot store records from \(id.short): \(error)")
-        }
-        stats.accepted += added
-        if deferred > 0 {
-            stats.deferred += deferred
-            // Said once a minute per peer: when this message is the one that went over.
-            if peers[id]?.pushedThisMinute == pushesPerMinute + deferred {
-                logger.warning(
-                    "records from \(id.short): over \(pushesPerMinute) a minute; the rest wait for the next minute")
-            }
-        }
-        send(.ack(accepted: added, refused: refused, refusedIDs: refusedIDs), id)
-        if added > 0 { recordsAdded() }
-    }
-}
-
-extension RecordSync {
-    /// Counts one pushed record against `id`'s minute; false when the peer is over its share.
-    func admitPush(from id: NodeID) -> Bool {
-        guard var peer = peers[id] else { return false }
-        let now = ContinuousClock.now
-        if let start = peer.minuteStarted, now - start < .seconds(60) {
-            peer.pushedThisMinute += 1
-        } else {
-            peer.minuteStarted = now
-            peer.pushedThisMinute = 1
-        }
-        peers[id] = peer
-        return peer.pushedThisMinute <= pushesPerMinute
     }
 }
 

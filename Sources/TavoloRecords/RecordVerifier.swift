@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloCore
+import TavoloProtocol
 import TavoloTable
 
 /// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
@@ -17,8 +18,24 @@ public struct RecordVerifier: Sendable {
         init(_ d: String) { description = d }
     }
 
-    /// The decoded body when the record holds; otherwise why not.
+    /// The decoded body when the record holds (steps 1–6 of §11.4, no signatures); otherwise why not.
     public func verify(id: String, body: [UInt8]) -> Result<RecordBody, Refusal> {
+        decode(id: id, body: body).flatMap { b in replay(b).map { b } }
+    }
+
+    /// A received record (§11.4 with step 7): its body holds, and it carries the signature of every node that
+    /// must sign it (§11.7), checked before the replay (cheaper, and a forger's record stops there). Returns the
+    /// body and the valid signatures.
+    public func verify(id: String, body: [UInt8], signatures: [RecordSignature]) -> Result<SignedRecord, Refusal> {
+        decode(id: id, body: body).flatMap { b in
+            let (valid, missing) = RecordSignature.check(signatures, recordID: id, body: b)
+            if let missing { return .failure(.init("unsigned: \(missing)")) }
+            return replay(b).map { SignedRecord(RecordedGame(body: body, startedAt: nil, endedAt: 0), b, signatures: valid) }
+        }
+    }
+
+    /// Steps 1 and 2 of §11.4: the id is the body's hash, and the body decodes within its rules.
+    public func decode(id: String, body: [UInt8]) -> Result<RecordBody, Refusal> {
         guard body.count <= RecordLimits.maxBodyBytes else {
             return .failure(.init("body of \(body.count) bytes, over \(RecordLimits.maxBodyBytes)"))
         }
@@ -28,6 +45,11 @@ public struct RecordVerifier: Sendable {
             return .failure(.init("body does not decode: \(error)"))
         }
         if let problem = fieldProblem(b) { return .failure(.init(problem)) }
+        return .success(b)
+    }
+
+    /// Steps 3 to 6 of §11.4: the game, its bots, and the replay of its moves to the result claimed.
+    func replay(_ b: RecordBody) -> Result<Void, Refusal> {
         guard let entry = catalog[b.game] else { return .failure(.init("unknown game \(b.game)")) }
         guard entry.playerCounts.contains(b.players) else {
             return .failure(.init("\(b.game) is not played by \(b.players)"))
@@ -67,7 +89,7 @@ public struct RecordVerifier: Sendable {
         if let problem = simultaneous ? raceOutcomeProblem(b, game) : turnOutcomeProblem(b, outcome) {
             return .failure(.init(problem))
         }
-        return .success(b)
+        return .success(())
     }
 
     func turnOutcomeProblem(_ b: RecordBody, _ outcome: GameOutcome?) -> String? {
@@ -157,6 +179,8 @@ public enum RecordLimits {
     public static let maxMessageBytes = 131_072
     /// Ids in one `records.ids` message.
     public static let maxIDsPerMessage = 1_024
+    /// Signatures of one record: one per node that owns a seat (at most six seats), and room to spare.
+    public static let maxSignatures = 8
     /// Buckets of the summary: the first two hex digits of the id.
     public static let bucketCount = 256
 
@@ -165,10 +189,8 @@ public enum RecordLimits {
     }
     public static func isRecordID(_ s: String) -> Bool { s.utf8.count == 64 && isLowerHex(s) }
     static func isNodeID(_ s: String) -> Bool { s.utf8.count == 32 && isLowerHex(s) }
-    static func isName(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 63
-            && !s.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "/" }
-    }
+    /// §4.1's rules for a node name (a record names nodes by the names their handshakes gave).
+    static func isName(_ s: String) -> Bool { !s.isEmpty && s.utf8.count <= 63 && Handshake.isValidName(s) }
     static func isTableID(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64
             && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }

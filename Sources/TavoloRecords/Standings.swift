@@ -43,7 +43,7 @@ enum Standings {
                     """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
                 try db.execute(
-                    sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.sql))",
+                    sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.v2SQL))",
                     arguments: [a.game, a.code, a.game])
             }
         }
@@ -76,18 +76,14 @@ enum Standings {
         }
     }
 
-    /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction); for a finished game each
-    /// row added counts for its member as a game played and not won (no score, no achievement), so the standings
-    /// count exactly the rows the table holds.
+    /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction), for `history`. They count
+    /// on the leaderboards only through `add`, in a signed record that the member who left signed too (§11.7).
     static func addForfeits(_ b: RecordBody, recordID: String, endedAt: Int64, _ db: Database) throws {
         for t in b.takeovers ?? [] where t.forfeit {
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt) VALUES (?,?,?,?,?,?)"
             ).execute(
                 arguments: [recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt])
-            if db.changesCount == 1 && b.outcome == .finished {
-                try upsertStanding(game: b.game, isBot: false, player: t.name, won: false, score: nil, db)
-            }
         }
     }
 
@@ -104,16 +100,22 @@ enum Standings {
         ).execute(arguments: [game, isBot, player, won, score ?? 0, score, score])
     }
 
-    /// Adds one finished record's seats to the standings and achievements (inside the insert's transaction).
-    static func add(_ b: RecordBody, _ db: Database) throws {
+    /// Adds one signed, finished record's seats to the standings and achievements (inside the transaction that
+    /// stores it or completes its signatures). People are counted by node id, whose signature the record carries
+    /// (a name is anybody's to take); bots by kind. A member that left counts the game as lost only when it signed
+    /// the record (`signers`): otherwise anyone could charge anyone with a loss.
+    static func add(_ b: RecordBody, signers: Set<String>, _ db: Database) throws {
         guard b.outcome == .finished else { return }
+        for t in b.takeovers ?? [] where t.forfeit && signers.contains(t.member) {
+            try upsertStanding(game: b.game, isBot: false, player: t.member, won: false, score: nil, db)
+        }
         for s in b.seats {
             // A racer that gave up is not ranked (§10.3): its moves are no result, least of all a best one.
             let ranked = b.ranking?.contains(s.seat) ?? true
             let score: Int? = ranked && b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil
             let won = b.winners.contains(s.seat)
-            let key: [DatabaseValueConvertible?] = [b.game, s.bot != nil, s.bot ?? s.name]
-            try upsertStanding(game: b.game, isBot: s.bot != nil, player: s.bot ?? s.name, won: won, score: score, db)
+            let key: [DatabaseValueConvertible?] = [b.game, s.bot != nil, s.bot ?? s.node]
+            try upsertStanding(game: b.game, isBot: s.bot != nil, player: s.bot ?? s.node, won: won, score: score, db)
             for a in Achievements.all where a.earnedBy(b, s.seat) {
                 try db.cachedStatement(
                     sql: """
@@ -155,16 +157,19 @@ extension RecordStore {
             }
             var stored = try rows(
                 "SELECT game, isBot, player, games, wins, total, minScore, maxScore FROM standing ORDER BY 1, 2, 3")
-            // Every seat of a finished game, and every member that forfeited one (played, not won, no score).
+            // Every seat of a signed, finished game, and every member that forfeited one and signed it (played, not
+            // won, no score).
             var recomputed = try rows(
                 """
                 SELECT game, isBot, p, COUNT(*), SUM(won), COALESCE(SUM(score), 0), MIN(score), MAX(score) FROM (
-                    SELECT r.game AS game, s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.name) AS p, s.won AS won,
+                    SELECT r.game AS game, s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.node) AS p, s.won AS won,
                            s.score AS score
-                    FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished'
+                    FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished' AND r.verified
                     UNION ALL
-                    SELECT r.game, 0, f.name, 0, NULL
-                    FROM forfeit f JOIN record r ON r.id = f.recordID WHERE r.outcome = 'finished')
+                    SELECT r.game, 0, f.node, 0, NULL
+                    FROM forfeit f JOIN record r ON r.id = f.recordID
+                    WHERE r.outcome = 'finished' AND r.verified
+                      AND EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
                 GROUP BY game, isBot, p ORDER BY 1, 2, 3
                 """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {

@@ -47,24 +47,40 @@ struct Chat: ParsableCommand {
                 }
                 return
             }
-            for entry in try client.call(.chatLog(room: room, follow: follow), as: [ChatEntry].self) { show(entry) }
+            let writers = ChatWriters()
+            for entry in try client.call(.chatLog(room: room, follow: follow), as: [ChatEntry].self) {
+                show(entry, writers)
+            }
             while follow {
                 let line = try client.readLine()
-                if let e = try? WireJSON.decode(ChatLine.self, line) { show(e.chat) }
+                if let e = try? WireJSON.decode(ChatLine.self, line) { show(e.chat, writers) }
             }
         } catch {
             throw CleanExit.failure("\(error)")
         }
     }
 
-    func show(_ e: ChatEntry) {
+    func show(_ e: ChatEntry, _ writers: ChatWriters) {
         if json {
             print(String(decoding: (try? CanonicalJSON.encode(e)) ?? [], as: UTF8.self))
         } else {
             let time = Date(timeIntervalSince1970: Double(e.at) / 1000).formatted(date: .omitted, time: .shortened)
             let place = e.room == ChatMessage.lobby ? "" : " @\(e.room)"
-            print("\(time) \(Terminal.printable(e.from))\(place): \(Terminal.printable(e.text))")
+            print("\(time) \(Terminal.printable(writers.shown(e)))\(place): \(Terminal.printable(e.text))")
         }
         fflush(nil)
+    }
+}
+
+/// The writers seen so far: one whose name looks like another writer's is shown with its node id (§4.1).
+final class ChatWriters {
+    private var entries: [(name: String, node: String?)] = []
+
+    func shown(_ e: ChatEntry) -> String {
+        if !entries.contains(where: { $0.name == e.from && $0.node == e.fromId.hex }) {
+            entries.append((e.from, e.fromId.hex))
+        }
+        let names = PeerNameDisplay.names(entries + [(e.from, e.fromId.hex)])
+        return names[names.count - 1]
     }
 }

@@ -28,8 +28,10 @@ struct History: ParsableCommand {
         if json { return try printJSON(records) }
         if everything.isEmpty { print("no games recorded yet") }
         for r in records {
-            let seats = r.seats.map { s in
-                "\(s.name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
+            // People whose names look alike are shown with their node ids (§4.1).
+            let names = PeerNameDisplay.names(r.seats.map { ($0.name, $0.bot == nil ? $0.node : nil) })
+            let seats = zip(r.seats, names).map { s, name in
+                "\(name)\(s.bot.map { " (\($0) bot)" } ?? "") \(s.score.map(String.init) ?? "-")\(s.won ? " ★" : "")"
             }.joined(separator: ", ")
             let outcome = r.outcome == "finished" ? "" : " [\(r.outcome)\(r.stopCode.map { " \($0)" } ?? "")]"
             // A member that left: its seats show the bot that played on; the game counts as lost for it.
@@ -37,7 +39,7 @@ struct History: ParsableCommand {
                 "\(f.name) left (seat\(f.seats.count == 1 ? "" : "s") \(f.seats.map(String.init).joined(separator: ", ")))"
             }
             print(
-                "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) move\(r.moves == 1 ? "" : "s")\(outcome)\(r.mine ? "  [mine]" : "")  \(seats)"
+                "\(timeText(r.endedAt))  \(r.table)  \(r.game)  \(r.moves) move\(r.moves == 1 ? "" : "s")\(outcome)\(r.mine ? "  [mine]" : "")\(r.verified ? "" : "  [unverified]")  \(seats)"
                     + (left.isEmpty ? "" : "; " + left.joined(separator: "; "))
             )
         }
@@ -51,7 +53,10 @@ struct History: ParsableCommand {
 struct Scores: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Leaderboards per game (games, wins, win rate, the game's own score; people and bots apart) and achievements.",
-        discussion: "Counts every finished game the node has recorded, its own and those its peers shared.")
+        discussion: """
+            Counts every finished game the node has recorded, its own and those its peers shared, that every person \
+            at it signed; people by node id (a name shared by two nodes is shown with each one's id).
+            """)
     @OptionGroup var nodeOptions: NodeOptions
     @Option(help: "Only this game: \(GameCatalog.standard.names.joined(separator: ", ")).") var game: String?
     @Flag(help: "Print the leaderboards as JSON.") var json = false
@@ -65,21 +70,25 @@ struct Scores: ParsableCommand {
         if board.games.isEmpty { print("no games recorded yet") }
         for g in board.games {
             let best = g.lowerScoreIsBetter ? "fewest" : "most"
-            print("\(g.game): \(g.finished) finished, \(g.stopped) not finished  (\(g.scoreName): \(best) is best)")
+            let unverified = g.unverified > 0 ? ", \(g.unverified) unverified (not counted)" : ""
+            print(
+                "\(g.game): \(g.finished) finished, \(g.stopped) not finished\(unverified)  (\(g.scoreName): \(best) is best)")
             for (title, lines) in [("people", g.humans), ("bots", g.bots)] where !lines.isEmpty {
                 print("  \(title)")
-                for l in lines {
+                let shown = PeerNameDisplay.names(lines.map { ($0.player, $0.node) })
+                for (l, name) in zip(lines, shown) {
                     let rate = String(format: "%.0f%%", l.winRate * 100)
                     print(
-                        "    \(l.player.padding(toLength: 16, withPad: " ", startingAt: 0)) \(l.games) games, \(l.wins) wins (\(rate)), \(g.scoreName): \(l.totalScore) total, best \(l.bestScore.map(String.init) ?? "-")"
+                        "    \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(l.games) games, \(l.wins) wins (\(rate)), \(g.scoreName): \(l.totalScore) total, best \(l.bestScore.map(String.init) ?? "-")"
                     )
                 }
             }
             let earned = board.achievements.filter { $0.game == g.game }
             if !earned.isEmpty {
                 print("  achievements")
-                for a in earned {
-                    print("    \(a.player)\(a.bot ? " (bot)" : ""): \(a.title)\(a.times > 1 ? " ×\(a.times)" : "")")
+                let shown = PeerNameDisplay.names(earned.map { ($0.player, $0.node) })
+                for (a, name) in zip(earned, shown) {
+                    print("    \(name)\(a.bot ? " (bot)" : ""): \(a.title)\(a.times > 1 ? " ×\(a.times)" : "")")
                 }
             }
         }

@@ -134,12 +134,19 @@ final class RecordsIntegrationTests: DaemonTestCase {
             handshake: Handshake(
                 version: 3, nodeId: RawPeer.nodeID(of: key), name: "forger", udpPort: 9, capabilities: ["tables"]))
 
-        let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
+        // The stranger's own bots' game, signed by it (§11.7): genuine. The same with the winner changed: signed too,
+        // refused by the replay.
+        let signer = try XCTUnwrap(RecordSigner(identity: key, signingKey: .init()))
+        let genuine = try ownedBy(
+            signer, RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy"))
         var body = try genuine.decodedBody()
         XCTAssertFalse(body.winners.isEmpty, "seed 5 is not a draw")
         body.winners = body.winners == [0] ? [1] : [0]  // the loser claims the win, with a matching id
         let tampered = RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: genuine.endedAt)
-        let message = RecordMessage.data([.init(tampered), .init(genuine)])
+        let message = RecordMessage.data([
+            .init(tampered, signatures: [try XCTUnwrap(signer.sign(recordID: tampered.id))]),
+            .init(genuine, signatures: [try XCTUnwrap(signer.sign(recordID: genuine.id))]),
+        ])
         try raw.send(Frame.application(.records, try CanonicalJSON.encode(message)))
 
         var ack: RecordMessage?
@@ -154,6 +161,13 @@ final class RecordsIntegrationTests: DaemonTestCase {
         XCTAssertFalse(ids.contains(tampered.id))
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("refused: winners or scores are not the ones the moves give"), harness.logTail(0))
+    }
+
+    /// `record` with every seat owned by `signer`'s node.
+    func ownedBy(_ signer: RecordSigner, _ record: RecordedGame) throws -> RecordedGame {
+        var body = try record.decodedBody()
+        body.seats = body.seats.map { .init(seat: $0.seat, node: signer.node, name: "forger", bot: $0.bot) }
+        return RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: record.endedAt)
     }
 
     func testKill9DuringABatchOfGamesLosesNoGameReportedFinished() throws {

@@ -52,8 +52,8 @@ final class RecordStoreTests: XCTestCase {
             // Seats as people: the bot field cleared by making a body of people (as a table of humans writes).
             var people = b
             people.seats = people.seats.enumerated().map { .init(seat: $0.offset, node: $0.element.node, name: ["ann", "bob"][$0.offset], bot: nil) }
-            try store.insert(RecordedGame(body: try CanonicalJSON.encode(people), startedAt: nil, endedAt: 1), source: .peer)
-            try store.insert(r, source: .peer)
+            let peopleRecord = RecordedGame(body: try CanonicalJSON.encode(people), startedAt: nil, endedAt: 1)
+            try store.insert([try TestSigners.signed(peopleRecord), try TestSigners.signed(r)], source: .peer)
         }
         let board = try store.scores(game: nil, catalog: .standard)
         let othello = try XCTUnwrap(board.games.first { $0.game == "othello" })
@@ -148,11 +148,11 @@ final class RecordStoreTests: XCTestCase {
 
     func testStandingsKeptAtInsertEqualTheOnesComputedFromEveryRecord() throws {
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
-        var batch: [(RecordedGame, RecordBody)] = []
+        var batch: [SignedRecord] = []
         for seed in UInt64(1)...30 {
             for (game, players, bot) in [("othello", 2, "greedy"), ("briscola", 2, "random"), ("spirits", 3, "random")] {
                 let r = try record(game, players: players, seed: seed, bot: bot, names: ["ann", "bob", "cat"])
-                batch.append((r, try r.decodedBody()))
+                batch.append(try TestSigners.signed(r))
             }
         }
         try store.insert(Array(batch.prefix(40)), source: .peer)
@@ -168,8 +168,9 @@ final class RecordStoreTests: XCTestCase {
     func testBucketDigestsAndIds() throws {
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
         XCTAssertEqual(try store.bucketDigests(), Array(repeating: "", count: 256))
-        let records = try (UInt64(1)...20).map { try record(seed: $0) }
-        try store.insert(records.map { ($0, try $0.decodedBody()) }, source: .peer)
+        let signed = try (UInt64(1)...20).map { try TestSigners.signed(try record(seed: $0)) }
+        let records = signed.map(\.game)
+        try store.insert(signed, source: .peer)
         let digests = try store.bucketDigests()
         for r in records {
             let b = Int(r.id.prefix(2), radix: 16)!
@@ -228,11 +229,13 @@ final class RecordStoreTests: XCTestCase {
     /// Leaving a game one is losing does not keep it off one's record: the member that forfeited counts a game
     /// played and not won, with no score, and its history lists the game (PROTOCOL.md §11.6).
     func testAForfeitCountsAsAGamePlayedAndNotWonByTheMemberThatLeft() throws {
-        let eve = String(format: "%032x", 9)
+        let eve = TestSigners.node(9)
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: eve)
-        let (r, b) = try forfeitRecord(eve: eve)
-        XCTAssertEqual(try RecordVerifier(catalog: .standard).verify(id: r.id, body: r.body).get(), b)
-        XCTAssertTrue(try store.insert(r, source: .peer))
+        let (unsigned, b) = try forfeitRecord(eve: String(format: "%032x", 9))
+        XCTAssertEqual(try RecordVerifier(catalog: .standard).verify(id: unsigned.id, body: unsigned.body).get(), b)
+        let signed = try TestSigners.signed(unsigned)
+        let r = signed.game
+        XCTAssertEqual(try store.insert([signed], source: .peer), 1)
         let othello = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first)
         let line = try XCTUnwrap(othello.humans.first { $0.player == "eve" })
         XCTAssertEqual([line.games, line.wins, line.totalScore], [1, 0, 0])
@@ -251,23 +254,99 @@ final class RecordStoreTests: XCTestCase {
         XCTAssertNil(try store.history(game: nil, player: nil).first { $0.id != r.id }?.forfeited)
     }
 
-    /// A database from before forfeits were counted, holding a record with one (received from a newer node, whose
-    /// body this node stored as it came): the migration counts it.
-    func testTheForfeitMigrationCountsRecordsStoredBeforeIt() throws {
+    /// A forfeit in a record the member that left did not sign is listed, and counted against nobody: anyone could
+    /// otherwise charge anyone with a lost game (§11.7).
+    func testAForfeitTheLeaverDidNotSignIsListedAndNotCounted() throws {
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
-        let (r, _) = try forfeitRecord()
-        XCTAssertTrue(try store.insert(r, source: .peer))
-        // Back to the schema and standings of before the migration.
+        let signed = try TestSigners.signed(try forfeitRecord().0, except: [9])
+        XCTAssertTrue(signed.isSigned, "every seat owner signed it")
+        XCTAssertEqual(try store.insert([signed], source: .peer), 1)
+        XCTAssertEqual(try store.history(game: nil, player: "eve").map(\.id), [signed.game.id])
+        let othello = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first)
+        XCTAssertNil(othello.humans.first { $0.player == "eve" })
+        XCTAssertEqual(othello.humans.map(\.player), ["ann"])
+        let (stored, recomputed) = try store.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+    }
+
+    /// A record waiting for a person's signature is kept and listed as unverified, and counted nowhere; its last
+    /// signature makes it count, once.
+    func testARecordCountsOnceEveryPersonSignedIt() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        var b = try record(seed: 4, bot: "greedy", names: ["ann", "bob"]).decodedBody()
+        b.seats = b.seats.map { .init(seat: $0.seat, node: $0.node, name: $0.name, bot: nil) }
+        let people = RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 9)
+        let full = try TestSigners.signed(people)
+        var half = full
+        half.signatures = full.signatures.filter { $0.node == TestSigners.node(1) }
+        XCTAssertFalse(half.isSigned)
+        XCTAssertEqual(try store.insert([half], source: .local), 1)
+        XCTAssertEqual(try store.history(game: nil, player: nil).map(\.verified), [false])
+        var othello = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first)
+        XCTAssertEqual([othello.finished, othello.unverified], [0, 1])
+        XCTAssertEqual(othello.humans, [])
+        XCTAssertEqual(try store.bucketDigests(), Array(repeating: "", count: 256), "an unsigned record is not offered")
+        XCTAssertTrue(try store.addSignatures(full.signatures, recordID: full.game.id))
+        XCTAssertFalse(try store.addSignatures(full.signatures, recordID: full.game.id), "counted once")
+        othello = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first)
+        XCTAssertEqual([othello.finished, othello.unverified], [1, 0])
+        XCTAssertEqual(Set(othello.humans.map(\.player)), ["ann", "bob"])
+        XCTAssertEqual(Set(othello.humans.compactMap(\.node)), [TestSigners.node(1), TestSigners.node(2)])
+        let (stored, recomputed) = try store.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+    }
+
+    /// People are counted by node id: a node that takes another's name gets a line of its own, not the other's games.
+    func testANameTakenByAnotherNodeIsAnotherLine() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        for seed in UInt64(1)...2 {
+            var b = try record(seed: seed, bot: "greedy", names: ["ann", "ann"]).decodedBody()
+            b.seats = b.seats.map { .init(seat: $0.seat, node: $0.node, name: $0.name, bot: nil) }
+            try store.insert([try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 1))], source: .peer)
+        }
+        let humans = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first).humans
+        XCTAssertEqual(humans.map(\.player), ["ann", "ann"])
+        XCTAssertEqual(Set(humans.compactMap(\.node)).count, 2)
+        XCTAssertEqual(humans.map(\.games), [2, 2])
+    }
+
+    /// At start a node signs the games of its own logs that lack its signature (a database from before signatures,
+    /// or rebuilt): its bots' games then count; a record a peer sent that names it is never signed so.
+    func testANodeSignsTheGamesOfItsOwnLogsAndNeverOnesAPeerSent() throws {
+        let me = TestSigners.node(1)
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let own = try TestSigners.signed(try record(seed: 1, bot: "greedy"))
+        let sent = try TestSigners.signed(try record(seed: 2, bot: "greedy"))
+        try store.insert([(own.game, own.body)], source: .import)
+        try store.insert([(sent.game, sent.body)], source: .peer)
+        XCTAssertEqual(try store.history(game: nil, player: nil).map(\.verified), [false, false])
+        XCTAssertEqual(try store.signOwnRecords { TestSigners.all[0].sign(recordID: $0) }, 1)
+        XCTAssertEqual(try store.verified([own.game.id, sent.game.id]), [own.game.id])
+        XCTAssertEqual(try store.signOwnRecords { TestSigners.all[0].sign(recordID: $0) }, 0, "once")
+        XCTAssertEqual(try store.scores(game: "othello", catalog: .standard).games.first?.finished, 1)
+    }
+
+    /// A database from before signatures: its records are kept, listed as unverified, and counted nowhere.
+    func testRecordsFromBeforeSignaturesAreKeptUnverified() throws {
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let signed = try TestSigners.signed(try record(seed: 2, bot: "greedy"))
+        XCTAssertEqual(try store.insert([signed], source: .peer), 1)
+        XCTAssertEqual(try store.scores(game: "othello", catalog: .standard).games.first?.finished, 1)
+        // Back to the schema of before the migration (standings counted every record then).
         try store.pool.write { db in
-            try db.execute(sql: "DROP TABLE forfeit")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-forfeits'")
-            try db.execute(sql: "DELETE FROM standing WHERE player = 'eve'")
+            try db.execute(sql: "DROP TABLE signature")
+            try db.execute(sql: "DROP INDEX seat_on_node_endedAt")
+            try db.execute(sql: "DROP INDEX record_on_receivedFrom")
+            try db.execute(sql: "ALTER TABLE record DROP COLUMN verified")
+            try db.execute(sql: "ALTER TABLE record DROP COLUMN receivedFrom")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-signatures'")
         }
         try store.close()
         let (again, _) = try RecordStore.open(stateDirectory: dir, me: me)
-        XCTAssertEqual(try again.history(game: nil, player: "eve").map(\.id), [r.id])
-        let eve = try again.scores(game: "othello", catalog: .standard).games.first?.humans.first { $0.player == "eve" }
-        XCTAssertEqual(eve?.games, 1)
+        XCTAssertEqual(try again.history(game: nil, player: nil).map(\.verified), [false])
+        let othello = try XCTUnwrap(try again.scores(game: "othello", catalog: .standard).games.first)
+        XCTAssertEqual([othello.finished, othello.unverified], [0, 1])
+        XCTAssertEqual(othello.bots, [])
         let (stored, recomputed) = try again.standingsCheck()
         XCTAssertEqual(stored, recomputed)
     }

@@ -9,9 +9,9 @@ import XCTest
 /// (it records the game itself), and is pushed once it is no longer fresh if the peer still lacks it.
 final class RecordSyncTests: XCTestCase {
     var dir: String!
-    // RecordFactory gives seat s the node id s + 1.
-    let a = NodeID(hex: String(format: "%032x", 1))!
-    let b = NodeID(hex: String(format: "%032x", 2))!
+    // RecordFactory gives seat s the node id s + 1, which `TestSigners.signed` gives to test node s.
+    let a = NodeID(hex: TestSigners.node(1))!
+    let b = NodeID(hex: TestSigners.node(2))!
 
     override func setUpWithError() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)").path
@@ -29,11 +29,14 @@ final class RecordSyncTests: XCTestCase {
         final class Ends: @unchecked Sendable { var a: RecordSync?; var b: RecordSync? }
         let ends = Ends()
         let (a, b) = (a, b)
-        let syncA = RecordSync(store: storeA, verifier: verifier, freshness: freshness, logger: logger) { m, _ in
+        let syncA = RecordSync(
+            store: storeA, verifier: verifier, signer: TestSigners.all[0], freshness: freshness, logger: logger
+        ) { m, _ in
             if let bytes = try? CanonicalJSON.encode(m) { ends.b?.post(.message(bytes, from: a)) }
         }
         let syncB = RecordSync(
-            store: storeB, verifier: verifier, freshness: freshness, pushesPerMinute: pushesPerMinute, logger: logger
+            store: storeB, verifier: verifier, signer: TestSigners.all[1], freshness: freshness,
+            pushesPerMinute: pushesPerMinute, logger: logger
         ) { m, _ in
             if let bytes = try? CanonicalJSON.encode(m) { ends.a?.post(.message(bytes, from: b)) }
         }
@@ -61,10 +64,12 @@ final class RecordSyncTests: XCTestCase {
         let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let old = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 1, bot: "random")
-        let fresh = try RecordFactory.playout(
-            catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now)
-        try storeA.insert([(old, try old.decodedBody()), (fresh, try fresh.decodedBody())], source: .local)
+        let old = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 1, bot: "random")).game
+        let fresh = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now))
+            .game
+        try storeA.insert([try TestSigners.signed(old), try TestSigners.signed(fresh)], source: .local)
         // 5 s: room for a loaded machine between the record's end (`now`) and the first exchange.
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
         try await eventually("b holds the old game") { try storeB.known([old.id]) == [old.id] }
@@ -81,13 +86,13 @@ final class RecordSyncTests: XCTestCase {
         let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let fresh = try RecordFactory.playout(
-            catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now)
-        try storeA.insert([(fresh, try fresh.decodedBody())], source: .local)
+        let fresh = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now))
+        try storeA.insert([fresh], source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
         try await Task.sleep(for: .milliseconds(300))
         // b records the same game itself, as a member of its table does a moment after a.
-        try storeB.insert([(fresh, try fresh.decodedBody())], source: .local)
+        try storeB.insert([fresh], source: .local)
         await syncB.recordsAdded()
         // Past a's freshness and its summary again, which now finds nothing b lacks.
         try await Task.sleep(for: .seconds(7))
@@ -105,13 +110,16 @@ final class RecordSyncTests: XCTestCase {
         let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
         var body = try genuine.decodedBody()
         body.winners = body.winners == [0] ? [1] : [0]
-        let forged = RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1)
-        try storeA.insert([(forged, body)], source: .local)
+        let forgedSigned = try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
+        let forged = forgedSigned.game
+        try storeA.insert([forgedSigned], source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .milliseconds(1))
         try await eventually("b refused the forged record") { await syncB.stats.refused == 1 }
         for seed in 6...7 {
-            let next = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random")
-            try storeA.insert([(next, try next.decodedBody())], source: .local)
+            let signed = try TestSigners.signed(
+                RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random"))
+            let next = signed.game
+            try storeA.insert([signed], source: .local)
             await syncA.announce()
             try await eventually("b holds the genuine record of seed \(seed)") { try storeB.known([next.id]) == [next.id] }
         }
@@ -128,16 +136,47 @@ final class RecordSyncTests: XCTestCase {
     func testAPeersPushesAreBoundedPerMinute() async throws {
         let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
-        let records = try (10..<15).map {
-            try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64($0), bot: "random")
+        let signed = try (10..<15).map {
+            try TestSigners.signed(
+                RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64($0), bot: "random"))
         }
-        try storeA.insert(try records.map { ($0, try $0.decodedBody()) }, source: .local)
+        let records = signed.map(\.game)
+        try storeA.insert(signed, source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .milliseconds(1), pushesPerMinute: 2)
         try await eventually("b put off the records over its share") { await syncB.stats.deferred == 3 }
         XCTAssertEqual(try storeB.known(records.map(\.id)).count, 2)
         let stats = await syncB.stats
         XCTAssertEqual(stats.accepted, 2)
         XCTAssertEqual(stats.refused, 0, "put off, not refused")
+        syncA.finish()
+        syncB.finish()
+    }
+
+    /// Two members of a game of people each write its record with its own signature: the one that ends second
+    /// sends its signatures, the other adds them and answers with its own, and both hold the record signed.
+    func testMembersExchangeTheirSignaturesAndBothRecordsCount() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        var body = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 8, bot: "greedy")
+            .decodedBody()
+        body.seats = body.seats.map { .init(seat: $0.seat, node: $0.node, name: $0.name, bot: nil) }
+        let full = try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
+        var onlyA = full
+        onlyA.signatures = full.signatures.filter { $0.node == a.hex }
+        var onlyB = full
+        onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        try storeA.insert([onlyA], source: .local)
+        try storeB.insert([onlyB], source: .local)
+        XCTAssertEqual(try storeA.verified([full.game.id]), [])
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30))
+        try await eventually("b knows a is connected") { await syncB.peers[a] != nil }
+        await syncB.ownRecordStored(full.game.id, seatOwners: [a.hex])
+        try await eventually("both hold the record with both signatures") {
+            try storeA.verified([full.game.id]) == [full.game.id] && storeB.verified([full.game.id]) == [full.game.id]
+        }
+        XCTAssertEqual(try storeA.scores(game: "othello", catalog: .standard).games.first?.humans.count, 2)
+        let sent = await syncA.stats.sent
+        XCTAssertEqual(sent, 0, "no record crossed the link: only signatures")
         syncA.finish()
         syncB.finish()
     }

@@ -17,6 +17,10 @@ public final class ChatHub: @unchecked Sendable {
     private var names: [NodeID: String] = [:]
     private var history: [ChatEntry] = []
     private var rate = ChatRateLimit()
+    /// Every key from one address, and every peer, share a bound too (§12): fresh keys get no more through.
+    private var addressRate = ChatRateLimit(burst: ChatRateLimit.addressBurst, perSecond: ChatRateLimit.addressPerSecond)
+    private var allRate = ChatRateLimit(burst: ChatRateLimit.allBurst, perSecond: ChatRateLimit.allPerSecond)
+    private var addresses: [NodeID: String] = [:]
     private var subscribers: [UUID: (room: String?, continuation: AsyncStream<ChatEntry>.Continuation)] = [:]
     /// Messages dropped: malformed, too long, too fast, or for a table the sender is not a member of.
     private var dropped = 0
@@ -27,9 +31,20 @@ public final class ChatHub: @unchecked Sendable {
         self.logger = logger
     }
 
-    func peerConnected(_ id: NodeID, name: String) { lock.withLock { names[id] = name } }
+    func peerConnected(_ id: NodeID, name: String, address: String = "") {
+        lock.withLock {
+            names[id] = name
+            // The host alone: every port of one machine is one address.
+            addresses[id] = address.lastIndex(of: ":").map { String(address[..<$0]) } ?? address
+        }
+    }
 
-    func peerLost(_ id: NodeID) { lock.withLock { rate.forget(id.hex) } }
+    func peerLost(_ id: NodeID) {
+        lock.withLock {
+            rate.forget(id.hex)
+            addresses[id] = nil
+        }
+    }
 
     /// Messages dropped so far (`status`'s `chatMessagesDropped`, PROTOCOL.md §12).
     var droppedMessages: Int { lock.withLock { dropped } }
@@ -45,7 +60,8 @@ public final class ChatHub: @unchecked Sendable {
         let now = ProcessInfo.processInfo.systemUptime
         let accepted: ChatEntry? = lock.withLock {
             guard ChatMessage.isRoom(message.room), let text = ChatMessage.clean(message.text),
-                let name = names[from], rate.allow(from.hex, now: now)
+                let name = names[from], rate.allow(from.hex, now: now),
+                addressRate.allow(addresses[from] ?? "", now: now), allRate.allow("", now: now)
             else { return nil }
             return ChatEntry(room: message.room, from: name, fromId: from, text: text, mine: false, at: Self.nowMs())
         }

@@ -32,7 +32,8 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         var lastWasSpace = true
         for u in text.unicodeScalars {
             let v = u.value
-            let control = v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+            let control =
+                v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || HiddenCharacters.contains(u)
             let space = v == 0x20 || v == 0x09 || v == 0x0A || v == 0x0D
             if space {
                 if !lastWasSpace { out.append(" ") }

@@ -172,7 +172,9 @@ public struct TableMachine {
         case .stop(_, let code, let reason):
             // Sent again to a member coming back (§9.5): a table already over here needs nothing, and it is no fault.
             if info.phase.isOver && info.isMember(from) { return }
-            guard info.isMember(from), !replaced.contains(from), info.phase.isActive || info.phase == .open else {
+            guard info.isMember(from), !replaced.contains(from), info.phase.isActive || info.phase == .open,
+                code.memberMaySend(during: info.phase)
+            else {
                 return dropped(message, from: from)
             }
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)

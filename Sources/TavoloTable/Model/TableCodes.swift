@@ -76,3 +76,19 @@ public struct TableError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(message) [\(code.rawValue)]" }
 }
+
+extension StopCode {
+    /// Whether a member may stop a table in `phase` with this code (PROTOCOL.md §9.5): each code names a fault a
+    /// member can see at that stage — a seed's faults while seeding, a deal's, a hash's, a lost member's, a bot's or
+    /// a deadline's during the game. A member leaves a game under way with `table.forfeit` (a bot plays on), never
+    /// by stopping it for everyone with `table/member-left`, which only a leave while seeding gives.
+    public func memberMaySend(during phase: TablePhase) -> Bool {
+        switch self {
+        case .badCommit, .badReveal, .earlyReveal, .recommit, .memberLeft: phase == .open || phase == .seeding
+        case .setup: phase == .open || phase == .seeding || phase == .playing
+        case .dealMismatch, .dealNotHost, .hashMismatch, .finalHashMismatch, .memberLost, .botFailed, .timeout,
+            .abandoned:
+            phase.isActive
+        }
+    }
+}

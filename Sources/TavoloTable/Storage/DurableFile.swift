@@ -29,6 +29,8 @@ enum DurableFile {
                 if errno == EINTR { continue }
                 let why = errnoText()
                 close(fd)
+                // A full disk must not leave the half-written file behind.
+                unlink(temporary)
                 throw Failure(description: "cannot write \(temporary): \(why)")
             }
             written += n
@@ -36,10 +38,15 @@ enum DurableFile {
         guard !sync || fsync(fd) == 0 else {
             let why = errnoText()
             close(fd)
+            unlink(temporary)
             throw Failure(description: "cannot flush \(temporary): \(why)")
         }
         close(fd)
-        guard rename(temporary, path) == 0 else { throw Failure(description: "cannot rename to \(path): \(errnoText())") }
+        guard rename(temporary, path) == 0 else {
+            let why = errnoText()
+            unlink(temporary)
+            throw Failure(description: "cannot rename to \(path): \(why)")
+        }
         if sync { syncDirectory(dir) }
     }
 

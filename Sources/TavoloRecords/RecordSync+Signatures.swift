@@ -1,0 +1,134 @@
+import Foundation
+import TavoloControl
+import TavoloCore
+import TavoloProtocol
+
+extension RecordSync {
+    /// A `records.data`: each record not held is checked — signatures first, then the replay (§11.4) — and
+    /// those that hold are stored in one transaction; a record held without every signature takes the valid
+    /// signatures the copy brings (no replay: the id says it is the same body). Then `records.ack`.
+    func dataArrived(_ records: [RecordMessage.WireRecord], from id: NodeID) {
+        let ids = records.map(\.id)
+        let known = (try? store.known(ids)) ?? []
+        let verified = (try? store.verified(ids)) ?? []
+        var fresh: [SignedRecord] = []
+        var refusedIDs: [String] = []
+        var deferred = 0
+        var completed = 0
+        for w in records where !verified.contains(w.id) {
+            guard admitPush(from: id) else {
+                deferred += 1
+                continue
+            }
+            let bytes = Array(w.body.utf8)
+            if known.contains(w.id) {
+                if case .success(let body) = verifier.decode(id: w.id, body: bytes),
+                    addSignatures(RecordSignature.check(w.signatures ?? [], recordID: w.id, body: body).valid, w.id)
+                {
+                    completed += 1
+                }
+                continue
+            }
+            switch verifier.verify(id: w.id, body: bytes, signatures: w.signatures ?? []) {
+            case .success(var signed):
+                signed.game = RecordedGame(body: bytes, startedAt: w.startedAt, endedAt: w.endedAt)
+                fresh.append(signed)
+            case .failure(let why):
+                refusedIDs.append(w.id)
+                stats.refused += 1
+                stats.lastRefusal = "\(w.id.prefix(16))… from \(id.short): \(why)"
+                logger.warning("record \(w.id.prefix(16))… from \(id.short) refused: \(why)")
+            }
+        }
+        let room = storeRoom(for: id)
+        if fresh.count > room {
+            deferred += fresh.count - room
+            fresh.removeLast(fresh.count - room)
+            sayOver(id, "records kept from it (its share of the disk)")
+        }
+        var added = 0
+        do { added = try store.insert(fresh, source: .peer, from: id.hex) } catch {
+            logger.error("cannot store records from \(id.short): \(error)")
+        }
+        stats.accepted += added
+        peers[id]?.stored += added
+        storedFromPeers += added
+        if deferred > 0 {
+            stats.deferred += deferred
+            sayOver(id, "records checked a minute")
+        }
+        send(.ack(accepted: added + completed, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
+        if added + completed > 0 { recordsAdded() }
+    }
+
+    /// Adds checked signatures to a held record; true when that completed it.
+    func addSignatures(_ signatures: [RecordSignature], _ recordID: String) -> Bool {
+        guard !signatures.isEmpty else { return false }
+        do { return try store.addSignatures(signatures, recordID: recordID) } catch {
+            logger.error("cannot store signatures of \(recordID.prefix(16))…: \(error)")
+            return false
+        }
+    }
+
+    /// A member's `records.signatures` (§11.7): kept with the record when this node holds it (and answered with
+    /// this node's own when the sender lacked it), else held a short while for the record this node is writing.
+    /// Each message counts against the sender's pushes a minute, like a record.
+    func signaturesArrived(_ signatures: [RecordSignature], record: String, from id: NodeID) {
+        guard admitPush(from: id) else {
+            stats.deferred += 1
+            return
+        }
+        guard let held = (try? store.records(ids: [record]))?.first, let body = try? held.decodedBody() else {
+            pendingSignatures.hold(signatures.filter { $0.problem(recordID: record) == nil }, for: record)
+            return
+        }
+        if addSignatures(RecordSignature.check(signatures, recordID: record, body: body).valid, record) {
+            recordsAdded()
+        }
+        // The sender lacks this node's signature (it wrote its record first, or is a host without a seat): it gets
+        // what this node holds, this node's own included. Its answer then holds this node's: no echo.
+        if let me = signer?.node, !signatures.contains(where: { $0.node == me }),
+            let mine = try? store.signatures(of: record), mine.contains(where: { $0.node == me })
+        {
+            send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), id)
+        }
+    }
+
+    /// A record of a game this node played was stored with this node's signature: the signatures members sent
+    /// before it was written are added, and every other seat owner connected now is sent what this node holds.
+    public func ownRecordStored(_ record: String, seatOwners: Set<String>) {
+        let early = pendingSignatures.take(record)
+        if !early.isEmpty, let held = (try? store.records(ids: [record]))?.first, let body = try? held.decodedBody(),
+            addSignatures(RecordSignature.check(early, recordID: record, body: body).valid, record)
+        {
+            recordsAdded()
+        }
+        guard let mine = try? store.signatures(of: record), !mine.isEmpty else { return }
+        for peer in peers.keys where seatOwners.contains(peer.hex) {
+            send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), peer)
+        }
+    }
+}
+
+/// Signatures that arrived before their record was written here, a bounded number of records' worth (the oldest
+/// forgotten first): a member's record is written a moment before or after this node's.
+struct PendingSignatures {
+    static let limit = 64
+    private var order: [String] = []
+    private var byRecord: [String: [RecordSignature]] = [:]
+
+    mutating func hold(_ signatures: [RecordSignature], for record: String) {
+        guard !signatures.isEmpty else { return }
+        if byRecord[record] == nil {
+            order.append(record)
+            if order.count > Self.limit { byRecord.removeValue(forKey: order.removeFirst()) }
+        }
+        byRecord[record] = Array(((byRecord[record] ?? []) + signatures).suffix(RecordLimits.maxSignatures))
+    }
+
+    mutating func take(_ record: String) -> [RecordSignature] {
+        guard let held = byRecord.removeValue(forKey: record) else { return [] }
+        order.removeAll { $0 == record }
+        return held
+    }
+}
