@@ -60,7 +60,9 @@ public final class NodeService: Sendable {
     /// The page's URL once `tavolod` serves it (the `web` op).
     public let web = WebEndpoint()
     let logger: Logger
-    private let advertiser: Advertisement
+    let advertiser: Advertisement
+    /// The browse for other nodes (its state answers `discovery`).
+    let discovery: Discovery
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     private let tasks: [Task<Void, Never>]
@@ -69,7 +71,7 @@ public final class NodeService: Sendable {
 
     private init(
         options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub,
-        router: ServiceRouter, logger: Logger, advertiser: Advertisement, control: ControlServer,
+        router: ServiceRouter, logger: Logger, advertiser: Advertisement, discovery: Discovery, control: ControlServer,
         controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>], knownPeers: KnownPeerBook
     ) {
         self.router = router
@@ -81,6 +83,7 @@ public final class NodeService: Sendable {
         self.chat = chat
         self.logger = logger
         self.advertiser = advertiser
+        self.discovery = discovery
         self.control = control
         self.controlGroup = controlGroup
         self.tasks = tasks
@@ -204,7 +207,7 @@ public final class NodeService: Sendable {
         }
         let service = NodeService(
             options: options, mesh: mesh, tables: tables, records: records, chat: chat, router: router,
-            logger: logger, advertiser: advertiser, control: control, controlGroup: controlGroup,
+            logger: logger, advertiser: advertiser, discovery: discovery, control: control, controlGroup: controlGroup,
             tasks: [browseTask, syncTask], knownPeers: knownPeers)
         box.service = service
         logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")

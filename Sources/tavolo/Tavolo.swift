@@ -14,6 +14,8 @@ struct Tavolo: AsyncParsableCommand {
             TableCommand.self, Play.self, Rules.self, Peers.self, Playout.self, Simulate.self, Log.self, Perft.self,
             // The page in a browser, and chat.
             Open.self, Chat.self,
+            // Why this machine does not see the others.
+            Doctor.self,
             // The table commands also answer at the top level (`tavolo host …` = `tavolo table host …`).
             Tables.self, Host.self, Join.self, Invite.self, Start.self, State.self, Move.self, Leave.self, Watch.self,
             // Records: history, leaderboards, a finished game replayed.
