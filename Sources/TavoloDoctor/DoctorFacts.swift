@@ -63,17 +63,28 @@ public struct DoctorFacts: Codable, Sendable, Equatable {
             facts.nodeError = "\(error)"
         }
         let targets = facts.unconnectedNodes
-        var outcomes = [PortProbe.Outcome](repeating: .unreachable, count: targets.count)
-        let lock = NSLock()
+        // All at once: a dropped port costs the whole timeout, and several peers may be behind the same firewall.
+        let outcomes = ProbeOutcomes(count: targets.count)
         DispatchQueue.concurrentPerform(iterations: targets.count) { i in
-            let outcome = PortProbe.run(address: targets[i].address, port: targets[i].port, timeout: probeTimeout)
-            lock.withLock { outcomes[i] = outcome }
+            outcomes.set(i, PortProbe.run(address: targets[i].address, port: targets[i].port, timeout: probeTimeout))
         }
-        facts.probes = zip(targets, outcomes).map {
+        facts.probes = zip(targets, outcomes.all).map {
             Probe(name: $0.name, address: $0.address, port: $0.port, outcome: $1)
         }
         return facts
     }
+}
+
+/// The probes' outcomes, written from concurrent threads. `@unchecked Sendable`: `values` is guarded by `lock`.
+private final class ProbeOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [PortProbe.Outcome]
+
+    init(count: Int) { values = Array(repeating: .unreachable, count: count) }
+
+    func set(_ index: Int, _ outcome: PortProbe.Outcome) { lock.withLock { values[index] = outcome } }
+
+    var all: [PortProbe.Outcome] { lock.withLock { values } }
 }
 
 extension DoctorFacts {

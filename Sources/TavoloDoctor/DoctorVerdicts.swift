@@ -145,11 +145,12 @@ public enum DoctorVerdicts {
         guard !seen.isEmpty else { return DoctorCheck("connections", .skipped, "no other node to connect to") }
         let unconnected = seen.filter { $0.peer?.state != .connected }
         guard !unconnected.isEmpty else { return DoctorCheck("connections", .ok, "every node seen is connected") }
-        let verdicts = unconnected.map { verdict(for: $0, probe: facts.probes.first { p in p.name == $0.name }) }
+        let verdicts = unconnected.map { node in verdict(for: node, probe: facts.probes.first { $0.name == node.name }) }
         let worst: DoctorCheck.Status = verdicts.contains { $0.status == .failed } ? .failed : .warning
+        let hints = verdicts.compactMap(\.hint)
         return DoctorCheck(
             "connections", worst, verdicts.map(\.text).joined(separator: "; "),
-            hint: verdicts.compactMap(\.hint).joined(separator: "; "))
+            hint: hints.isEmpty ? nil : hints.joined(separator: "; "))
     }
 
     /// One unconnected node: what its port did, and what that means.

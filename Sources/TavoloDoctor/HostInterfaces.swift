@@ -36,8 +36,8 @@ public struct HostInterface: Codable, Sendable, Equatable {
                 found.append(
                     HostInterface(
                         name: name, addresses: [text],
-                        hasLink: flags & Int32(IFF_UP.rawValue) != 0 && flags & Int32(IFF_RUNNING.rawValue) != 0,
-                        isLoopback: flags & Int32(IFF_LOOPBACK.rawValue) != 0))
+                        hasLink: flags & Int32(IFF_UP) != 0 && flags & Int32(IFF_RUNNING) != 0,
+                        isLoopback: flags & Int32(IFF_LOOPBACK) != 0))
             }
         }
         return found

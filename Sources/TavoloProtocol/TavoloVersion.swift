@@ -2,7 +2,7 @@ import CTavoloBuild
 
 /// What `tavolo --version` and `tavolod --version` print: the release and the wire protocol it speaks (§3.6), so a
 /// person comparing two machines that do not see each other can tell a version mismatch at a glance; and, in a
-/// build that was told it (`scripts/package`, `scripts/install`), the commit it was built from.
+/// build that was told it (`scripts/package`), the commit it was built from.
 public enum TavoloVersion {
     /// The release, raised with every change a user or a peer can see.
     public static let release = "0.10.0"
