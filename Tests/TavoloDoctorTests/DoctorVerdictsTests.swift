@@ -7,8 +7,8 @@ import XCTest
 /// The verdicts of `tavolo doctor`, from facts written by hand: each trouble of the README's checklist gives the
 /// check that names it, and a healthy machine gives none.
 final class DoctorVerdictsTests: XCTestCase {
-    let ownID = String(repeating: "a", count: 64)
-    let bobID = String(repeating: "b", count: 64)
+    let ownID = String(repeating: "a", count: 32)
+    let bobID = String(repeating: "b", count: 32)
 
     func node(instances: [SeenInstance] = [], registered: Bool = true) -> DiscoveryReport {
         DiscoveryReport(
