@@ -36,8 +36,14 @@ struct Tavolod: AsyncParsableCommand {
         abstract: "The Tavolo node daemon: finds nearby nodes with DNS-SD and keeps a mesh with all of them.",
         discussion: """
             Runs until SIGINT or SIGTERM, then says goodbye to its peers and withdraws its service.
-            Needs a running avahi-daemon (scripts/setup starts one). Local clients such as `tavolo peers` \
-            talk to it on a Unix-domain control socket (JSON lines, see Protocol/PROTOCOL.md).
+            Needs a running avahi-daemon. Local clients such as `tavolo peers` talk to it on a Unix-domain \
+            control socket (JSON lines, see Protocol/PROTOCOL.md).
+
+            Without --name or --port, the node's name and port come from ~/.config/tavolo/tavolod.conf \
+            (${XDG_CONFIG_HOME}/tavolo/tavolod.conf): lines `name = alice` and `port = 7878`, `#` for comments; \
+            without the file, the name is your login name and the port any free one. The systemd user unit \
+            (systemctl --user enable --now tavolod) starts tavolod so, at login, and restarts it if it dies; \
+            `tavolo` without --node talks to that node.
             """,
         version: TavoloVersion.line
     )
