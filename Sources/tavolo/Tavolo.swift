@@ -7,7 +7,9 @@ struct Tavolo: AsyncParsableCommand {
         abstract: "Play card and board games with the machines nearby, with no server.",
         discussion: """
             Each machine runs the `tavolod` daemon; `tavolo` is the command you use. Games: \(gameHelp). \
-            `tavolo playout` plays games between bots with no network.
+            `tavolo playout` plays games between bots with no network; `tavolo doctor` checks why the machines do \
+            not see each other. The commands that ask a node talk to yours (the one `systemctl --user enable --now \
+            tavolod` starts) unless --node or --control names another.
             """,
         version: TavoloVersion.line,
         subcommands: [
