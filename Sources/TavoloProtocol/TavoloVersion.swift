@@ -7,7 +7,7 @@ public enum TavoloVersion {
     /// The release, raised with every change a user or a peer can see.
     public static let release = "0.10.0"
 
-    /// The commit the binary was built from (`TAVOLO_BUILD_COMMIT`, see `CTavoloBuild`), or nil in a plain build.
+    /// The commit the binary was built from (`tavolo_build_commit.h`, see `CTavoloBuild`), or nil in a plain build.
     public static let commit: String? = {
         let text = String(cString: tavolo_build_commit())
         return text.isEmpty ? nil : text
