@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import TavoloControl
@@ -32,11 +33,16 @@ public typealias ControlDispatcher = @Sendable (_ id: Int?, _ request: ControlRe
 /// The daemon's Unix-domain control socket: JSON lines, one task per request, errors answered not thrown.
 public final class ControlServer: Sendable {
     public let path: String
-    private let channel: Channel
+    let group: EventLoopGroup
+    let logger: Logger
+    /// The listening socket, once `listen` bound it.
+    private let channel = NIOLockedValueBox<Channel?>(nil)
 
-    private init(path: String, channel: Channel) {
+    /// A server for `path` on `group`, not listening yet.
+    public init(path: String, group: EventLoopGroup, logger: Logger) {
         self.path = path
-        self.channel = channel
+        self.group = group
+        self.logger = logger
     }
 
     /// Another process answers on the control socket's path: taking the path over would leave it unreachable.
@@ -53,13 +59,12 @@ public final class ControlServer: Sendable {
     }
 
     /// Binds `path` (creating the directory with mode 0700 and refusing one others can write to, replacing a stale
-    /// socket file that nobody answers on) on `group`; the socket is mode 0600 and only this user's processes are
-    /// served (`ControlAccess`).
-    public static func start(path: String, group: EventLoopGroup, logger: Logger, dispatch: @escaping ControlDispatcher)
-        async throws -> ControlServer
-    {
+    /// socket file that nobody answers on) on `group`, and answers each request with `dispatch`; the socket is mode
+    /// 0600 and only this user's processes are served (`ControlAccess`).
+    public func listen(dispatch: @escaping ControlDispatcher) async throws {
+        let (path, logger) = (self.path, self.logger)
         try ControlAccess.prepareDirectory(forSocket: path)
-        if answers(path) { throw InUse(path: path) }
+        if Self.answers(path) { throw InUse(path: path) }
         let daemonUID = geteuid()
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
@@ -77,10 +82,11 @@ public final class ControlServer: Sendable {
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
         // The directory is already closed to others; the mode says the same on the socket itself.
         chmod(path, 0o600)
-        return ControlServer(path: path, channel: channel)
+        self.channel.withLockedValue { $0 = channel }
     }
 
     public func close() async {
+        guard let channel = channel.withLockedValue({ $0 }) else { return }
         try? await channel.close()
         try? FileManager.default.removeItem(atPath: path)
     }

@@ -5,7 +5,7 @@ import TavoloMesh
 extension NodeService {
     /// The `discovery` answer: this node's registration and browse as they stand, and what the browse sees.
     func discoveryReport() -> DiscoveryReport {
-        let registration = advertiser.health
+        let registration = advertiser?.health ?? (registered: false, lastError: nil)
         let browse = discovery.health
         return DiscoveryReport(
             name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,

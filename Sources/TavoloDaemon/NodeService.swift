@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import TavoloControl
@@ -60,40 +61,34 @@ public final class NodeService: Sendable {
     /// The page's URL once `tavolod` serves it (the `web` op).
     public let web = WebEndpoint()
     let logger: Logger
-    let advertiser: Advertisement
-    /// The browse for other nodes (its state answers `discovery`).
+    /// The browse for other nodes (its state answers `discovery`, `NodeService+Doctor.swift`).
     let discovery: Discovery
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
-    private let tasks: [Task<Void, Never>]
     /// The identity of every peer name this node has connected to (`<state>/known-peers.json`).
     let knownPeers: KnownPeerBook
+    /// What `run()` started, for `shutdown()`.
+    private let running = NIOLockedValueBox(Running())
+    /// The node's DNS-SD registration once `run()` made it (its state answers `discovery`).
+    var advertiser: Advertisement? { running.withLockedValue { $0.advertiser } }
 
-    private init(
-        options: Options, mesh: MeshNode, tables: TableManager, records: NodeRecords, chat: ChatHub,
-        router: ServiceRouter, logger: Logger, advertiser: Advertisement, discovery: Discovery, control: ControlServer,
-        controlGroup: MultiThreadedEventLoopGroup, tasks: [Task<Void, Never>], knownPeers: KnownPeerBook
-    ) {
-        self.router = router
-        self.knownPeers = knownPeers
-        self.options = options
-        self.mesh = mesh
-        self.tables = tables
-        self.records = records
-        self.chat = chat
-        self.logger = logger
-        self.advertiser = advertiser
-        self.discovery = discovery
-        self.control = control
-        self.controlGroup = controlGroup
-        self.tasks = tasks
+    private struct Running {
+        var advertiser: Advertisement?
+        var tasks: [Task<Void, Never>] = []
     }
 
-    /// Starts the node; throws `StartError` with a line for the user when something is missing.
+    /// Starts the node: both phases, `init` then `run()`. Throws `StartError` with a line for the user.
     public static func start(_ options: Options, logger: Logger) async throws -> NodeService {
-        do { try checkDaemon() } catch {
-            throw StartError("\(error)")
-        }
+        let service = try NodeService(options, logger: logger)
+        try await service.run()
+        return service
+    }
+
+    /// The first phase of a start: everything built and wired together — identity, records, the mesh, tables,
+    /// chat, the routing of messages and events — with nothing bound, advertised or served, so no peer or client
+    /// can reach a part before it exists. Throws `StartError` with a line for the user when something is missing.
+    public init(_ options: Options, logger: Logger) throws {
+        do { try checkDaemon() } catch { throw StartError("\(error)") }
         // Before anything is announced: a socket directory others can write to, or a second node on the same
         // control socket, would let someone else's process take it over.
         do { try ControlAccess.prepareDirectory(forSocket: options.controlPath) } catch {
@@ -113,9 +108,85 @@ public final class NodeService: Sendable {
         } else if identity.created {
             logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
         }
-        // Before the mesh: a broken records database stops the start with one line, before anything is announced.
+        // A broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
         let knownPeers = try KnownPeerBook(stateDirectory: options.stateDirectory)
+        let mesh: MeshNode
+        do {
+            mesh = try MeshNode.make(id: id, config: Self.meshConfiguration(options, identity, logger), logger: logger)
+        } catch let error as StartError { throw error } catch { throw StartError("cannot start the mesh: \(error)") }
+        let recordSync = RecordSync(
+            store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
+        ) { message, peer in
+            guard let body = try? CanonicalJSON.encode(message) else { return }
+            mesh.post(body, service: .records, to: [peer])
+        }
+        let records = NodeRecords(store: recordStore, sync: recordSync)
+        var tableOptions = options.tableOptions
+        tableOptions.stateDirectory = options.stateDirectory
+        tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
+        let tables = TableManager(
+            me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
+            options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
+        let chat = ChatHub(me: id, name: options.name, logger: logger)
+        let router = Self.router(tables: tables, records: recordSync, chat: chat, logger: logger)
+        let discovery = Discovery(mesh: mesh, logger: logger)
+        Self.handleEvents(
+            of: mesh, discovery: discovery, router: router, recordSync: recordSync, tables: tables, chat: chat,
+            knownPeers: knownPeers, logger: logger)
+        let controlGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        (self.options, self.logger, self.knownPeers, self.mesh, self.records) = (options, logger, knownPeers, mesh, records)
+        (self.tables, self.chat, self.router, self.discovery) = (tables, chat, router, discovery)
+        self.controlGroup = controlGroup
+        control = ControlServer(path: options.controlPath, group: controlGroup, logger: logger)
+    }
+
+    /// The second phase: unfinished games come back (paused, before any peer connects), then the mesh listens, the
+    /// service is advertised, peers are browsed for, records sync, and the control socket answers. A failure undoes
+    /// what this phase started and throws `StartError`.
+    public func run() async throws {
+        // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
+        await tables.restoreUnfinished()
+        do { try await mesh.listen() } catch {
+            try? await controlGroup.shutdownGracefully()
+            let inUse = "\(error)".contains("in use")
+            throw StartError(
+                inUse
+                    ? "port \(options.port) is in use (another tavolod?): pick another with --port, or leave --port out for any free port"
+                    : "cannot listen on port \(options.port): \(error)")
+        }
+        let advertiser = Advertisement(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord, logger: logger)
+        running.withLockedValue { $0.advertiser = advertiser }
+        do { try await advertiser.start() } catch {
+            await undoRun()
+            throw StartError("cannot advertise \(options.name): \(error)")
+        }
+        do {
+            try await control.listen { [weak self] id, request in
+                guard let self else { return .failure("control/stopping", "the node is stopping", id: id) }
+                return await self.dispatch(id, request)
+            }
+        } catch {
+            await undoRun()
+            throw StartError(
+                error is ControlServer.InUse || error is ControlAccess.Unsafe
+                    ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
+        }
+        let (discovery, sync) = (self.discovery, records.sync)
+        let tasks = [Task { await discovery.run() }, Task { await sync.run() }]
+        running.withLockedValue { $0.tasks = tasks }
+        logger.info("node \(options.name) (\(mesh.id.short)) up; control socket \(options.controlPath)")
+    }
+
+    private func undoRun() async {
+        running.withLockedValue { $0.advertiser }?.cancel()
+        await mesh.shutdown()
+        try? await controlGroup.shutdownGracefully()
+    }
+
+    private static func meshConfiguration(_ options: Options, _ identity: NodeKeyFile.Identity, _ logger: Logger)
+        throws -> MeshConfiguration
+    {
         var config = MeshConfiguration(name: options.name)
         config.staticKey = identity.key
         if let circle = options.circle {
@@ -130,60 +201,16 @@ public final class NodeService: Sendable {
         config.wireVersion = options.wireVersion
         config.datagramDropShare = options.datagramDropShare
         config.recorder = options.packetLog.map { PacketLogRecorder(path: $0, logger: logger) }
-        // Peers may connect as soon as the mesh listens, before the handler below exists: their events wait for it.
-        config.eventsWaitForHandler = true
-        let mesh: MeshNode
-        do { mesh = try await MeshNode.start(id: id, config: config, logger: logger) } catch {
-            let inUse = "\(error)".contains("in use")
-            throw StartError(
-                inUse
-                    ? "port \(options.port) is in use (another tavolod?): pick another with --port, or leave --port out for any free port"
-                    : "cannot listen on port \(options.port): \(error)")
-        }
-        let advertiser = Advertisement(name: options.name, port: mesh.tcpPort, txt: mesh.txtRecord, logger: logger)
-        do {
-            try await advertiser.start()
-        } catch {
-            await mesh.shutdown()
-            throw StartError("cannot advertise \(options.name): \(error)")
-        }
-        let controlGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let box = DispatcherBox()
-        let control: ControlServer
-        do {
-            control = try await ControlServer.start(path: options.controlPath, group: controlGroup, logger: logger) {
-                id, request in await box.dispatch(id, request)
-            }
-        } catch {
-            advertiser.cancel()
-            await mesh.shutdown()
-            try? await controlGroup.shutdownGracefully()
-            throw StartError(
-                error is ControlServer.InUse || error is ControlAccess.Unsafe
-                    ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
-        }
-        let discovery = Discovery(mesh: mesh, logger: logger)
-        let browseTask = Task { await discovery.run() }
-        let recordSync = RecordSync(
-            store: recordStore, verifier: RecordVerifier(catalog: .standard), logger: logger
-        ) { message, peer in
-            guard let body = try? CanonicalJSON.encode(message) else { return }
-            mesh.post(body, service: .records, to: [peer])
-        }
-        let records = NodeRecords(store: recordStore, sync: recordSync)
-        let syncTask = Task { await recordSync.run() }
-        var tableOptions = options.tableOptions
-        tableOptions.stateDirectory = options.stateDirectory
-        tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
-        let tables = TableManager(
-            me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
-            options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
-        // Unfinished games of an earlier run (a crash, a kill -9) come back paused, before any peer connects.
-        await tables.restoreUnfinished()
-        let chat = ChatHub(me: id, name: options.name, logger: logger)
-        let router = Self.router(tables: tables, records: recordSync, chat: chat, logger: logger)
-        // Mesh events arrive on the mesh's event loop, which is the table actor's executor: handle them there,
-        // synchronously, in order. Messages go to their service by the byte that names it (PROTOCOL.md §3.9).
+        return config
+    }
+
+    /// Mesh events arrive on the mesh's event loop, which is the table actor's executor: they are handled there,
+    /// synchronously, in order. Messages go to their service by the byte that names it (PROTOCOL.md §3.9). Set in
+    /// the first phase, so the handler sees every event from the moment the mesh listens.
+    private static func handleEvents(
+        of mesh: MeshNode, discovery: Discovery, router: ServiceRouter, recordSync: RecordSync, tables: TableManager,
+        chat: ChatHub, knownPeers: KnownPeerBook, logger: Logger
+    ) {
         mesh.setEventHandler { event in
             Self.log(event, logger: logger)
             discovery.meshEvent(event)
@@ -205,13 +232,6 @@ public final class NodeService: Sendable {
             default: break
             }
         }
-        let service = NodeService(
-            options: options, mesh: mesh, tables: tables, records: records, chat: chat, router: router,
-            logger: logger, advertiser: advertiser, discovery: discovery, control: control, controlGroup: controlGroup,
-            tasks: [browseTask, syncTask], knownPeers: knownPeers)
-        box.service = service
-        logger.info("node \(options.name) (\(id.short)) up; control socket \(options.controlPath)")
-        return service
     }
 
     /// A peer connected: its name's identity is remembered the first time, and a changed one is said loudly.
@@ -240,7 +260,8 @@ public final class NodeService: Sendable {
 
     /// Says goodbye to every peer, withdraws the DNS-SD service and closes the control socket.
     public func shutdown() async {
-        advertiser.cancel()
+        let (advertiser, tasks) = running.withLockedValue { ($0.advertiser, $0.tasks) }
+        advertiser?.cancel()
         for t in tasks { t.cancel() }
         // Clients first: the table manager runs on the mesh's event loop, and a client's request or event stream
         // that reached it after the mesh stopped was a job for a dead loop (NIO's "Cannot schedule tasks on an
@@ -252,23 +273,5 @@ public final class NodeService: Sendable {
         // The journals' last appends, not flushed yet by the group commit (PROTOCOL.md §9.9).
         tables.flushLogs()
         logger.info("node \(options.name) stopped")
-    }
-}
-
-/// Lets the control server be started before the service object exists (it answers only once set).
-final class DispatcherBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var _service: NodeService?
-    var service: NodeService? {
-        get { lock.withLock { _service } }
-        set { lock.withLock { _service = newValue } }
-    }
-
-    func dispatch(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
-        guard let service else {
-            let f = ControlFailure(code: "control/starting", message: "the node is still starting")
-            return .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: f))) ?? [])
-        }
-        return await service.dispatch(id, request)
     }
 }

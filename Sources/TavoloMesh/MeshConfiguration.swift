@@ -39,12 +39,6 @@ public struct MeshConfiguration: Sendable {
     /// The private circle this node plays in (PROTOCOL.md §3.8): handshakes use Noise_XXpsk3 with its key, and only
     /// nodes advertising its tag are dialed. Needs `staticKey`.
     public var circle: MeshCircle?
-    /// Events are for the handler (`MeshNode.setEventHandler`) alone: until it is set they wait, in order, and are
-    /// handed to it first; the `events` stream gets none. A node listens (and may be dialed) before its owner
-    /// has built what handles its events: without this, a peer connecting in between was never announced to it.
-    public var eventsWaitForHandler = false
-    /// At most this many events wait for the handler; later ones are dropped (and logged).
-    public var maxWaitingEvents = 4_096
 
     public init(name: String) { self.name = name }
 }

@@ -49,9 +49,6 @@ public final class MeshNode: @unchecked Sendable {
     /// ...and at most a few per address, however many ids a host makes up.
     var addressLog = LogRateLimiter(burst: 32)
     private var eventHandler: (@Sendable (MeshEvent) -> Void)?
-    /// Events waiting for the handler (`MeshConfiguration.eventsWaitForHandler`), and how many were dropped.
-    private var waitingEvents: [MeshEvent] = []
-    private var droppedWaitingEvents = 0
 
     /// What `send` needs to know off the loop, so a send to named peers can be handed to the loop with
     /// `execute` instead of `submit(...).get()`. Awaiting the loop's answer cost a second thread wake-up per
@@ -86,6 +83,14 @@ public final class MeshNode: @unchecked Sendable {
 
     /// Binds TCP and UDP and starts heartbeats. Discovery is the caller's: feed it `discovered`/`removed`.
     public static func start(id: NodeID, config: MeshConfiguration, logger: Logger) async throws -> MeshNode {
+        let node = try make(id: id, config: config, logger: logger)
+        try await node.listen()
+        return node
+    }
+
+    /// A node with its event loop and nothing bound: set its event handler, then `listen()`. Every event then reaches
+    /// the handler, a peer that connects at once included (the first phase of a two-phase start).
+    public static func make(id: NodeID, config: MeshConfiguration, logger: Logger) throws -> MeshNode {
         // Peers refuse a handshake that breaks §4.1; better to fail here than to be refused by everyone. The UDP
         // port is not bound yet, so any valid one stands in for it.
         let probe = Handshake(nodeId: id, name: config.name, udpPort: 1, capabilities: config.capabilities)
@@ -97,14 +102,17 @@ public final class MeshNode: @unchecked Sendable {
             }
             if config.wireVersion == ProtocolVersion.current { config.wireVersion = SecureWire.version }
         }
-        let node = MeshNode(id: id, config: config, logger: logger)
+        return MeshNode(id: id, config: config, logger: logger)
+    }
+
+    /// Binds TCP and UDP and starts heartbeats; on failure the node's event loop is shut down.
+    public func listen() async throws {
         do {
-            try await node.bind()
+            try await bind()
         } catch {
-            try? await node.group.shutdownGracefully()
+            try? await group.shutdownGracefully()
             throw error
         }
-        return node
     }
 
     private func bind() async throws {
@@ -212,28 +220,15 @@ public final class MeshNode: @unchecked Sendable {
     public var eventLoop: EventLoop { loop }
 
     /// Delivers events to `handler`, called on the node's event loop, instead of the `events` stream: no thread
-    /// hop per message. The handler must be quick and must not block.
+    /// hop per message. The handler must be quick and must not block. Set it before `listen()` (after `make`) and
+    /// it gets every event; set later, events until then went to the stream.
     public func setEventHandler(_ handler: @escaping @Sendable (MeshEvent) -> Void) {
-        loop.execute {
-            self.eventHandler = handler
-            let waiting = self.waitingEvents
-            self.waitingEvents = []
-            if self.droppedWaitingEvents > 0 {
-                self.logger.warning("\(self.droppedWaitingEvents) mesh events dropped while the node was starting")
-            }
-            for event in waiting { handler(event) }
-        }
+        loop.execute { self.eventHandler = handler }
     }
 
     func emit(_ event: MeshEvent) {
         if let eventHandler {
             eventHandler(event)
-        } else if config.eventsWaitForHandler {
-            if waitingEvents.count < config.maxWaitingEvents {
-                waitingEvents.append(event)
-            } else {
-                droppedWaitingEvents += 1
-            }
         } else {
             continuation.yield(event)
         }

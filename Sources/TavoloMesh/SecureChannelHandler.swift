@@ -135,72 +135,14 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func handle(_ header: SecureWire.Header, frame: ByteBuffer, context: ChannelHandlerContext) {
-        if case .transport(let send, var receive) = state, header.type != SecureWire.noiseHandshakeType,
-            header.length >= 16
-        {
-            // The hot path: opened straight from the frame's bytes (header as associated data) into the buffer passed
-            // on, behind the plaintext header written first: no copies, one allocation.
-            let length = Int(header.length) - 16
-            var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length)
-            SecureWire.writeHeader(version: ProtocolVersion.current, type: header.type, length: length, into: &out)
-            let opened: Bool
-            do {
-                try frame.withUnsafeReadableBytes { raw in
-                    _ = try out.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { dest in
-                        try receive.open(
-                            UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
-                            associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
-                            into: UnsafeMutableRawBufferPointer(rebasing: dest[..<length]))
-                        return length
-                    }
-                }
-                opened = true
-            } catch {
-                opened = false
-            }
-            if opened {
-                state = .transport(send: send, receive: receive)
-                openedAny = true
-                return deliver(out, payloadBytes: length, context: context)
-            }
-        }
+        if openInPlace(header, frame: frame, context: context) { return }
         let headerBytes = Array(frame.readableBytesView.prefix(FrameLimits.headerSize))
         let body = Array(frame.readableBytesView.dropFirst(FrameLimits.headerSize))
         switch state {
         case .failed:
             return
-        case .handshaking(var hs):
-            if header.type == MessageType.goodbye.rawValue,
-                case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body)
-            {
-                // A refusal in clear (§3.7, §3.8): unauthenticated, so only logged and the connection closed.
-                return fail(context, .refused(g))
-            }
-            guard header.type == SecureWire.noiseHandshakeType else {
-                return fail(context, .unexpectedFrame(header.type, stage: "the handshake"))
-            }
-            let stage = "message \(hs.messageIndex + 1)"
-            do {
-                let payload = try hs.readMessage(body)
-                state = .handshaking(hs)
-                if hs.messageIndex == 1 {  // responder: answer with message 2 once the session gave its handshake
-                    return writeOwnHandshakeIfDue(context)
-                }
-                try checkIdentity(payload, hs)
-                if hs.isInitiator { writeOwnHandshakeIfDue(context) } else { try finish(hs) }
-                guard case .transport = state else {
-                    pendingDelivery = payload
-                    return
-                }
-                deliver(type: MessageType.handshake.rawValue, payload, context: context)
-            } catch let error as NoiseError {
-                if error == .authenticationFailed { sayCircleMismatch(context) }
-                fail(context, .noise(error, stage: stage))
-            } catch let error as SecureChannelError {
-                fail(context, error)
-            } catch {
-                fail(context, .noise(.outOfTurn, stage: stage))
-            }
+        case .handshaking(let hs):
+            readHandshake(header, body: body, hs, context: context)
         case .transport(let send, var receive):
             guard header.type != SecureWire.noiseHandshakeType else {
                 return fail(context, .unexpectedFrame(header.type, stage: "transport"))
@@ -221,6 +163,73 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 fail(context, .noise(error as? NoiseError ?? .authenticationFailed, stage: "frame"))
             }
+        }
+    }
+
+    /// The hot path: a transport frame opened straight from the frame's bytes (header as associated data) into the
+    /// buffer passed on, behind the plaintext header written first: no copies, one allocation. False when the frame
+    /// is not one, or does not open (the slow path then says why).
+    private func openInPlace(_ header: SecureWire.Header, frame: ByteBuffer, context: ChannelHandlerContext) -> Bool {
+        guard case .transport(let send, var receive) = state, header.type != SecureWire.noiseHandshakeType,
+            header.length >= 16
+        else { return false }
+        let length = Int(header.length) - 16
+        var out = context.channel.allocator.buffer(capacity: FrameLimits.headerSize + length)
+        SecureWire.writeHeader(version: ProtocolVersion.current, type: header.type, length: length, into: &out)
+        do {
+            try frame.withUnsafeReadableBytes { raw in
+                _ = try out.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { dest in
+                    try receive.open(
+                        UnsafeRawBufferPointer(rebasing: raw[FrameLimits.headerSize...]),
+                        associatedData: UnsafeRawBufferPointer(rebasing: raw[..<FrameLimits.headerSize]),
+                        into: UnsafeMutableRawBufferPointer(rebasing: dest[..<length]))
+                    return length
+                }
+            }
+        } catch {
+            return false
+        }
+        state = .transport(send: send, receive: receive)
+        openedAny = true
+        deliver(out, payloadBytes: length, context: context)
+        return true
+    }
+
+    /// A frame during the Noise handshake: the next handshake message, or a refusal in clear.
+    private func readHandshake(
+        _ header: SecureWire.Header, body: [UInt8], _ handshake: NoiseHandshakeState, context: ChannelHandlerContext
+    ) {
+        var hs = handshake
+        if header.type == MessageType.goodbye.rawValue,
+            case .goodbye(let g)? = try? Frame.decode(type: .goodbye, payload: body)
+        {
+            // A refusal in clear (§3.7, §3.8): unauthenticated, so only logged and the connection closed.
+            return fail(context, .refused(g))
+        }
+        guard header.type == SecureWire.noiseHandshakeType else {
+            return fail(context, .unexpectedFrame(header.type, stage: "the handshake"))
+        }
+        let stage = "message \(hs.messageIndex + 1)"
+        do {
+            let payload = try hs.readMessage(body)
+            state = .handshaking(hs)
+            if hs.messageIndex == 1 {  // responder: answer with message 2 once the session gave its handshake
+                return writeOwnHandshakeIfDue(context)
+            }
+            try checkIdentity(payload, hs)
+            if hs.isInitiator { writeOwnHandshakeIfDue(context) } else { try finish(hs) }
+            guard case .transport = state else {
+                pendingDelivery = payload
+                return
+            }
+            deliver(type: MessageType.handshake.rawValue, payload, context: context)
+        } catch let error as NoiseError {
+            if error == .authenticationFailed { sayCircleMismatch(context) }
+            fail(context, .noise(error, stage: stage))
+        } catch let error as SecureChannelError {
+            fail(context, error)
+        } catch {
+            fail(context, .noise(.outOfTurn, stage: stage))
         }
     }
 

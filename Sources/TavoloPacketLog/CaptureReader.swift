@@ -18,21 +18,21 @@ struct RawPacket {
 /// plausible block; the end of the file inside a block is reported and ends the reading.
 struct CaptureReader {
     let bytes: [UInt8]
-    private(set) var packets: [RawPacket] = []
-    private(set) var issues: [PacketLogIssue] = []
+    var packets: [RawPacket] = []
+    var issues: [PacketLogIssue] = []
     private(set) var format = "pcapng"
 
-    private struct Interface {
+    struct Interface {
         var linkType: UInt16
         var tsUnitsPerSecond: UInt64 = 1_000_000
         var tsIsPowerOfTwo = false
         var tsExponent: UInt8 = 6
     }
 
-    private var littleEndian = true
-    private var interfaces: [Interface] = []
-    private var synthesized = false
-    private var blockNumber = 0
+    var littleEndian = true
+    var interfaces: [Interface] = []
+    var synthesized = false
+    var blockNumber = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -57,14 +57,14 @@ struct CaptureReader {
 
     // MARK: Integers in the section's byte order
 
-    private func u16(_ at: Int) -> UInt16? {
+    func u16(_ at: Int) -> UInt16? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
         let a = UInt16(bytes[at])
         let b = UInt16(bytes[at + 1])
         return littleEndian ? a | b << 8 : a << 8 | b
     }
 
-    private func u32(_ at: Int) -> UInt32? {
+    func u32(_ at: Int) -> UInt32? {
         guard let a = u16(at), let b = u16(at + 2) else { return nil }
         return littleEndian ? UInt32(a) | UInt32(b) << 16 : UInt32(a) << 16 | UInt32(b)
     }
@@ -75,85 +75,95 @@ struct CaptureReader {
         var offset = 0
         while offset < bytes.count {
             blockNumber += 1
-            let remaining = bytes.count - offset
-            guard remaining >= 12 else {
-                issues.append(
-                    PacketLogIssue(
-                        kind: .truncatedFile, block: blockNumber, offset: offset,
-                        message: "the file ends \(remaining) bytes into a block header (a block needs at least 12)",
-                        stopsDecoding: true))
-                return
-            }
-            let type = u32(offset) ?? 0
-            if type == Pcapng.sectionHeader {
-                // The byte-order magic decides how this section's integers read.
-                let magicLE =
-                    UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
-                    | UInt32(bytes[offset + 11]) << 24
-                if magicLE == Pcapng.byteOrderMagic {
-                    littleEndian = true
-                } else if magicLE.byteSwapped == Pcapng.byteOrderMagic {
-                    littleEndian = false
-                } else {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message:
-                                "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"
-                        ))
-                    littleEndian = true
-                }
-            }
-            let length = Int(u32(offset + 4) ?? 0)
-            let problem: String?
-            if length < 12 || length % 4 != 0 {
-                problem = "block length \(length) is not a multiple of 4 of at least 12"
-            } else if length > remaining {
-                problem = nil
-            } else if let trailing = u32(offset + length - 4), Int(trailing) != length {
-                problem = "block length \(length) at the start but \(trailing) at the end"
-            } else {
-                problem = nil
-            }
-            if length > remaining && length >= 12 && length % 4 == 0 {
-                // Either the file was cut here or the length is damaged: a later valid block tells them apart.
-                if let next = nextPlausibleBlock(after: offset) {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message:
-                                "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
-                                + "skipped \(next - offset) bytes to the next block at byte \(next)"))
-                    offset = next
-                } else {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .truncatedFile, block: blockNumber, offset: offset,
-                            message:
-                                "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
-                            stopsDecoding: true))
-                    return
-                }
-                continue
-            }
-            if let problem {
-                if let next = nextPlausibleBlock(after: offset) {
-                    issues.append(
-                        PacketLogIssue(
-                            kind: .corruptBlock, block: blockNumber, offset: offset,
-                            message: "\(problem); skipped \(next - offset) bytes to the next block at byte \(next)"))
-                    offset = next
-                    continue
-                }
+            guard let next = readOneBlock(at: offset) else { return }
+            offset = next
+        }
+    }
+
+    /// Reads the block at `offset`; returns where the next one starts, or nil when nothing more can be read.
+    private mutating func readOneBlock(at offset: Int) -> Int? {
+        let remaining = bytes.count - offset
+        guard remaining >= 12 else {
+            issues.append(
+                PacketLogIssue(
+                    kind: .truncatedFile, block: blockNumber, offset: offset,
+                    message: "the file ends \(remaining) bytes into a block header (a block needs at least 12)",
+                    stopsDecoding: true))
+            return nil
+        }
+        let type = u32(offset) ?? 0
+        if type == Pcapng.sectionHeader { readByteOrder(at: offset) }
+        let length = Int(u32(offset + 4) ?? 0)
+        if length > remaining && length >= 12 && length % 4 == 0 {
+            return skipPastTheEnd(type: type, at: offset, length: length)
+        }
+        if let problem = lengthProblem(at: offset, length: length) {
+            if let next = nextPlausibleBlock(after: offset) {
                 issues.append(
                     PacketLogIssue(
                         kind: .corruptBlock, block: blockNumber, offset: offset,
-                        message: "\(problem); no valid block follows", stopsDecoding: true))
-                return
+                        message: "\(problem); skipped \(next - offset) bytes to the next block at byte \(next)"))
+                return next
             }
-            readBlock(type: type, at: offset, length: length)
-            offset += length
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message: "\(problem); no valid block follows", stopsDecoding: true))
+            return nil
         }
+        readBlock(type: type, at: offset, length: length)
+        return offset + length
+    }
+
+    /// The byte-order magic of a section header decides how this section's integers read.
+    private mutating func readByteOrder(at offset: Int) {
+        let magicLE =
+            UInt32(bytes[offset + 8]) | UInt32(bytes[offset + 9]) << 8 | UInt32(bytes[offset + 10]) << 16
+            | UInt32(bytes[offset + 11]) << 24
+        if magicLE == Pcapng.byteOrderMagic {
+            littleEndian = true
+        } else if magicLE.byteSwapped == Pcapng.byteOrderMagic {
+            littleEndian = false
+        } else {
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message:
+                        "section header has byte-order magic 0x\(String(magicLE, radix: 16)), expected 0x1a2b3c4d; reading it as little-endian"
+                ))
+            littleEndian = true
+        }
+    }
+
+    /// What is wrong with a block's lengths (one that fits in the file), if anything.
+    private func lengthProblem(at offset: Int, length: Int) -> String? {
+        if length < 12 || length % 4 != 0 { return "block length \(length) is not a multiple of 4 of at least 12" }
+        if let trailing = u32(offset + length - 4), Int(trailing) != length {
+            return "block length \(length) at the start but \(trailing) at the end"
+        }
+        return nil
+    }
+
+    /// A block longer than what is left: either the file was cut here or the length is damaged; a later valid block
+    /// tells them apart. Returns where reading goes on, or nil at a cut.
+    private mutating func skipPastTheEnd(type: UInt32, at offset: Int, length: Int) -> Int? {
+        let remaining = bytes.count - offset
+        if let next = nextPlausibleBlock(after: offset) {
+            issues.append(
+                PacketLogIssue(
+                    kind: .corruptBlock, block: blockNumber, offset: offset,
+                    message:
+                        "\(Pcapng.blockName(type)) block claims \(length) bytes, past the end of the file; "
+                        + "skipped \(next - offset) bytes to the next block at byte \(next)"))
+            return next
+        }
+        issues.append(
+            PacketLogIssue(
+                kind: .truncatedFile, block: blockNumber, offset: offset,
+                message:
+                    "the file ends inside this \(Pcapng.blockName(type)) block: it needs \(length) bytes, \(remaining) remain",
+                stopsDecoding: true))
+        return nil
     }
 
     /// The offset of the next block after `offset` whose type is known and whose two lengths agree.
@@ -171,103 +181,13 @@ struct CaptureReader {
     }
 
     private mutating func readBlock(type: UInt32, at offset: Int, length: Int) {
-        let body = offset + 8
-        let bodyEnd = offset + length - 4
+        let (body, bodyEnd) = (offset + 8, offset + length - 4)
         switch type {
-        case Pcapng.sectionHeader:
-            interfaces = []
-            synthesized = false
-            var userAppl = ""
-            readOptions(from: body + 16, to: bodyEnd) { code, value in
-                if code == Pcapng.shbUserAppl { userAppl = String(decoding: value, as: UTF8.self) }
-            }
-            synthesized = userAppl.hasPrefix(Pcapng.tavoloApplication)
-        case Pcapng.interfaceDescription:
-            guard let link = u16(body), bodyEnd - body >= 8 else {
-                issue(.corruptBlock, offset, "interface description block too short")
-                return
-            }
-            var iface = Interface(linkType: link)
-            readOptions(from: body + 8, to: bodyEnd) { code, value in
-                if code == Pcapng.ifTsresol, let v = value.first {
-                    let exp = v & 0x7F
-                    iface.tsIsPowerOfTwo = v & 0x80 != 0
-                    iface.tsExponent = exp
-                }
-            }
-            interfaces.append(iface)
-        case Pcapng.enhancedPacket:
-            guard bodyEnd - body >= 20, let ifIndex = u32(body), let high = u32(body + 4), let low = u32(body + 8),
-                let capLen = u32(body + 12).map(Int.init), let origLen = u32(body + 16).map(Int.init)
-            else {
-                issue(.corruptBlock, offset, "enhanced packet block too short")
-                return
-            }
-            let number = packets.count + 1
-            guard body + 20 + capLen <= bodyEnd else {
-                issue(
-                    .corruptBlock, offset,
-                    "captured length \(capLen) exceeds the block's \(bodyEnd - body - 20) bytes of data", packet: number
-                )
-                return
-            }
-            guard Int(ifIndex) < interfaces.count else {
-                issue(
-                    .corruptBlock, offset, "interface \(ifIndex) has not been described (\(interfaces.count) known)",
-                    packet: number)
-                return
-            }
-            var direction: PacketRecord.Direction?
-            let optStart = body + 20 + (capLen + 3) / 4 * 4
-            readOptions(from: optStart, to: bodyEnd) { code, value in
-                if code == Pcapng.epbFlags, value.count == 4 {
-                    let flags = littleEndian ? value[0] : value[3]
-                    switch flags & 3 {
-                    case 1: direction = .received
-                    case 2: direction = .sent
-                    default: break
-                    }
-                }
-            }
-            let iface = interfaces[Int(ifIndex)]
-            packets.append(
-                RawPacket(
-                    number: number, block: blockNumber, offset: offset,
-                    timeNanos: nanoseconds(UInt64(high) << 32 | UInt64(low), iface), linkType: iface.linkType,
-                    data: Array(bytes[(body + 20)..<(body + 20 + capLen)]), originalLength: origLen,
-                    direction: direction, synthesized: synthesized))
-        case Pcapng.simplePacket:
-            guard bodyEnd - body >= 4, let origLen = u32(body).map(Int.init) else {
-                issue(.corruptBlock, offset, "simple packet block too short")
-                return
-            }
-            guard let iface = interfaces.first else {
-                issue(
-                    .corruptBlock, offset, "simple packet before any interface description", packet: packets.count + 1)
-                return
-            }
-            let capLen = min(origLen, bodyEnd - body - 4)
-            packets.append(
-                RawPacket(
-                    number: packets.count + 1, block: blockNumber, offset: offset, timeNanos: 0,
-                    linkType: iface.linkType,
-                    data: Array(bytes[(body + 4)..<(body + 4 + capLen)]), originalLength: origLen, direction: nil,
-                    synthesized: synthesized))
-        case Pcapng.obsoletePacket:
-            guard bodyEnd - body >= 20, let ifIndex = u16(body), let high = u32(body + 4), let low = u32(body + 8),
-                let capLen = u32(body + 12).map(Int.init), let origLen = u32(body + 16).map(Int.init),
-                body + 20 + capLen <= bodyEnd, Int(ifIndex) < interfaces.count
-            else {
-                issue(.corruptBlock, offset, "packet block does not add up", packet: packets.count + 1)
-                return
-            }
-            let iface = interfaces[Int(ifIndex)]
-            packets.append(
-                RawPacket(
-                    number: packets.count + 1, block: blockNumber, offset: offset,
-                    timeNanos: nanoseconds(UInt64(high) << 32 | UInt64(low), iface), linkType: iface.linkType,
-                    data: Array(bytes[(body + 20)..<(body + 20 + capLen)]), originalLength: origLen, direction: nil,
-                    synthesized: synthesized))
+        case Pcapng.sectionHeader: readSectionHeader(body: body, end: bodyEnd)
+        case Pcapng.interfaceDescription: readInterfaceDescription(at: offset, body: body, end: bodyEnd)
+        case Pcapng.enhancedPacket: readEnhancedPacket(at: offset, body: body, end: bodyEnd)
+        case Pcapng.simplePacket: readSimplePacket(at: offset, body: body, end: bodyEnd)
+        case Pcapng.obsoletePacket: readObsoletePacket(at: offset, body: body, end: bodyEnd)
         default:
             // Name resolution, statistics and custom blocks carry nothing we need; an unknown type is skipped,
             // but Tavolo never writes one, so in its own files it means a damaged type field.
@@ -278,12 +198,12 @@ struct CaptureReader {
         }
     }
 
-    private mutating func issue(_ kind: PacketLogIssue.Kind, _ offset: Int, _ message: String, packet: Int? = nil) {
+    mutating func issue(_ kind: PacketLogIssue.Kind, _ offset: Int, _ message: String, packet: Int? = nil) {
         issues.append(PacketLogIssue(kind: kind, block: blockNumber, offset: offset, packet: packet, message: message))
     }
 
     /// Calls `visit` for each option until opt_endofopt or the end; stops quietly at a malformed one.
-    private func readOptions(from start: Int, to end: Int, _ visit: (UInt16, [UInt8]) -> Void) {
+    func readOptions(from start: Int, to end: Int, _ visit: (UInt16, [UInt8]) -> Void) {
         var p = start
         while p + 4 <= end {
             guard let code = u16(p), let len = u16(p + 2).map(Int.init) else { return }
@@ -294,7 +214,7 @@ struct CaptureReader {
         }
     }
 
-    private func nanoseconds(_ ts: UInt64, _ iface: Interface) -> UInt64 {
+    func nanoseconds(_ ts: UInt64, _ iface: Interface) -> UInt64 {
         if iface.tsIsPowerOfTwo {
             let e = UInt64(min(iface.tsExponent, 63))
             let seconds = ts >> e

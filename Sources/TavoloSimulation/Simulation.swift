@@ -53,6 +53,27 @@ public final class Simulation: @unchecked Sendable {
         }
         let after = Self.traffic(clients)
         let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
+        var report = summary(games: games, nodes: try nodeReports(clients, cpu: cpu), formation: formation)
+        report.scoresAgree = Self.scoresAgree(clients)
+        log("scores: every node's leaderboards \(report.scoresAgree == true ? "agree" : "DIFFER")")
+        let moves = Double(report.totalMoves * options.peers)
+        if moves > 0 {
+            let bytes = Double(after.bytes - before.bytes)
+            let frames = Double(after.frames - before.frames)
+            report.bytesPerNodePerMove = bytes / moves
+            report.framesPerNodePerMove = frames / moves
+            report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
+            let used = cpu.compactMap { $0 }
+            if used.count == options.peers, let busiest = used.max() {
+                report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
+                report.cpuMicrosecondsPerMoveBusiestNode = busiest * 1e6 / Double(report.totalMoves)
+            }
+        }
+        return report
+    }
+
+    /// Each node's traffic and CPU, and the address the others see it at.
+    private func nodeReports(_ clients: [ControlClient], cpu: [Double?]) throws -> [NodeReport] {
         var nodes: [NodeReport] = []
         let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
         for (i, c) in clients.enumerated() {
@@ -66,12 +87,15 @@ public final class Simulation: @unchecked Sendable {
                     bytesSent: s.stats.bytesSent, framesSent: s.stats.framesSent,
                     datagramsDropped: s.stats.datagramsDropped, cpuSeconds: i < cpu.count ? cpu[i] : nil))
         }
+        return nodes
+    }
+
+    /// The games' figures together: moves, rates, latencies and journal writes.
+    private func summary(games: [GameReport], nodes: [NodeReport], formation: Double) -> Report {
         let totalMoves = games.reduce(0) { $0 + $1.moves }
         let totalMs = games.reduce(0.0) { $0 + $1.wallMs }
         let latencies = games.flatMap(\.latencyMs)
-        let scoresAgree = Self.scoresAgree(clients)
-        log("scores: every node's leaderboards \(scoresAgree ? "agree" : "DIFFER")")
-        var report = Report(
+        return Report(
             peers: options.peers, game: options.game, bot: options.bot, seed: options.seed,
             network: options.onTestHosts ? "test-hosts" : "lo", meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
@@ -80,21 +104,6 @@ public final class Simulation: @unchecked Sendable {
             latencyP99Ms: Self.percentile(latencies, 0.99),
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
-        report.scoresAgree = scoresAgree
-        let moves = Double(totalMoves * options.peers)
-        if moves > 0 {
-            let bytes = Double(after.bytes - before.bytes)
-            let frames = Double(after.frames - before.frames)
-            report.bytesPerNodePerMove = bytes / moves
-            report.framesPerNodePerMove = frames / moves
-            report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
-            let used = cpu.compactMap { $0 }
-            if used.count == options.peers {
-                report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
-                report.cpuMicrosecondsPerMoveBusiestNode = used.max()! * 1e6 / Double(totalMoves)
-            }
-        }
-        return report
     }
 
     /// Reliable bytes and frames every node has sent so far, summed.
@@ -202,6 +211,21 @@ public final class Simulation: @unchecked Sendable {
     private func playGame(index: Int, clients: [ControlClient]) throws -> GameReport {
         let collector = EventCollector()
         let tableID = TableIDBox()
+        let watchers = try watchGameEnds(of: tableID, into: collector)
+        defer {
+            collector.lock.withLock { collector.done = true }
+            for w in watchers { w.close() }
+        }
+        let table = try hostAndSeat(clients)
+        tableID.value = table.id
+        let start = Date()
+        _ = try clients[0].call(.start(table: table.id), as: TableInfo.self)
+        try waitForTheEnd(of: index, collector, since: start)
+        return report(table: table, clients: clients, collector, wallMs: Date().timeIntervalSince(start) * 1000)
+    }
+
+    /// One watcher per node, collecting the end (`finished` or `stopped`) of the table `tableID` names.
+    private func watchGameEnds(of tableID: TableIDBox, into collector: EventCollector) throws -> [ControlClient] {
         var watchers: [ControlClient] = []
         for i in 0..<options.peers {
             let w = try ControlClient(path: socketPath(i), timeout: nil)
@@ -222,18 +246,34 @@ public final class Simulation: @unchecked Sendable {
                 }
             }
         }
-        defer {
-            collector.lock.withLock { collector.done = true }
-            for w in watchers { w.close() }
-        }
+        return watchers
+    }
+
+    /// The first node hosts a table; once every node sees it, each takes its seat with the simulation's bot.
+    private func hostAndSeat(_ clients: [ControlClient]) throws -> TableInfo {
         let host = clients[0]
         let table: TableInfo
         do {
             table = try host.call(.host(game: options.game, players: options.peers), as: TableInfo.self)
         } catch { throw Failure("hosting failed: \(error)") }
-        tableID.value = table.id
-        // Every node must know the table before asking for its seat. A timeout names the nodes that do not, and
-        // what each knows of the host (its peer state), since that is where an offer would have been lost.
+        try waitUntilEveryNodeSees(table, clients)
+        for (i, c) in clients.enumerated() {
+            do {
+                let bot = options.racePace.map { "\(options.bot)@\($0 * (1 + Double(i) / 4))" } ?? options.bot
+                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot), as: JoinResult.self)
+            } catch {
+                throw Failure("\(names[i]) could not take seat \(i): \(error)")
+            }
+        }
+        try waitUntil("every seat of \(table.id) taken") {
+            try host.call(.tables, as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
+        }
+        return table
+    }
+
+    /// Every node must know the table before asking for its seat. A timeout names the nodes that do not, and what
+    /// each knows of the host (its peer state), since that is where an offer would have been lost.
+    private func waitUntilEveryNodeSees(_ table: TableInfo, _ clients: [ControlClient]) throws {
         func missing() -> [Int] {
             clients.indices.filter { i in
                 (try? clients[i].call(.tables, as: [TableInfo].self).contains { $0.id == table.id }) != true
@@ -249,19 +289,10 @@ public final class Simulation: @unchecked Sendable {
             }
             throw Failure("timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
         }
-        for (i, c) in clients.enumerated() {
-            do {
-                let bot = options.racePace.map { "\(options.bot)@\($0 * (1 + Double(i) / 4))" } ?? options.bot
-                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot), as: JoinResult.self)
-            } catch {
-                throw Failure("\(names[i]) could not take seat \(i): \(error)")
-            }
-        }
-        try waitUntil("every seat of \(table.id) taken") {
-            try host.call(.tables, as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
-        }
-        let start = Date()
-        _ = try host.call(.start(table: table.id), as: TableInfo.self)
+    }
+
+    /// Until every node reported the end, or one stopped and nothing happened for 2 s; fails past the deadline.
+    private func waitForTheEnd(of index: Int, _ collector: EventCollector, since start: Date) throws {
         while true {
             try checkAlive()
             let ended = collector.lock.withLock {
@@ -275,12 +306,17 @@ public final class Simulation: @unchecked Sendable {
                 if !over() { _ = collector.lock.wait(until: Date().addingTimeInterval(0.1)) }
                 return over()
             }
-            if ended { break }
+            if ended { return }
             if Date().timeIntervalSince(start) > options.gameTimeout {
                 throw Failure("game \(index + 1) did not end within \(Int(options.gameTimeout)) s")
             }
         }
-        let wall = Date().timeIntervalSince(start) * 1000
+    }
+
+    /// What the nodes agreed on, and the timings each measured.
+    private func report(table: TableInfo, clients: [ControlClient], _ collector: EventCollector, wallMs: Double)
+        -> GameReport
+    {
         let (finished, stopped) = collector.lock.withLock { (collector.finished, collector.stopped) }
         var hashes: [String: String] = [:]
         for (i, r) in finished { hashes[names[i]] = r.finalHash.hex }
@@ -301,7 +337,7 @@ public final class Simulation: @unchecked Sendable {
             }
         }
         return GameReport(
-            table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wall,
+            table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wallMs,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
             ranking: first?.ranking, live: live.isEmpty ? nil : live, finishTimes: finishTimes,
             latencyMs: latencies, logWriteMs: logWrites)

@@ -46,7 +46,12 @@ final class ChatIntegrationTests: DaemonTestCase {
         XCTAssertThrowsError(try client(2).call(.chat(room: info.id.rawValue, text: "let me in"), as: ChatSent.self)) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/not-member")
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // A barrier, not a sleep: node 0's lobby line after the table's goes on the same connection to node 2, so
+        // once node 2 has it, a table line sent to node 2 would have arrived before it.
+        _ = try client(0).call(.chat(room: "lobby", text: "barrier"), as: ChatSent.self)
+        try harness.eventually("node 0's next lobby line reaches node 2", seconds: 15) {
+            ((try? log(2)) ?? []).contains { $0.text == "barrier" && $0.from == a }
+        }
         XCTAssertFalse(try log(2).contains { $0.room == info.id.rawValue }, "a non-member got the table's chat")
     }
 

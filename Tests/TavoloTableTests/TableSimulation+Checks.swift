@@ -84,8 +84,9 @@ extension TableSimulation {
             }
             return nil
         }
-        if !dead.isEmpty, Set(scenario.members).subtracting(dead).count * 2 <= scenario.members.count {
-            // No majority can ever form: the table ends abandoned (§9.13), or finished if it was over already.
+        if noMajorityCanForm(at: i, log: e.log) || !abandoned.isEmpty {
+            // No majority can ever form: the table ends abandoned (§9.13), or finished if it was over already. Once
+            // a user ended it so, every member's copy ends so (the stop reaches each), whatever its own count.
             if e.phase == .finished || e.log.stopped?.hasPrefix(StopCode.abandoned.rawValue) == true { return nil }
             return
                 "n\(i): a table no majority can go on with ends \(e.phase.rawValue) (\(e.stop ?? "-")), not abandoned"

@@ -53,14 +53,25 @@ struct TableSimulation {
         guard let id = setUp() else { return }
         self.id = id
         runToQuiescence()
-        // A table of two whose other member is gone for good can never have a majority: its user ends it (§9.13).
-        let alive = Set(scenario.members).subtracting(dead)
-        guard !dead.isEmpty, alive.count * 2 <= scenario.members.count else { return }
-        for i in alive.sorted() where !forfeited.contains(i) && net.table(i, id)?.info.phase == .paused {
+        // A table whose members gone for good, or voted out, leave no majority can never go on: its users end it
+        // (§9.13), as a person told "`tavolo leave` ends the table as abandoned" would.
+        for i in Set(scenario.members).subtracting(dead).sorted() where noMajorityCanForm(at: i) {
+            guard !forfeited.contains(i), net.table(i, id)?.info.phase == .paused else { continue }
             net.note("n\(i)'s user leaves a table no majority can go on with")
             if case .success? = net.request(i, { $0.request(id, .leave) }) { abandoned.insert(i) }
             runToQuiescence()
         }
+    }
+
+    /// Whether the members that can still vote, as node `i` sees them (alive here, and not voted out or forfeited at
+    /// `i`), are no strict majority of the table's members: no takeover can ever be agreed there.
+    func noMajorityCanForm(at i: Int, log: GameLog? = nil) -> Bool {
+        guard !dead.isEmpty, let id else { return false }
+        // The table while it lasts; once over (and expired), its log's takeovers.
+        let replaced =
+            net.table(i, id)?.replaced ?? Set((log?.takeovers ?? []).map(\.member))
+        let voters = Set(scenario.members).subtracting(dead).filter { !replaced.contains(net.nodes[$0].id) }
+        return voters.count * 2 <= scenario.members.count
     }
 
     mutating func setUp() -> TableID? {

@@ -25,7 +25,6 @@ struct KnownFailure {
     static let takeovers: Set<FaultKind> = [.restart, .pausePast, .hostLost, .partition, .forfeit, .gone]
 
     /// `TAVOLO_SIM_NO_KNOWN=1` checks every run as if nothing were known: to see which entries a fix retired.
-    /// `TAVOLO_SIM_NO_KNOWN=1` checks every run as if nothing were known: to see which entries a fix retired.
     static let all: [KnownFailure] =
         ProcessInfo.processInfo.environment["TAVOLO_SIM_NO_KNOWN"] == "1" ? [] : raceFaults + turnBased
 

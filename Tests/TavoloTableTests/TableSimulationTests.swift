@@ -76,6 +76,24 @@ final class TableSimulationTests: XCTestCase {
         XCTAssertFalse(tally.isEmpty, "no case ran")
     }
 
+    /// Seeds that once failed, each fixed since: the suite runs them every time, whatever `seedsPerCase` is.
+    static let fixedSeeds: [(case: String, seed: UInt64, bug: String)] = [
+        ("spirits/6", 58, "the host's successor dealt before this member agreed the host's takeover: deal/not-host"),
+        ("spirits/4", 42, "a seatless host voted out could not drop a member's move it applied apart: takeovers differ"),
+    ]
+
+    func testSeedsThatOnceFailed() {
+        for (name, seed, bug) in Self.fixedSeeds {
+            guard let c = SimulationCase.all.first(where: { $0.description == name }) else {
+                XCTFail("no simulation case \(name)")
+                continue
+            }
+            let (sim, new, known) = Self.run(c, seed: seed)
+            let failures = new + known.map(\.0)
+            if !failures.isEmpty { XCTFail("\(bug)\n" + Self.report(sim, failures)) }
+        }
+    }
+
     struct Tally: CustomStringConvertible {
         var runs = 0, skipped = 0, failed = 0, known = 0
         var faults: [FaultKind: Int] = [:]

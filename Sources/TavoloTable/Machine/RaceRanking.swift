@@ -32,8 +32,6 @@ public enum RaceRanking {
 
 /// What a table machine keeps for a simultaneous game.
 struct RaceState {
-    /// Moves that came before their seat's turn in its own sequence, by seat then number.
-    var pending: [Int: [Int: PendingRaceMove]] = [:]
     /// Each member's reported order (the first it sent).
     var orders: [NodeID: [Int]] = [:]
     var orderSent = false

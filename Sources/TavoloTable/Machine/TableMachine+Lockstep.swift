@@ -9,8 +9,8 @@ extension TableMachine {
     /// Host: deals the current deal if it has not yet (the deck order the joint seed gives).
     mutating func dealIfHost() {
         guard isHost, let s = session, let cards = s.currentDeal, dealsSent < s.dealNumber else { return }
-        dealsSent = s.dealNumber
-        pendingDeals[s.dealNumber] = cards
+        play?.dealsSent = s.dealNumber
+        inbox.deals[s.dealNumber] = cards
         sendToTable(.deal(table: id, number: s.dealNumber, cards: cards))
     }
 
@@ -20,11 +20,17 @@ extension TableMachine {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
         guard from == info.host else {
+            // The host is away: a takeover of it may be agreed elsewhere first, and its successor deal before this
+            // node agrees it. The deal waits until the sender is the host here (§9.13).
+            if absent.contains(info.host), inbox.dealsFromSuccessor.count < Self.maxPending {
+                inbox.dealsFromSuccessor[number] = (from, cards)
+                return
+            }
             stop(.dealNotHost, "\(ctx.name(from)) dealt but is not the host", broadcast: true)
             return
         }
-        guard pendingDeals[number] == nil, number > verifiedDeal else { return }
-        pendingDeals[number] = cards
+        guard inbox.deals[number] == nil, number > verifiedDeal else { return }
+        inbox.deals[number] = cards
         progress()
     }
 
@@ -50,11 +56,11 @@ extension TableMachine {
             return reject(number, .stale, "move \(number) was already played", from: from)
         }
         // The same move relayed by a catch-up first (§9.11) is no conflict.
-        if let p = pendingMoves[number], p.seat == seat, p.move == move, p.stateHash.agrees(with: stateHash) { return }
-        guard pendingMoves[number] == nil, pendingMoves.count < Self.maxPending else {
+        if let p = inbox.moves[number], p.seat == seat, p.move == move, p.stateHash.agrees(with: stateHash) { return }
+        guard inbox.moves[number] == nil, inbox.moves.count < Self.maxPending else {
             return reject(number, .stale, "a move \(number) is already pending", from: from)
         }
-        pendingMoves[number] = PendingMove(from: from, seat: seat, move: move, stateHash: stateHash)
+        inbox.moves[number] = PendingMove(from: from, seat: seat, move: move, stateHash: stateHash)
         // A move is its sender's word on the state after the move before it: a difference is a divergence
         // (hash/mismatch), not a stale move (PROTOCOL.md §9.4).
         if number > 0 { recordConfirm(from: from, number: number - 1, hash: stateHash) }
@@ -74,73 +80,84 @@ extension TableMachine {
     mutating func progress() {
         if session?.isSimultaneous == true { return raceProgress() }
         while info.phase == .playing || info.phase == .paused, let s = session {
-            if s.currentDeal != nil && verifiedDeal < s.dealNumber {
-                dealIfHost()
-                guard let cards = pendingDeals[s.dealNumber] else {
-                    return awaitPeer(.deal(id, number: s.dealNumber))
-                }
-                guard cards == s.currentDeal else {
-                    let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
-                    stop(.dealMismatch, reason, broadcast: true)
-                    return
-                }
-                verifiedDeal = s.dealNumber
-                stopAwaiting(.deal(id, number: s.dealNumber))
-                dealsChecked += 1
-                log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
-                emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
-            }
+            guard checkCurrentDeal(s) else { return }
             applyDueTakeovers()
-            if s.turn == .terminal {
-                finish()
-                return
-            }
+            if s.turn == .terminal { return finish() }
             let number = s.moveNumber
             // A paused member that others voted out, or may have, applies no move until every member is back: the
             // table's moves from a takeover's point on are the heir's, and it must know every takeover the others
             // agreed (their votes come before their syncs) before it gets there (§9.12).
             if info.phase == .paused, replaced.contains(me) || votes[me]?.isEmpty == false { return }
-            if let pending = pendingMoves.removeValue(forKey: number) {
-                // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's
-                // random stream moves on as if it had played it here.
-                if pending.from != me, info.seats[safe: pending.seat]?.owner == me,
-                    let bot = info.seats[pending.seat].bot
-                {
-                    _ = try? s.botMove(kind: bot)
-                }
-                let decoded: AnyGameMove
-                do { decoded = try s.decodeMove(pending.move) } catch {
-                    reject(number, error.code, error.message, from: pending.from)
-                    continue
-                }
-                apply(
-                    number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
-                    from: pending.from)
+            if let pending = inbox.moves.removeValue(forKey: number) {
+                applyPending(pending, number: number, s)
                 continue
             }
             // A paused table applies moves already played (a catch-up) but plays none (§9.10).
-            guard info.phase == .playing else { return }
-            // A member voted out never plays again, not even before its seats have passed (§9.12).
-            guard role == .node, !replaced.contains(me), let seat = s.turn.seat, info.seats[seat].owner == me else {
-                // Another node's bot answers without its user: its move has a deadline; a human's has none.
-                if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
-                return
-            }
-            if let bot = info.seats[seat].bot {
-                let move: AnyGameMove
-                do { move = try s.botMove(kind: bot) } catch {
-                    stop(.botFailed, "\(error)", broadcast: true)
-                    return
-                }
-                sendMove(number, seat: seat, move: move)
-                continue
-            }
-            if yourTurnAnnounced != number {
-                yourTurnAnnounced = number
-                emit(.yourTurn(seat: seat, moveNumber: number))
-            }
-            return
+            guard info.phase == .playing, playOwnTurn(number, s) else { return }
         }
+    }
+
+    /// The current deal, checked against the joint seed once the host's arrives; false while it is awaited, or when
+    /// it is wrong (the table stops).
+    private mutating func checkCurrentDeal(_ s: any GameSession) -> Bool {
+        guard s.currentDeal != nil && verifiedDeal < s.dealNumber else { return true }
+        dealIfHost()
+        guard let cards = inbox.deals[s.dealNumber] else {
+            awaitPeer(.deal(id, number: s.dealNumber))
+            return false
+        }
+        guard cards == s.currentDeal else {
+            let reason = "the host's deal \(s.dealNumber) is not the shuffle of joint seed \(jointSeed ?? 0)"
+            stop(.dealMismatch, reason, broadcast: true)
+            return false
+        }
+        play?.verifiedDeal = s.dealNumber
+        stopAwaiting(.deal(id, number: s.dealNumber))
+        dealsChecked += 1
+        log.deals.append(GameLog.LoggedDeal(number: s.dealNumber, cards: cards))
+        emit(.dealt(number: s.dealNumber, message: "deal \(s.dealNumber) checked against the joint seed"))
+        return true
+    }
+
+    /// A move that waited for its turn: decoded and applied with every check, or rejected.
+    private mutating func applyPending(_ pending: PendingMove, number: Int, _ s: any GameSession) {
+        // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's random
+        // stream moves on as if it had played it here.
+        if pending.from != me, info.seats[safe: pending.seat]?.owner == me, let bot = info.seats[pending.seat].bot {
+            _ = try? s.botMove(kind: bot)
+        }
+        let decoded: AnyGameMove
+        do { decoded = try s.decodeMove(pending.move) } catch {
+            return reject(number, error.code, error.message, from: pending.from)
+        }
+        apply(
+            number, seat: pending.seat, move: decoded, json: pending.move, claimed: pending.stateHash,
+            from: pending.from)
+    }
+
+    /// This node's turn: its bot moves (true: go on), or its user is told once that it may (false: wait). Another
+    /// node's turn: a bot's move gets a deadline (false).
+    private mutating func playOwnTurn(_ number: Int, _ s: any GameSession) -> Bool {
+        // A member voted out never plays again, not even before its seats have passed (§9.12).
+        guard role == .node, !replaced.contains(me), let seat = s.turn.seat, info.seats[seat].owner == me else {
+            // Another node's bot answers without its user: its move has a deadline; a human's has none.
+            if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
+            return false
+        }
+        if let bot = info.seats[seat].bot {
+            let move: AnyGameMove
+            do { move = try s.botMove(kind: bot) } catch {
+                stop(.botFailed, "\(error)", broadcast: true)
+                return false
+            }
+            sendMove(number, seat: seat, move: move)
+            return true
+        }
+        if yourTurnAnnounced != number {
+            play?.yourTurnAnnounced = number
+            emit(.yourTurn(seat: seat, moveNumber: number))
+        }
+        return false
     }
 
     /// The local user's move for the human seat to play.
@@ -188,8 +205,8 @@ extension TableMachine {
     mutating func apply(
         _ number: Int, seat: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
     ) -> Bool {
-        // Applied in place (optional chaining on the stored sequencer): its hashes are never copied.
-        guard let result = sequencer?.apply(seat: seat, number: number, move: move, claimed: claimed),
+        // Applied in place (optional chaining through the stage's `_modify`): its hashes are never copied.
+        guard let result = play?.sequencer.apply(seat: seat, number: number, move: move, claimed: claimed),
             let s = session
         else { return false }
         if from != me { hashesChecked += 1 }
@@ -225,7 +242,7 @@ extension TableMachine {
         }
         if isHost && from != me { awaitConfirmations(of: number, mover: from) }
         emit(.moved(moveNumber: number, seat: seat, move: json, stateHash: after, text: text))
-        for (node, hash) in earlyConfirms.removeValue(forKey: number) ?? [:] {
+        for (node, hash) in inbox.confirms.removeValue(forKey: number) ?? [:] {
             recordConfirm(from: node, number: number, hash: hash)
         }
         return true
@@ -236,7 +253,7 @@ extension TableMachine {
     mutating func recordConfirm(from: NodeID, number: Int, hash: StateHash) {
         guard number >= 0, number <= hashes.count + Self.maxPending, info.phase != .stopped else { return }
         guard number + 1 < hashes.count else {
-            earlyConfirms[number, default: [:]][from] = hash
+            inbox.confirms[number, default: [:]][from] = hash
             return
         }
         let mine = hashes[number + 1]
@@ -253,11 +270,11 @@ extension TableMachine {
         guard var by = confirmedBy[number], awaited.contains(from) else { return }
         by.insert(from)
         if awaited.allSatisfy(by.contains) {
-            confirmedBy[number] = nil
+            play?.confirmedBy[number] = nil
             out.append(.moveConfirmed(id, number: number))
             cancelTimer(.confirmations(id, move: number))
         } else {
-            confirmedBy[number] = by
+            play?.confirmedBy[number] = by
         }
     }
 
@@ -267,7 +284,7 @@ extension TableMachine {
         let by: Set<NodeID> = mover.map { [me, $0] } ?? [me]
         // Two members, the host and the mover: nobody else's word to wait for.
         guard !confirmers.allSatisfy(by.contains) else { return }
-        confirmedBy[number] = by
+        play?.confirmedBy[number] = by
         startTimer(.confirmations(id, move: number), after: ctx.peerReplyTimeout)
     }
 
@@ -279,7 +296,7 @@ extension TableMachine {
 
     mutating func finish() {
         guard let s = session, let outcome = s.outcome, !resultSent else { return }
-        resultSent = true
+        play?.resultSent = true
         let hash = s.stateHash
         // A race's winner is the first of its ranking, known once every member's vote is in (§10.3).
         log.winners = isRace ? nil : outcome.winners
@@ -287,7 +304,8 @@ extension TableMachine {
         log.finalHash = hash.hex
         if isMember && !replaced.contains(me) {
             sendToTable(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: hash))
-            results[me] = hash
+            let mine = me
+            play?.results[mine] = hash
             startTimer(.results(id), after: ctx.peerReplyTimeout)
         }
         // Results that came before this node reached the end are checked now.
@@ -301,7 +319,7 @@ extension TableMachine {
     mutating func handleResult(from: NodeID, finalHash: StateHash) {
         guard info.isMember(from), !replaced.contains(from), info.phase.isActive, checks, results[from] == nil
         else { return }
-        results[from] = finalHash
+        play?.results[from] = finalHash
         guard resultSent, let s = session else { return }
         hashesChecked += 1
         guard finalHash == s.stateHash else { return finalMismatch(from, finalHash, s.stateHash) }

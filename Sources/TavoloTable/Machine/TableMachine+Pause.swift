@@ -15,7 +15,7 @@ extension TableMachine {
     // MARK: Pause and resume
 
     mutating func memberLost(_ peer: NodeID) {
-        guard absent.insert(peer).inserted else { return }
+        guard play?.absence.absent.insert(peer).inserted == true else { return }
         // Deadlines of deals and bot moves start again on resume: a pause is no member's fault.
         for timer in awaited { cancelTimer(timer) }
         awaited = []
@@ -51,8 +51,8 @@ extension TableMachine {
 
     /// `peer`'s sync arrived after its session was established again: it is no longer absent.
     mutating func memberReturned(_ peer: NodeID) {
-        guard absent.remove(peer) != nil else { return }
-        graceOver.remove(peer)
+        guard play?.absence.absent.remove(peer) != nil else { return }
+        play?.absence.graceOver.remove(peer)
         cancelTimer(.grace(id, member: peer))
         out.append(.log(.notice, "table \(id): \(ctx.name(peer)) is back"))
         maybeResume()
@@ -63,7 +63,10 @@ extension TableMachine {
         guard info.phase == .paused, absent.isEmpty, !info.phase.isOver else { return }
         // Every member's sync is in, so every vote about this node is too: without a majority for one move, this
         // node was not voted out, and those votes are moot here (they no longer hold its moves back, §9.12).
-        if !replaced.contains(me) { votes[me] = nil }
+        if !replaced.contains(me) {
+            let mine = me
+            play?.absence.votes[mine] = nil
+        }
         announcePhase(.playing)
         emit(.resumed(message: "every member is back: play goes on"))
         if resultSent { startTimer(.results(id), after: ctx.peerReplyTimeout) }
@@ -77,7 +80,7 @@ extension TableMachine {
 
     mutating func sendSync(to peer: NodeID) {
         guard isMember || isSpectator, let s = session, let hash = sequencer?.currentHash else { return }
-        syncSent.insert(peer)
+        play?.absence.syncSent.insert(peer)
         send(.sync(table: id, moves: s.moveNumber, stateHash: hash), to: [peer])
     }
 
@@ -145,12 +148,12 @@ extension TableMachine {
         }
         if s.isSimultaneous { return handleRaceCatchUp(from: from, moves: moves) }
         // Deals are checked against the joint seed when their turn comes, whoever relays them.
-        for d in deals.prefix(Self.maxPending) where d.number > verifiedDeal && pendingDeals[d.number] == nil {
-            pendingDeals[d.number] = d.cards
+        for d in deals.prefix(Self.maxPending) where d.number > verifiedDeal && inbox.deals[d.number] == nil {
+            inbox.deals[d.number] = d.cards
         }
         for m in moves.prefix(Self.maxPending) {
-            if m.number >= s.moveNumber && pendingMoves[m.number] == nil && pendingMoves.count < Self.maxPending {
-                pendingMoves[m.number] = PendingMove(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
+            if m.number >= s.moveNumber && inbox.moves[m.number] == nil && inbox.moves.count < Self.maxPending {
+                inbox.moves[m.number] = PendingMove(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
             }
             // The relayer's hash after the move: checked when this node applies it (a relayer that slips in a
             // move never played ends at another hash than the members that played the real one).
@@ -169,7 +172,7 @@ extension TableMachine {
     mutating func seedingInterrupted(by peer: NodeID) {
         if isHost && jointSeed == nil {
             for i in info.seats.indices where info.seats[i].owner == peer { info.seats[i] = SeatInfo(seat: i) }
-            seedingDropouts.insert(peer)
+            lobby?.seedingDropouts.insert(peer)
             resetSeeding()
             info.phase = .open
             info.revision += 1
@@ -183,13 +186,11 @@ extension TableMachine {
 
     /// Forgets a seeding round: the next start draws a fresh nonce.
     mutating func resetSeeding() {
-        reseeds += 1
-        openCommits = [:]
-        adoptedCommits = []
         cancelTimer(.seeding(id))
-        seedingBegun = false
-        myNonce = nil
-        commitments = [:]
-        reveals = [:]
+        var lobby = self.lobby ?? TableLobby()
+        lobby.reseeds += 1
+        lobby.openCommits = [:]
+        lobby.early = SeedRound()
+        stage = .open(lobby)
     }
 }

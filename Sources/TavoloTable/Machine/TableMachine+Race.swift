@@ -32,11 +32,11 @@ extension TableMachine {
         guard number >= raceNext(seat) else {
             return reject(number, .stale, "seat \(seat)'s move \(number) was already played", from: from)
         }
-        let waiting = race.pending.values.reduce(0) { $0 + $1.count }
-        guard race.pending[seat]?[number] == nil, waiting < Self.maxPending else {
+        let waiting = inbox.raceMoves.values.reduce(0) { $0 + $1.count }
+        guard inbox.raceMoves[seat]?[number] == nil, waiting < Self.maxPending else {
             return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
         }
-        race.pending[seat, default: [:]][number] = RaceState.PendingRaceMove(from: from, move: move, seatHash: seatHash)
+        inbox.raceMoves[seat, default: [:]][number] = RaceState.PendingRaceMove(from: from, move: move, seatHash: seatHash)
         raceProgress()
     }
 
@@ -49,10 +49,10 @@ extension TableMachine {
         var applied = true
         while applied {
             applied = false
-            for seat in race.pending.keys.sorted() {
+            for seat in inbox.raceMoves.keys.sorted() {
                 let number = raceNext(seat)
-                guard let p = race.pending[seat]?.removeValue(forKey: number) else { continue }
-                if race.pending[seat]?.isEmpty == true { race.pending[seat] = nil }
+                guard let p = inbox.raceMoves[seat]?.removeValue(forKey: number) else { continue }
+                if inbox.raceMoves[seat]?.isEmpty == true { inbox.raceMoves[seat] = nil }
                 applied = true
                 let decoded: AnyGameMove
                 do { decoded = try s.decodeMove(p.move) } catch {
@@ -67,10 +67,10 @@ extension TableMachine {
         guard role == .node, info.phase == .playing, isMember, !replaced.contains(me) else { return }
         for seat in s.activeSeats where info.seats[seat].owner == me {
             if let bot = info.seats[seat].bot {
-                if race.botTimers.insert(seat).inserted {
+                if play?.race.botTimers.insert(seat).inserted == true {
                     startTimer(.raceBot(id, seat: seat), after: racePace(bot))
                 }
-            } else if race.announced.insert(seat).inserted {
+            } else if play?.race.announced.insert(seat).inserted == true {
                 emit(.yourTurn(seat: seat, moveNumber: raceNext(seat)))
             }
         }
@@ -83,7 +83,7 @@ extension TableMachine {
     }
 
     mutating func raceBotFired(seat: Int) {
-        race.botTimers.remove(seat)
+        play?.race.botTimers.remove(seat)
         guard info.phase == .playing, isMember, let s = session, s.activeSeats.contains(seat),
             info.seats[seat].owner == me, let bot = info.seats[seat].bot
         else { return }
@@ -133,7 +133,7 @@ extension TableMachine {
     mutating func applyRaceMove(
         seat: Int, number: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
     ) -> Bool {
-        guard let result = sequencer?.apply(seat: seat, number: number, move: move, claimed: claimed) else {
+        guard let result = play?.sequencer.apply(seat: seat, number: number, move: move, claimed: claimed) else {
             return false
         }
         if from != me { hashesChecked += 1 }
@@ -155,9 +155,10 @@ extension TableMachine {
     /// The game is over here: report the order this node saw, then the result (§10.3, §9.5).
     mutating func raceFinish() {
         if isMember, !race.orderSent {
-            race.orderSent = true
+            play?.race.orderSent = true
             let seen = sequencer?.finishingOrder ?? []
-            if race.orders[me] == nil { race.orders[me] = seen }
+            let mine = me
+            if race.orders[mine] == nil { play?.race.orders[mine] = seen }
             sendToTable(.raceOrder(table: id, order: seen))
         }
         finish()
@@ -169,7 +170,7 @@ extension TableMachine {
         }
         // The first report counts: a node cannot take its vote back.
         guard race.orders[from] == nil, order.count <= info.players else { return }
-        race.orders[from] = order
+        play?.race.orders[from] = order
     }
 
     /// The agreed ranking once every result is in (nil for a turn-based game); sets the log's winners.

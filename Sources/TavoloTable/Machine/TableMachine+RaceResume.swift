@@ -25,10 +25,10 @@ extension TableMachine {
     /// as live ones (§10.2); those already applied here are no news.
     mutating func handleRaceCatchUp(from: NodeID, moves: [RelayedMove]) {
         for m in moves { _ = dropRaceMovesApart(seat: m.seat, from: m.number, after: m.after) }
-        var waiting = race.pending.values.reduce(0) { $0 + $1.count }
-        for m in moves where m.number >= raceNext(m.seat) && race.pending[m.seat]?[m.number] == nil {
+        var waiting = inbox.raceMoves.values.reduce(0) { $0 + $1.count }
+        for m in moves where m.number >= raceNext(m.seat) && inbox.raceMoves[m.seat]?[m.number] == nil {
             guard waiting < Self.maxPending, (0..<info.players).contains(m.seat) else { break }
-            race.pending[m.seat, default: [:]][m.number] = RaceState.PendingRaceMove(
+            inbox.raceMoves[m.seat, default: [:]][m.number] = RaceState.PendingRaceMove(
                 from: from, move: m.move, seatHash: m.stateHash)
             waiting += 1
         }
@@ -50,8 +50,9 @@ extension TableMachine {
         let kept = log.moves.filter { !($0.seat == seat && $0.number >= number) }
         let notice = "table \(id): dropping seat \(seat)'s moves from \(number) on, played apart from the table"
         guard rebuild(keeping: kept, notice: notice) else { return false }
-        race.orderSent = false
-        race.orders[me] = nil
+        play?.race.orderSent = false
+        let myself = me
+        play?.race.orders[myself] = nil
         persist()
         return true
     }

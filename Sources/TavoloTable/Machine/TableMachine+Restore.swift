@@ -7,15 +7,22 @@ import TavoloProtocol
 extension TableMachine {
     /// Rebuilds a table from this node's log of it; throws when the log does not replay exactly.
     public init(restoring saved: GameLog, _ ctx: TableContext) throws(TableError) {
+        // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
+        let votedOut = (saved.takeovers ?? []).contains { $0.member == ctx.me && !$0.forfeit }
+        guard saved.table.members.contains(ctx.me) || votedOut else {
+            throw TableError(.badRequest, "the log of table \(saved.table.id) is of a table this node takes no part in")
+        }
+        try self.init(replaying: saved, ctx)
+    }
+
+    /// Rebuilds a table from a log, whoever this node is at it now: a restart checks first that it takes part; a
+    /// member voted out that drops the moves it played apart (`rebuild(keeping:)`) may hold no seat and no longer
+    /// be the host, its own takeover agreed and not yet logged.
+    init(replaying saved: GameLog, _ ctx: TableContext) throws(TableError) {
         self.init(offered: saved.table, role: .node, ctx)
         let fail = { (why: String) in TableError(.badRequest, "the log of table \(saved.table.id) \(why)") }
         guard let seed = saved.jointSeed, ctx.catalog[saved.table.game] != nil else {
             throw fail("has no joint seed or an unknown game")
-        }
-        // A member voted out follows the game as a spectator (§9.12): its log is picked up like a member's.
-        let votedOut = (saved.takeovers ?? []).contains { $0.member == ctx.me && !$0.forfeit }
-        guard saved.table.members.contains(ctx.me) || votedOut else {
-            throw fail("is of a table this node takes no part in")
         }
         var replayer: LogReplayer
         do {
@@ -26,24 +33,12 @@ extension TableMachine {
         guard saved.initialHash == nil || saved.initialHash == replayer.game.stateHash.hex else {
             throw fail("starts from another state than its joint seed gives")
         }
-        let takeovers = saved.takeovers ?? []
-        // The bot this node played `seat` with at move count `n`, if any: bots draw from their own random stream,
-        // which must stand where it stood, so the restored game goes on as the uninterrupted one would.
-        func myBot(seat: Int, at n: Int) -> String? {
-            if let t = takeovers.last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
-                return t.heir == ctx.me ? t.bot : nil
-            }
-            if let t = takeovers.first(where: { $0.seats.contains(seat) }) {
-                return t.member == ctx.me ? saved.table.seats[safe: seat]?.bot : nil
-            }
-            let s = saved.table.seats[safe: seat]
-            return s?.owner == ctx.me ? s?.bot : nil
-        }
         for m in saved.moves {
             let step = LogReplayer.Step(seat: m.seat, number: m.number, move: m.move, before: m.before, after: m.after)
             do {
                 try replayer.apply(step) { step, game in
-                    guard let kind = myBot(seat: step.seat, at: game.moveNumber) else { return }
+                    guard let kind = Self.botOfThisNode(in: saved, me: ctx.me, seat: step.seat, at: game.moveNumber)
+                    else { return }
                     if game.isSimultaneous {
                         _ = try? game.botMove(kind: kind, seat: step.seat)
                     } else {
@@ -53,27 +48,44 @@ extension TableMachine {
             } catch { throw fail("does not replay at move \(m.number) of seat \(m.seat): \(error.message)") }
         }
         do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
-        let verified = replayer.verifiedDeal
         seen = true
-        seedingBegun = true
-        jointSeed = seed
-        sequencer = replayer.sequencer
-        verifiedDeal = verified
-        dealsSent = verified
-        for d in saved.deals where d.number <= verified { pendingDeals[d.number] = nil }
+        stage = .playing(Self.restoredPlay(saved, seed: seed, replayer.sequencer, verifiedDeal: replayer.verifiedDeal))
         log = saved
         log.stopped = nil
         // The results are sent again when the game is over here (every member may not have had them).
         log.finalHash = nil
-        for p in saved.participants {
-            commitments[p.node] = p.commitment
-            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { reveals[p.node] = nonce }
-        }
-        for t in saved.takeovers ?? [] {
-            replaced.insert(t.member)
-            if !t.forfeit { spectators.insert(t.member) }
-        }
         info.phase = .paused
+    }
+
+    /// Play as the log left it: the round that gave the seed, the deals checked, the members replaced.
+    static func restoredPlay(_ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int) -> TablePlay {
+        var round = SeedRound()
+        for p in saved.participants {
+            round.commitments[p.node] = p.commitment
+            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { round.reveals[p.node] = nonce }
+        }
+        var play = TablePlay(seed: seed, sequencer: sequencer, round: round)
+        play.verifiedDeal = verifiedDeal
+        play.dealsSent = verifiedDeal
+        for t in saved.takeovers ?? [] {
+            play.absence.replaced.insert(t.member)
+            if !t.forfeit { play.absence.spectators.insert(t.member) }
+        }
+        return play
+    }
+
+    /// The bot this node played `seat` with at move count `n`, if any: bots draw from their own random stream, which
+    /// must stand where it stood, so the restored game goes on as the uninterrupted one would.
+    static func botOfThisNode(in saved: GameLog, me: NodeID, seat: Int, at n: Int) -> String? {
+        let takeovers = saved.takeovers ?? []
+        if let t = takeovers.last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
+            return t.heir == me ? t.bot : nil
+        }
+        if let t = takeovers.first(where: { $0.seats.contains(seat) }) {
+            return t.member == me ? saved.table.seats[safe: seat]?.bot : nil
+        }
+        let s = saved.table.seats[safe: seat]
+        return s?.owner == me ? s?.bot : nil
     }
 
     /// Effects of a restored table: it is paused until every other member is back.

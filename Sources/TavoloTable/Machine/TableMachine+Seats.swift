@@ -19,7 +19,7 @@ extension TableMachine {
             if offered.phase == .seeding && (isMember || role == .auditor) { beginSeeding() }
             return
         }
-        if offered.seats.contains(where: { $0.owner == me }) { seatRequestUnanswered = false }
+        if offered.seats.contains(where: { $0.owner == me }) { lobby?.seatRequestUnanswered = false }
         // A table over here stays as it ended here: a member that left keeps its stopped copy, whatever the others'
         // game does after (its record is theirs to write, §11.1).
         guard offered.revision > info.revision, !info.phase.isOver else { return }
@@ -56,6 +56,7 @@ extension TableMachine {
         // Every node's log says how its table ended, not only the host's: a member records its own game from it
         // (§11; before, only the host did, and every member had the record sent to it) and a restart reads it.
         log.table.phase = phase
+        if phase.isOver { enterOver() }
         guard isHost else { return }
         info.revision += 1
         announce()
@@ -83,7 +84,7 @@ extension TableMachine {
     }
 
     mutating func peerLost(_ peer: NodeID) {
-        syncSent.remove(peer)
+        play?.absence.syncSent.remove(peer)
         if info.phase.isActive && info.isMember(peer) && isMember {
             // During play the table waits for the member (§9.10); while seeding, nothing is at stake yet.
             if session != nil {
@@ -129,7 +130,7 @@ extension TableMachine {
             }
             chosen = first.seat
         }
-        invitedNodes[chosen] = nil
+        lobby?.invitedNodes[chosen] = nil
         info.seats[chosen] = SeatInfo(seat: chosen, owner: node, ownerName: name, bot: bot)
         info.revision += 1
         announce()
@@ -162,7 +163,7 @@ extension TableMachine {
                 }
             } else {
                 send(.seatRequest(table: id, seat: seat, bot: bot), to: [info.host])
-                seatRequestUnanswered = true
+                lobby?.seatRequestUnanswered = true
                 startTimer(.seatRequest(id), after: ctx.seatRequestTimeout)
             }
         case .fill(let bot):
@@ -179,7 +180,7 @@ extension TableMachine {
                 throw TableError(.seatTaken, "seat \(seat) is not free")
             }
             info.seats[seat].invited = name
-            invitedNodes[seat] = node
+            lobby?.invitedNodes[seat] = node
             info.revision += 1
             announce()
             send(.invite(table: id, seat: seat), to: [node])

@@ -6,27 +6,30 @@ extension TableMachine {
     /// Seeding starts at every member when it sees the table started; only seat owners commit a nonce, a host
     /// without a seat (and an auditor) just waits for the reveals.
     mutating func beginSeeding() {
-        guard !seedingBegun else { return }
-        seedingBegun = true
+        guard case .open(var lobby) = stage else { return }
         // The host starts a round before anyone: what it saw while open is stale. A member may have seen a
         // participant's commitment of this round before the host's offer, or a stale one: it keeps the latest,
         // which the sender's next commitment may still replace once.
+        var fresh = lobby.early
+        lobby.early = SeedRound()
         if !isHost {
-            for (node, c) in openCommits where commitments[node] == nil {
-                commitments[node] = c
-                adoptedCommits.insert(node)
+            for (node, c) in lobby.openCommits where fresh.commitments[node] == nil {
+                fresh.commitments[node] = c
+                fresh.adoptedCommits.insert(node)
             }
         }
-        openCommits = [:]
+        lobby.openCommits = [:]
+        stage = .seeding(lobby, fresh)
         startTimer(.seeding(id), after: ctx.peerReplyTimeout)
         guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
             emit(.started(message: "seeding: waiting for the seat owners' reveals"))
             maybeSeed()
             return
         }
-        myNonce = nonce
+        round?.myNonce = nonce
         let commitment = JointSeed.commitment(for: nonce)
-        commitments[me] = commitment
+        let myself = me
+        round?.commitments[myself] = commitment
         emit(.started(message: "seeding: committed to a nonce"))
         sendToTable(.commit(table: id, commitment: commitment))
         maybeReveal()
@@ -38,13 +41,13 @@ extension TableMachine {
         }
         if reseeds > 0 && info.phase == .open {
             guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil else { return }
-            openCommits[from] = commitment
+            lobby?.openCommits[from] = commitment
             return
         }
-        if let earlier = commitments[from], adoptedCommits.remove(from) != nil, reveals[from] == nil,
+        if let earlier = commitments[from], round?.adoptedCommits.remove(from) != nil, reveals[from] == nil,
             earlier != commitment
         {
-            commitments[from] = commitment
+            round?.commitments[from] = commitment
             return
         }
         if let earlier = commitments[from] {
@@ -55,7 +58,7 @@ extension TableMachine {
             stop(.badCommit, "\(ctx.name(from)) sent a malformed commitment", broadcast: true)
             return
         }
-        commitments[from] = commitment
+        round?.commitments[from] = commitment
         maybeReveal()
     }
 
@@ -63,7 +66,8 @@ extension TableMachine {
         guard let nonce = myNonce, reveals[me] == nil, info.participants.allSatisfy({ commitments[$0] != nil }) else {
             return
         }
-        reveals[me] = nonce
+        let myself = me
+        round?.reveals[myself] = nonce
         sendToTable(.reveal(table: id, nonce: nonce.hexString))
         maybeSeed()
     }
@@ -82,26 +86,25 @@ extension TableMachine {
             stop(.badReveal, "\(ctx.name(from))'s nonce does not match its commitment", broadcast: true)
             return
         }
-        reveals[from] = nonce
+        round?.reveals[from] = nonce
         maybeSeed()
     }
 
     /// With every nonce verified: the joint seed, the game's first state, and play.
     mutating func maybeSeed() {
         // Seats are final only once this node has seen the table start.
-        guard jointSeed == nil, info.phase == .seeding, seedingBegun else { return }
+        guard case .seeding(_, let round) = stage, info.phase == .seeding else { return }
         if isMember && info.participants.contains(me) && myNonce == nil { return }
         let order = info.participants
-        let nonces = order.compactMap { reveals[$0] }
+        let nonces = order.compactMap { round.reveals[$0] }
         guard nonces.count == order.count, let entry = ctx.catalog[info.game] else { return }
         let seed = JointSeed.seed(nonces: nonces)
-        jointSeed = seed
         let game: any GameSession
         do { game = try entry.session(players: info.players, seed: seed) } catch {
             stop(.setup, error.message, broadcast: true)
             return
         }
-        sequencer = MoveSequencer(game: game)
+        stage = .playing(TablePlay(seed: seed, sequencer: MoveSequencer(game: game), round: round))
         log.jointSeed = seed
         log.initialHash = game.stateHash.hex
         log.participants = order.map {

@@ -29,13 +29,11 @@ extension TableMachine {
             "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
             + "\(first.number)–\(s.moveNumber - 1) played apart from the table"
         guard rebuild(keeping: Array(log.moves.prefix { $0.number < first.number }), notice: notice) else { return }
-        pendingMoves = [:]
-        pendingDeals = [:]
-        earlyConfirms = earlyConfirms.filter { $0.key < first.number }
-        confirmedBy = [:]
+        // What waited for moves after the dropped ones was the word of a game this node no longer has.
+        inbox = TableInbox(confirms: inbox.confirms.filter { $0.key < first.number })
         persist()
         // The members answer a sync with what this node misses from here.
-        syncSent = []
+        play?.absence.syncSent = []
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
     }
 
@@ -48,19 +46,21 @@ extension TableMachine {
         (trimmed.winners, trimmed.scores, trimmed.ranking, trimmed.raceVotes) = (nil, nil, nil, nil)
         (trimmed.finalHash, trimmed.finalHashes) = (nil, [:])
         let rebuilt: TableMachine
-        do { rebuilt = try TableMachine(restoring: trimmed, ctx) } catch {
+        do { rebuilt = try TableMachine(replaying: trimmed, ctx) } catch {
             out.append(.log(.error, "table \(id): cannot drop the moves played here alone: \(error.message)"))
             return false
         }
+        guard var fresh = rebuilt.play, let current = play else { return false }
         out.append(.log(.notice, notice))
-        sequencer = rebuilt.sequencer
-        verifiedDeal = rebuilt.verifiedDeal
-        dealsSent = rebuilt.dealsSent
+        // The game, its deals, confirmations and results are the rebuilt ones; who is away, the votes and the
+        // race's timers and reports are the table's, whatever this node played alone.
+        fresh.absence = current.absence
+        fresh.race = current.race
+        fresh.yourTurnAnnounced = current.yourTurnAnnounced
+        play = fresh
         log.moves = kept
-        log.deals = log.deals.filter { $0.number <= verifiedDeal }
+        log.deals = log.deals.filter { $0.number <= fresh.verifiedDeal }
         (log.winners, log.scores, log.ranking, log.raceVotes, log.finalHash) = (nil, nil, nil, nil, nil)
-        results = [:]
-        resultSent = false
         return true
     }
 

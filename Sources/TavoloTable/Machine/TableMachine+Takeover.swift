@@ -22,7 +22,7 @@ extension TableMachine {
         guard absent.contains(member), info.phase == .paused, isMember, !replaced.contains(me), session != nil else {
             return
         }
-        graceOver.insert(member)
+        play?.absence.graceOver.insert(member)
         if possibleVoters < quorum {
             emit(
                 .paused(
@@ -39,7 +39,7 @@ extension TableMachine {
         guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me) else {
             return
         }
-        myVote[member] = s.moveNumber
+        play?.absence.myVote[member] = s.moveNumber
         sendToTable(.takeover(table: id, member: member, number: s.moveNumber))
         countVote(member: member, number: s.moveNumber, from: me)
     }
@@ -69,7 +69,7 @@ extension TableMachine {
     }
 
     mutating func countVote(member: NodeID, number: Int, from voter: NodeID) {
-        votes[member, default: [:]][number, default: []].insert(voter)
+        play?.absence.votes[member, default: [:]][number, default: []].insert(voter)
         guard let count = votes[member]?[number]?.count, count >= quorum else { return }
         agree(member: member, number: number, forfeit: false)
     }
@@ -93,7 +93,7 @@ extension TableMachine {
             return
         }
         sendToTable(.forfeit(table: id, number: s.moveNumber))
-        forfeitedAt = s.moveNumber
+        play?.absence.forfeitedAt = s.moveNumber
         agree(member: me, number: s.moveNumber, forfeit: true)
         stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
     }
@@ -102,15 +102,15 @@ extension TableMachine {
     mutating func agree(member: NodeID, number: Int, forfeit: Bool) {
         guard !replaced.contains(member), info.isMember(member) else { return }
         guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
-        replaced.insert(member)
+        play?.absence.replaced.insert(member)
         // A member voted out follows the rest of the game; one that forfeited has left it.
-        if !forfeit { spectators.insert(member) }
-        absent.remove(member)
-        graceOver.remove(member)
+        if !forfeit { play?.absence.spectators.insert(member) }
+        play?.absence.absent.remove(member)
+        play?.absence.graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
         let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit)
-        agreed.append(takeover)
+        play?.absence.agreed.append(takeover)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
         // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the lowest member still
@@ -118,7 +118,9 @@ extension TableMachine {
         if member == info.host, let next = startMembers.filter({ !replaced.contains($0) }).min() {
             info.host = next
             info.hostName = ctx.name(next)
-            if next == me { dealsSent = verifiedDeal }
+            let verified = verifiedDeal
+            if next == me { play?.dealsSent = verified }
+            takeDealsFromSuccessor(next)
         }
         out.append(
             .log(
@@ -132,6 +134,15 @@ extension TableMachine {
         progress()
         // The game may be over already, waiting for this member's result: nobody waits for it now.
         if resultSent { concludeIfAllResultsIn() }
+    }
+
+    /// The deals the new host sent before this node agreed it is the host: now the host's; any other sender's stay
+    /// a fault the moment it would matter (they are dropped: the host deals again where one is missing).
+    mutating func takeDealsFromSuccessor(_ host: NodeID) {
+        for (number, deal) in inbox.dealsFromSuccessor where deal.from == host && number > verifiedDeal {
+            if inbox.deals[number] == nil { inbox.deals[number] = deal.cards }
+        }
+        inbox.dealsFromSuccessor = [:]
     }
 
     /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).
@@ -178,8 +189,8 @@ extension TableMachine {
                 info.seats[seat].bot = t.bot
             }
             // Moves the member sent that were waiting are no longer its to play.
-            pendingMoves = pendingMoves.filter { $0.value.from != t.member }
-            for seat in seats { race.pending[seat] = race.pending[seat]?.filter { $0.value.from != t.member } }
+            inbox.moves = inbox.moves.filter { $0.value.from != t.member }
+            for seat in seats { inbox.raceMoves[seat] = inbox.raceMoves[seat]?.filter { $0.value.from != t.member } }
             log.table = info
             // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
             // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
@@ -209,6 +220,6 @@ extension TableMachine {
                         + "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list) "
                         + "from move \(s.moveNumber + 1)"))
         }
-        agreed = kept
+        play?.absence.agreed = kept
     }
 }

@@ -39,13 +39,13 @@ extension TableMachine {
                 broadcast: true)
         case .seatRequest:
             guard seatRequestUnanswered else { return }
-            seatRequestUnanswered = false
+            lobby?.seatRequestUnanswered = false
             emit(
                 .seatRefused(
                     message: "\(ctx.name(info.host)) did not answer the seat request within "
                         + seconds(ctx.seatRequestTimeout)))
         case .confirmations(_, let number):
-            guard let by = confirmedBy.removeValue(forKey: number), info.phase.isActive else { return }
+            guard let by = play?.confirmedBy.removeValue(forKey: number), info.phase.isActive else { return }
             // A member lost since is already reported (the pause names it); its confirmation comes with its sync.
             let late = confirmers.filter { !by.contains($0) && !absent.contains($0) }
             guard !late.isEmpty else { return }

@@ -25,69 +25,14 @@ public struct TableMachine {
     /// Whether the first offer was handled (a table that arrives by offer is announced once).
     var seen: Bool
 
-    // The joint seed (§9.3).
-    var myNonce: [UInt8]?
-    var commitments: [NodeID: String] = [:]
-    var reveals: [NodeID: [UInt8]] = [:]
-    public internal(set) var jointSeed: UInt64?
-    var seedingBegun = false
-
-    // Play (§9.4, §10.2): the game and every move applied to it go through the sequencer, once the seed is known.
-    public internal(set) var sequencer: MoveSequencer?
-    public var session: (any GameSession)? { sequencer?.game }
-    /// Turn-based: the state hash after k moves, k = 0 … moveNumber.
-    var hashes: [StateHash] { sequencer?.hashes ?? [] }
-    var verifiedDeal = 0
-    var dealsSent = 0
-    var pendingDeals: [Int: [UInt8]] = [:]
-    var pendingMoves: [Int: PendingMove] = [:]
-    /// Confirmations of moves not yet applied here, kept until they are.
-    var earlyConfirms: [Int: [NodeID: StateHash]] = [:]
-    /// For each move this node sent: the members that confirmed it so far.
-    var confirmedBy: [Int: Set<NodeID>] = [:]
-    var results: [NodeID: StateHash] = [:]
-    var resultSent = false
-    var yourTurnAnnounced = -1
-    /// A seat request sent to the host that neither an offer nor a refusal has answered yet.
-    var seatRequestUnanswered = false
-    /// Host: the identity each invited seat is reserved for. The offer shows the invitee's name (`invited`), but a
-    /// seat goes to an identity, never to a name: another node taking the invitee's name does not get it.
-    var invitedNodes: [Int: NodeID] = [:]
+    /// The table's state in its current stage (`TableStage.swift`); the rule files reach its parts through
+    /// `TableMachine+StageAccess.swift`.
+    var stage: TableStage = .open(TableLobby())
+    /// Messages that came before their turn, in any stage.
+    var inbox = TableInbox()
     /// Deadlines started for deals and bot moves, so waiting longer never restarts one.
     var awaited: Set<TableTimer> = []
     public internal(set) var log: GameLog
-
-    // A game that survives a lost member (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`.
-    /// Members lost during play that are not back yet (the table is paused while there is one).
-    var absent: Set<NodeID> = []
-    /// Absent members whose grace period ended here.
-    var graceOver: Set<NodeID> = []
-    /// Peers this node sent its `table.sync` to since they (re)connected.
-    var syncSent: Set<NodeID> = []
-    /// Takeover votes seen: member voted out → move number → voters.
-    var votes: [NodeID: [Int: Set<NodeID>]] = [:]
-    /// This node's own vote, per member.
-    var myVote: [NodeID: Int] = [:]
-    /// The move count this node's user left the game at (its `table.forfeit`), sent again to each member whose
-    /// session comes back while this copy of the table lasts: one cut off when it left would otherwise never learn
-    /// it (§9.12).
-    var forfeitedAt: Int?
-    /// Takeovers agreed (or forfeits), waiting for their move: they apply before the member's seats' first move
-    /// numbered at least `number`, or at the end.
-    var agreed: [AgreedTakeover] = []
-    /// Members whose seats passed, or will pass, to a bot: nobody waits for them any more.
-    public internal(set) var replaced: Set<NodeID> = []
-    /// Members voted out (not those that forfeited): they follow the rest of the game as spectators of their former
-    /// seats, so the table's messages still go to them (§9.12, `TableMachine+Spectator.swift`).
-    public internal(set) var spectators: Set<NodeID> = []
-    /// Host: nodes lost while this table was seeding; they may not sit at it again (§9.13).
-    var seedingDropouts: Set<NodeID> = []
-    /// Times seeding was interrupted and the table reopened; after that, commitments that come while the table is
-    /// open may be stale (sent before the reopening): each sender's latest is kept aside until seeding begins.
-    var reseeds = 0
-    var openCommits: [NodeID: String] = [:]
-    /// Commitments taken from `openCommits`: one may still be replaced once by its sender's next (that one was stale).
-    var adoptedCommits: Set<NodeID> = []
 
     /// Why the table stopped, once it has.
     public internal(set) var stopReason: (code: StopCode, reason: String)?
@@ -98,8 +43,6 @@ public struct TableMachine {
     public internal(set) var dealsChecked = 0
 
     var out: [TableEffect] = []
-    /// Simultaneous play (§10, `TableMachine+Race.swift`).
-    var race = RaceState()
 
     /// Moves that may wait for their turn; beyond this a sender is flooding the table.
     public static let maxPending = 256
@@ -202,7 +145,7 @@ public struct TableMachine {
         case .seatRequest(_, let seat, let bot): handleSeatRequest(from: from, seat: seat, bot: bot)
         case .seatRefused(_, let reason):
             guard from == info.host else { return dropped(message, from: from) }
-            seatRequestUnanswered = false
+            lobby?.seatRequestUnanswered = false
             emit(.seatRefused(message: "\(ctx.name(from)) refused: \(reason)"))
         case .invite(_, let seat):
             guard from == info.host, role == .node else { return dropped(message, from: from) }

@@ -69,22 +69,35 @@ public struct TableReplay {
     func replay(table id: TableID, _ messages: [(Captured, TableMessage)]) -> Outcome {
         var out = Outcome(table: id)
         out.messages = messages.count
-        // A capture started mid-game (a packet log turned on late, a node restarted with one) has no seeding: no
-        // state to replay from. Said as such, not as a mismatch.
+        if let unverifiable = Self.startsMidGame(messages) {
+            out.game = messages.lazy.compactMap { if case .offer(let info) = $0.1 { info.game } else { nil } }.first
+            out.unverifiable = unverifiable
+            return out
+        }
+        guard let table = audit(messages, &out) else {
+            if out.problem == nil { out.problem = "no table.offer for \(id) in the capture: game and seats unknown" }
+            return out
+        }
+        conclude(table, &out)
+        return out
+    }
+
+    /// A capture started mid-game (a packet log turned on late, a node restarted with one) has no seeding: no state
+    /// to replay from. Said as such, not as a mismatch.
+    static func startsMidGame(_ messages: [(Captured, TableMessage)]) -> String? {
         let seeded = messages.contains {
             switch $0.1 {
             case .commit, .reveal: true
             default: false
             }
         }
-        if !seeded, messages.contains(where: { if case .offer = $0.1 { false } else { true } }) {
-            let game = messages.lazy.compactMap { if case .offer(let info) = $0.1 { info.game } else { nil } }.first
-            out.game = game
-            out.unverifiable =
-                "the capture starts after the joint seed was drawn (no commitment or reveal of this table in it): "
-                + "its \(messages.count) messages cannot be checked against a state, and none disagrees"
-            return out
-        }
+        guard !seeded, messages.contains(where: { if case .offer = $0.1 { false } else { true } }) else { return nil }
+        return "the capture starts after the joint seed was drawn (no commitment or reveal of this table in it): "
+            + "its \(messages.count) messages cannot be checked against a state, and none disagrees"
+    }
+
+    /// Feeds every message to a machine in the auditor role, from the first offer on, until one stops the table.
+    private func audit(_ messages: [(Captured, TableMessage)], _ out: inout Outcome) -> TableMachine? {
         var context = TableContext(me: Self.auditor, myName: "replay", catalog: catalog)
         var nonces = NonceSource.reproducible(seed: 0, nodeIndex: 0)  // never drawn: an auditor commits nothing
         var machine: TableMachine?
@@ -98,43 +111,42 @@ public struct TableReplay {
                 if machine == nil {
                     guard catalog[info.game] != nil else {
                         out.problem = "unknown game \(info.game)"
-                        return out
+                        return nil
                     }
                     machine = TableMachine(offered: info, role: .auditor, context)
                 }
             }
-            guard var table = machine else { continue }
-            _ = table.handle(.message(m, from: sender), context, nonces: &nonces)
-            machine = table
-            if let (code, reason) = table.stopReason {
+            guard machine != nil else { continue }
+            _ = machine?.handle(.message(m, from: sender), context, nonces: &nonces)
+            if let (code, reason) = machine?.stopReason {
                 out.problem = "frame \(c.frame): \(reason) [\(code.rawValue)]"
                 break
             }
         }
-        guard let table = machine else {
-            out.problem = "no table.offer for \(id) in the capture: game and seats unknown"
-            return out
-        }
+        return machine
+    }
+
+    /// What the audit established: the seed, the checks, and the final state, or why it has none.
+    private func conclude(_ table: TableMachine, _ out: inout Outcome) {
         out.game = table.info.game
         out.jointSeed = table.jointSeed
         out.dealsChecked = table.dealsChecked
         out.hashesChecked = table.hashesChecked
         out.movesReplayed = table.session?.moveNumber ?? 0
-        guard out.problem == nil else { return out }
+        guard out.problem == nil else { return }
         guard let session = table.session else {
             let missing = table.info.participants.filter { table.reveals[$0] == nil }
             out.problem =
                 missing.isEmpty
                 ? "the table never started in the capture"
                 : "no reveal from \(missing.map(\.short).joined(separator: ", ")) in the capture: the joint seed cannot be rebuilt"
-            return out
+            return
         }
         if !table.results.isEmpty, session.turn != .terminal {
             out.problem =
                 "the capture has results but the replay stops after \(session.moveNumber) moves (moves missing)"
-            return out
+            return
         }
         out.finalHash = session.stateHash
-        return out
     }
 }

@@ -76,7 +76,7 @@ public actor TableManager {
     var timers: [TableTimer: any TableTimerHandle] = [:]
     var timings: [TableID: TableTimings] = [:]
     /// Table messages dropped because their sender had no say in them, or they were too large or malformed.
-    public private(set) var refusedMessages = 0
+    public internal(set) var refusedMessages = 0
     /// Lines about one peer's refused or rejected messages: a few per 10 s, the rest counted (PROTOCOL.md §3.4).
     var peerLog = LogRateLimiter(burst: 4)
     /// Live progress of simultaneous games, from datagrams (`TableManager+Live.swift`).
@@ -157,100 +157,6 @@ public actor TableManager {
             return perform([.refused("a table message that does not decode (\(WireJSON.describe(error)))", from: from)])
         }
         perform(directory.received(message, from: from), about: from)
-    }
-
-    // MARK: Effects
-
-    /// Carries `effects` out; `peer` is the node whose message caused them, whose log lines are rate-limited.
-    func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
-        for effect in effects {
-            switch effect {
-            case .send(var message, let nodes):
-                if options.cheatDeal { message = Self.cheated(message) }
-                do {
-                    let wire = try message.wire()
-                    transport.post(wire.bytes, form: wire.form, to: nodes)
-                } catch {
-                    logger.error("cannot encode \(message.typeName): \(error)")
-                }
-            case .emit(var event):
-                // The machine reads no clock: the shell stamps when a pause began.
-                if case .paused(let members, nil, let message) = event.detail {
-                    // A member is gone; the power may be going too: the journals go to disk now.
-                    logSync.flushSoon()
-                    let since = timings[event.table]?.pausedSince ?? Date().formatted(.iso8601)
-                    timings[event.table, default: .init()].pausedSince = since
-                    event.detail = .paused(members: members, since: since, message: message)
-                }
-                if case .resumed = event.detail { timings[event.table]?.pausedSince = nil }
-                note(event)
-                for s in subscribers.values where s.kinds?.contains(event.kind) ?? true { s.continuation.yield(event) }
-            case .persist(var log):
-                // The machine persists a table once its joint seed is known, after every move it applies and when
-                // it ends (§9.9): one append to the journal, or the complete log at the end. The record is made
-                // once the game is over.
-                let over = log.table.phase == .finished || log.table.phase == .stopped
-                log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
-                if over || log.isComplete { log.endedAt = Self.wallMilliseconds() }
-                if let logs {
-                    let started = ContinuousClock.now
-                    do {
-                        // Only appends are timed: they are what each move waits for (the header is written once
-                        // per game, the complete log after its end).
-                        if try logs.save(log) == .appended {
-                            timings[log.table.id, default: .init()].logWriteMs.append(
-                                (ContinuousClock.now - started).milliseconds)
-                        }
-                    } catch { logger.error("\(error)") }
-                }
-                if over { options.gameEnded?(log) }
-            case .startTimer(let timer, let delay):
-                timers[timer]?.cancel()
-                // The transport calls back on this actor's executor (its promise), hence `assumeIsolated`.
-                let onExecutor = transport.schedule(after: delay) { [weak self] in
-                    self?.assumeIsolated { $0.fire(timer) }
-                }
-                timers[timer] =
-                    onExecutor
-                    ?? TaskTimer(
-                        task: Task { [weak self] in
-                            try? await Task.sleep(for: delay)
-                            guard !Task.isCancelled else { return }
-                            await self?.fire(timer)
-                        })
-            case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
-            case .refused(let what, let from):
-                refusedMessages += 1
-                if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
-                    logger.notice("\(line)")
-                }
-            case .log(let level, var line):
-                if let peer, level == .warning || level == .error {
-                    guard let admitted = limited(line, peer) else { continue }
-                    line = admitted
-                }
-                switch level {
-                case .debug: logger.debug("\(line)")
-                case .notice: logger.notice("\(line)")
-                case .warning: logger.warning("\(line)")
-                case .error: logger.error("\(line)")
-                }
-            case .moveSent(let table, let number): timings[table, default: .init()].sent[number] = .now
-            case .moveConfirmed(let table, let number):
-                guard let sent = timings[table]?.sent.removeValue(forKey: number) else { continue }
-                timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
-            }
-        }
-    }
-
-    /// A deal with its first card swapped with the first one of another kind (copies of a card are alike, so swapping
-    /// two of them would change nothing); any other message as it is.
-    static func cheated(_ message: TableMessage) -> TableMessage {
-        guard case .deal(let table, let number, var cards) = message,
-            let other = cards.firstIndex(where: { $0 != cards[0] })
-        else { return message }
-        cards.swapAt(0, other)
-        return .deal(table: table, number: number, cards: cards)
     }
 
     /// `line` if `peer` has not used its allowance of lines (with how many were left out), else nil.
