@@ -34,7 +34,9 @@ let package = Package(
             name: "TavoloCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: crossModuleOptimization),
         .target(name: "TavoloGames", dependencies: ["TavoloCore"], swiftSettings: crossModuleOptimization),
-        .target(name: "TavoloProtocol", dependencies: ["TavoloCore"]),
+        // The commit a build was told (`-Xcc -DTAVOLO_BUILD_COMMIT=…`, scripts/package): `--version` names it.
+        .target(name: "CTavoloBuild"),
+        .target(name: "TavoloProtocol", dependencies: ["TavoloCore", "CTavoloBuild"]),
         // The play screen: pure rendering and input of `tavolo play` (no control socket, no mesh).
         .target(name: "TavoloTerminal", dependencies: ["TavoloCore", "TavoloGames"]),
         .target(name: "TavoloDiscovery", dependencies: ["CDNSSD"]),
@@ -109,12 +111,15 @@ let package = Package(
         ),
         // Runs several tavolod processes and drives them through their control sockets (`tavolo simulate`).
         .target(name: "TavoloSimulation", dependencies: ["TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloTable"]),
+        // `tavolo doctor`: facts from the node (control socket), from Avahi's own tools (run as commands), from the
+        // interfaces and the peers' ports, and the verdicts drawn from them. Links no NIO and no Avahi.
+        .target(name: "TavoloDoctor", dependencies: ["TavoloControl"]),
         // A client: links no mesh, no NIO and no Avahi.
         .executableTarget(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
-                "TavoloPacketLog", "TavoloTerminal",
+                "TavoloPacketLog", "TavoloTerminal", "TavoloDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -190,6 +195,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
+        .testTarget(name: "TavoloDoctorTests", dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol"]),
         .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
         .testTarget(
             name: "TavoloNoiseTests",
@@ -228,6 +234,8 @@ let package = Package(
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
                 "TavoloRecords", "TavoloGames",
+                // `tavolo doctor --json` on the LAN test hosts (DoctorLanTests).
+                "TavoloDoctor",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -14,7 +14,7 @@ public final class ControlClient: @unchecked Sendable {
         public var description: String {
             switch self {
             case .cannotConnect(let p, let d):
-                "cannot reach the node at \(p): \(d) — is tavolod running? (start it with: tavolod --name NAME)"
+                "cannot reach the node at \(p): \(d) — is tavolod running? (start it with: systemctl --user start tavolod, or tavolod --name NAME)"
             case .closed(let p): "the node at \(p) closed the connection"
             case .timedOut(let p): "the node at \(p) did not answer in time (is it stopped or overloaded?)"
             case .badResponse(let d): "unexpected answer from the node: \(d)"

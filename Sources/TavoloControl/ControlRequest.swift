@@ -49,6 +49,9 @@ public enum ControlRequest: Sendable, Equatable {
     case chatLog(room: String?, follow: Bool)
     /// Trust the new identity of the peer called `name`, whose identity changed (PROTOCOL.md §7, known peers).
     case acceptPeer(name: String)
+    /// The node's DNS-SD as it stands: its registration, its browse and every instance the browse sees, its own
+    /// included (`tavolo doctor`).
+    case discovery
 
     /// The `op` string.
     public var op: String {
@@ -75,6 +78,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .chat: "chat"
         case .chatLog: "chat-log"
         case .acceptPeer: "accept-peer"
+        case .discovery: "discovery"
         }
     }
 
@@ -82,7 +86,7 @@ public enum ControlRequest: Sendable, Equatable {
         "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
         "inject", "datagram", "accept-peer",
         "history", "scores", "record",
-        "games", "web", "chat", "chat-log",
+        "games", "web", "chat", "chat-log", "discovery",
     ]
 }
 
@@ -146,6 +150,7 @@ extension ControlRequest: Codable {
                 room: try c.decodeIfPresent(String.self, forKey: .room),
                 follow: try c.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
         case "accept-peer": self = .acceptPeer(name: try c.decode(String.self, forKey: .name))
+        case "discovery": self = .discovery
         default: throw ControlFailure.unknownOp(op)
         }
     }
@@ -154,7 +159,7 @@ extension ControlRequest: Codable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(op, forKey: .op)
         switch self {
-        case .peers, .status, .tables, .games, .web: break
+        case .peers, .status, .tables, .games, .web, .discovery: break
         case .chat(let room, let text):
             try c.encode(room, forKey: .room)
             try c.encode(text, forKey: .text)

@@ -140,6 +140,7 @@ extension NodeService {
                 await tables.inject(message)
                 return ok(Empty())
             case .history, .scores, .record: return answerRecords(id, request)
+            case .discovery: return ok(discoveryReport())
             }
         } catch {
             return fail(error.code.rawValue, error.message)

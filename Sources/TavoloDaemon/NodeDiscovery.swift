@@ -7,7 +7,7 @@ import TavoloProtocol
 /// The node's DNS-SD registration, kept alive: when avahi-daemon restarts (or the registration fails for any other
 /// reason) the service is registered again, retrying with backoff, so other nodes can still find this one.
 ///
-/// `@unchecked Sendable`: `current`, `retry` and `cancelled` are guarded by `lock`.
+/// `@unchecked Sendable`: `current`, `retry`, `cancelled`, `registered` and `lastError` are guarded by `lock`.
 final class Advertisement: @unchecked Sendable {
     let name: String
     let port: Int
@@ -17,6 +17,11 @@ final class Advertisement: @unchecked Sendable {
     private var current: ServiceAdvertiser?
     private var retry: Task<Void, Never>?
     private var cancelled = false
+    private var registered = false
+    private var lastError: String?
+
+    /// Whether Avahi holds the registration now, and why it last failed (`tavolo doctor`).
+    var health: (registered: Bool, lastError: String?) { lock.withLock { (registered, lastError) } }
 
     init(name: String, port: Int, txt: [String: String], logger: Logger) {
         self.name = name
@@ -29,7 +34,11 @@ final class Advertisement: @unchecked Sendable {
     func start() async throws {
         let advertiser = try makeAdvertiser()
         lock.withLock { current = advertiser }
-        _ = try await advertiser.start()
+        do { _ = try await advertiser.start() } catch {
+            lock.withLock { lastError = "\(error)" }
+            throw error
+        }
+        lock.withLock { registered = true }
     }
 
     private func makeAdvertiser() throws -> ServiceAdvertiser {
@@ -41,6 +50,8 @@ final class Advertisement: @unchecked Sendable {
     /// Called on a discovery thread when a registration that had succeeded fails.
     private func lost(_ error: DiscoveryError) {
         lock.withLock {
+            registered = false
+            lastError = "\(error)"
             guard !cancelled, retry == nil else { return }
             logger.warning("DNS-SD registration of \(name) lost: \(error); registering again")
             retry = Task { [weak self] in await self?.registerAgain() }
@@ -59,10 +70,12 @@ final class Advertisement: @unchecked Sendable {
             guard stillWanted else { break }
             do {
                 _ = try await advertiser.start(timeout: .seconds(5))
+                lock.withLock { registered = true }
                 logger.notice("DNS-SD registration of \(name) restored")
                 break
             } catch {
                 advertiser.cancel()
+                lock.withLock { lastError = "\(error)" }
                 logger.debug("registering \(name) again failed: \(error)")
                 delay = min(delay * 2, .seconds(5))
             }
@@ -87,12 +100,15 @@ final class Advertisement: @unchecked Sendable {
 /// peer is lost (it may have come back elsewhere); a peer that connects first is not resolved at all. With Avahi each resolve is a D-Bus connection: dozens of nodes
 /// on one host, each keeping one per peer, exhaust the bus's per-user connection limit (256 by default).
 ///
-/// `@unchecked Sendable`: `browser` is guarded by `lock`.
+/// `@unchecked Sendable`: `browser`, `seen` and `browseError` are guarded by `lock`.
 final class Discovery: @unchecked Sendable {
     let mesh: MeshNode
     let logger: Logger
     private let lock = NSLock()
     private var browser: ServiceBrowser?
+    /// What the browse sees now, by instance name (this node's own included), and why it last failed.
+    private var seen: [String: ServiceRecord] = [:]
+    private var browseError: String?
     /// Instances being resolved at once by one node.
     static let concurrentResolves = 3
 
@@ -110,6 +126,7 @@ final class Discovery: @unchecked Sendable {
             do {
                 for try await event in browser.events {
                     delay = .milliseconds(250)
+                    note(event)
                     switch event {
                     case .found(let r), .updated(let r):
                         guard let address = r.addresses.first else { continue }
@@ -120,12 +137,30 @@ final class Discovery: @unchecked Sendable {
                 }
             } catch {
                 logger.warning("DNS-SD browse failed: \(error); browsing again in \(delay)")
+                lock.withLock { browseError = "\(error)" }
             }
-            lock.withLock { self.browser = nil }
+            lock.withLock {
+                self.browser = nil
+                seen = [:]
+            }
             browser.cancel()
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
+    }
+
+    private func note(_ event: DiscoveryEvent) {
+        lock.withLock {
+            switch event {
+            case .found(let r), .updated(let r): seen[r.name] = r
+            case .removed(let name): seen[name] = nil
+            }
+        }
+    }
+
+    /// Whether the browse runs, why it last failed, and what it sees (`tavolo doctor`).
+    var health: (browsing: Bool, lastError: String?, seen: [ServiceRecord]) {
+        lock.withLock { (browser != nil, browseError, seen.values.sorted { $0.name < $1.name }) }
     }
 
     /// Mesh events, on the mesh's event loop.

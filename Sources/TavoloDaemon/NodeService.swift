@@ -61,13 +61,16 @@ public final class NodeService: Sendable {
     /// The page's URL once `tavolod` serves it (the `web` op).
     public let web = WebEndpoint()
     let logger: Logger
-    private let discovery: Discovery
+    /// The browse for other nodes (its state answers `discovery`, `NodeService+Doctor.swift`).
+    let discovery: Discovery
     private let control: ControlServer
     private let controlGroup: MultiThreadedEventLoopGroup
     /// The identity of every peer name this node has connected to (`<state>/known-peers.json`).
     let knownPeers: KnownPeerBook
     /// What `run()` started, for `shutdown()`.
     private let running = NIOLockedValueBox(Running())
+    /// The node's DNS-SD registration once `run()` made it (its state answers `discovery`).
+    var advertiser: Advertisement? { running.withLockedValue { $0.advertiser } }
 
     private struct Running {
         var advertiser: Advertisement?

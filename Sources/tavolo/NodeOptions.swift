@@ -2,9 +2,15 @@ import ArgumentParser
 import Foundation
 import TavoloControl
 
-/// Which node's control socket to talk to.
+/// Which node's control socket to talk to. Without `--node` or `--control`: the user's own node (`NodeConfig`: the
+/// name in ~/.config/tavolo/tavolod.conf, else the login name — the node the systemd user unit starts), or, when
+/// that one does not run, the only node of this user that does.
 struct NodeOptions: ParsableArguments {
-    @Option(help: "Name of the local node to ask (its default control socket).")
+    @Option(
+        help: """
+            Name of the local node to ask (its default control socket). Default: your own node (`name` in \
+            ~/.config/tavolo/tavolod.conf, else your login name), or the only one running.
+            """)
     var node: String?
 
     @Option(help: "Path of the node's control socket.")
@@ -12,16 +18,27 @@ struct NodeOptions: ParsableArguments {
 
     func validate() throws {
         if node != nil && control != nil { throw ValidationError("give --node or --control, not both") }
-        if node == nil && control == nil {
-            throw ValidationError("say which node to ask: --node NAME or --control PATH")
+    }
+
+    /// The socket to use; throws one line when no flag was given and no node of the user can be found.
+    func socketPath() throws -> String {
+        switch locate() {
+        case .found(let path): return path
+        case .notFound(let why): throw CleanExit.failure(why)
         }
     }
 
-    var socketPath: String { control ?? ControlSocket.defaultPath(node: node ?? "") }
+    /// The socket the flags name, else the one `NodeLocator` finds, else why none.
+    func locate() -> NodeLocator.Outcome {
+        if let control { return .found(path: control) }
+        if let node { return .found(path: ControlSocket.defaultPath(node: node)) }
+        return NodeLocator.find()
+    }
 
     /// Connects, or fails with one line.
     func connect(timeout: Double? = 10) throws -> ControlClient {
-        do { return try ControlClient(path: socketPath, timeout: timeout) } catch {
+        let path = try socketPath()
+        do { return try ControlClient(path: path, timeout: timeout) } catch {
             throw CleanExit.failure("\(error)")
         }
     }

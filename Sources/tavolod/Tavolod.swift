@@ -36,17 +36,27 @@ struct Tavolod: AsyncParsableCommand {
         abstract: "The Tavolo node daemon: finds nearby nodes with DNS-SD and keeps a mesh with all of them.",
         discussion: """
             Runs until SIGINT or SIGTERM, then says goodbye to its peers and withdraws its service.
-            Needs a running avahi-daemon (scripts/setup starts one). Local clients such as `tavolo peers` \
-            talk to it on a Unix-domain control socket (JSON lines, see Protocol/PROTOCOL.md).
+            Needs a running avahi-daemon. Local clients such as `tavolo peers` talk to it on a Unix-domain \
+            control socket (JSON lines, see Protocol/PROTOCOL.md).
+
+            Without --name or --port, the node's name and port come from ~/.config/tavolo/tavolod.conf \
+            (${XDG_CONFIG_HOME}/tavolo/tavolod.conf): lines `name = alice` and `port = 7878`, `#` for comments; \
+            without the file, the name is your login name and the port any free one. The systemd user unit \
+            (systemctl --user enable --now tavolod) starts tavolod so, at login, and restarts it if it dies; \
+            `tavolo` without --node talks to that node.
             """,
         version: TavoloVersion.line
     )
 
-    @Option(help: "Node name, unique on this host (the DNS-SD instance name).")
-    var name: String
+    @Option(
+        help: """
+            Node name, unique on this network (the DNS-SD instance name). Default: `name` in \
+            ~/.config/tavolo/tavolod.conf, else your login name.
+            """)
+    var name: String?
 
-    @Option(help: "TCP and UDP port (0 = any free port).")
-    var port: Int = 0
+    @Option(help: "TCP and UDP port (0 = any free port). Default: `port` in ~/.config/tavolo/tavolod.conf, else 0.")
+    var port: Int?
 
     @Option(help: "State directory (node id, game logs). Default: ${XDG_STATE_HOME:-~/.local/state}/tavolo/NAME.")
     var stateDir: String?
@@ -115,12 +125,8 @@ struct Tavolod: AsyncParsableCommand {
     var circlePassphraseFile: String?
 
     func validate() throws {
-        // The handshake rules of PROTOCOL.md §4.1: peers refuse a name that breaks them.
-        let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
-        guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/"), !hasControl else {
-            throw ValidationError("--name must be 1 to 63 bytes without '/' or control characters")
-        }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+        if let name, let problem = NodeName.problem(name) { throw ValidationError("--name \(problem)") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
         guard (0...65535).contains(webPort ?? 0) else { throw ValidationError("--web-port must be in 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -139,6 +145,18 @@ struct Tavolod: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
+        // Without --name or --port (as the systemd user unit starts it): the user's configuration file.
+        let config: NodeConfig
+        do { config = try NodeConfig.load() } catch {
+            FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let name = name ?? config.nodeName
+        if let problem = NodeName.problem(name) {
+            FileHandle.standardError.write(
+                Data("tavolod: the node name '\(name)' \(problem): set `name` in \(NodeConfig.defaultPath)\n".utf8))
+            throw ExitCode(1)
+        }
         let nodeName = name
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -156,7 +174,7 @@ struct Tavolod: AsyncParsableCommand {
             name: name,
             stateDirectory: stateDir ?? "\(stateBase)/tavolo/\(name)",
             controlPath: control ?? ControlSocket.defaultPath(node: name))
-        options.port = port
+        options.port = port ?? config.port ?? 0
         options.heartbeatInterval = .milliseconds(Int(heartbeatInterval * 1000))
         options.heartbeatTimeout = .milliseconds(Int(heartbeatTimeout * 1000))
         if let v = testProtocolVersion { options.wireVersion = v }

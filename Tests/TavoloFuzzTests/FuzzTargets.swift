@@ -74,7 +74,7 @@ enum FuzzTargets {
         #"{"kinds":["moved","stopped"],"op":"events"}"#,
         #"{"message":{"table":"a-1","type":"table.leave"},"op":"inject"}"#,
         #"{"op":"chat","room":"lobby","text":"ciao"}"#, #"{"follow":true,"op":"chat-log","room":"a-1"}"#,
-        #"{"op":"web"}"#, #"{"op":"games"}"#,
+        #"{"op":"web"}"#, #"{"op":"games"}"#, #"{"op":"discovery"}"#,
         "{\"op\":\"peers\"}\r\n{\"op\":\"status\"}\n",
     ].map { Array($0.utf8) }
 }

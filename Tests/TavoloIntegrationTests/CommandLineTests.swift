@@ -27,7 +27,7 @@ final class CommandLineTests: XCTestCase {
     func testBadArgumentsAreOneLineAndExitCode2() throws {
         for args in [
             ["playout", "spirits", "--players", "9"], ["playout", "chess"], ["playout", "spirits", "--games", "x"],
-            ["playout", "spirits", "--games", "2", "--transcript"], ["peers"],
+            ["playout", "spirits", "--games", "2", "--transcript"], ["peers", "--node", "a", "--control", "/x"],
             ["simulate", "--game", "othello", "--peers", "6"],
             ["playout", "spirits", "--players", "2", "--bots", "heuristic,nobody"],
         ] {
@@ -42,10 +42,13 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testUnreachableNodeIsOneLineAndExitCode1() throws {
-        let r = try run("tavolo", ["peers", "--node", "nobody-here"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("tavolod"), "says what to do: \(r.stderr)")
+        // Named, and not named: then the user's own node is looked for, and none runs (issue 35).
+        for args in [["peers", "--node", "nobody-here"], ["peers"]] {
+            let r = try run("tavolo", args)
+            XCTAssertEqual(r.status, 1, "\(args)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("tavolod"), "says what to do: \(r.stderr)")
+        }
     }
 
     func testHelpAndAGoodRunExitZero() throws {
