@@ -1,4 +1,5 @@
 import Foundation
+import TavoloProtocol
 
 /// The user's own node: the one `tavolod` runs when started without `--name` (as the systemd user unit starts it),
 /// and the one `tavolo` talks to without `--node`. Both read the same small file, so they agree on its name:
@@ -85,6 +86,9 @@ public enum NodeName {
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
         guard !name.isEmpty, name.utf8.count <= 63, !name.contains("/"), !hasControl else {
             return "must be 1 to 63 bytes without '/' or control characters"
+        }
+        guard !name.unicodeScalars.contains(where: HiddenCharacters.contains) else {
+            return "must not hold invisible characters or direction overrides (peers refuse such a name)"
         }
         return nil
     }
