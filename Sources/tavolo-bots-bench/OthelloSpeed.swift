@@ -20,9 +20,9 @@ struct OthelloSpeed: ParsableCommand {
             var worst = (seconds: 0.0, empties: 0)
             for g in 0..<games {
                 for (own, opp) in try positions(seed: UInt64(g + 1)) {
-                    let start = DispatchTime.now().uptimeNanoseconds
+                    let start = threadCPUSeconds()
                     let choice = OthelloSearch(limits: limits).choose(own, opp)
-                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    let seconds = threadCPUSeconds() - start
                     times.append(seconds)
                     nodes += choice.nodes
                     if seconds > worst.seconds { worst = (seconds, 64 - (own | opp).nonzeroBitCount) }
@@ -30,9 +30,9 @@ struct OthelloSpeed: ParsableCommand {
             }
             let total = times.reduce(0, +)
             print(
-                String(
-                    format: "  %-7@ %4d moves  mean %.3f s  max %.3f s (at %d empties)  %.2fM nodes/s", name as NSString,
-                    times.count, total / Double(times.count), worst.seconds, worst.empties, Double(nodes) / total / 1e6))
+                "  " + name.padding(toLength: 7, withPad: " ", startingAt: 0)
+                + String(
+                    format: " %4d moves  CPU mean %.3f s  max %.3f s (at %d empties)  %.2fM nodes/s", times.count, total / Double(times.count), worst.seconds, worst.empties, Double(nodes) / total / 1e6))
         }
     }
 

@@ -54,8 +54,8 @@ struct OthelloVsGRhino: ParsableCommand {
     func run() throws {
         var rows: [MatchRow] = []
         if !json {
-            print("othello vs GRhino (\(engine)), \(games + games % 2) games a match, colours alternated, seeded openings")
-            print(MatchRow.header)
+            say("othello vs GRhino (\(engine)), \(games + games % 2) games a match, colours alternated, seeded openings")
+            say(MatchRow.header)
         }
         for m in matches {
             let (bot, level) = try parse(m)
@@ -69,7 +69,9 @@ struct OthelloVsGRhino: ParsableCommand {
                     FileHandle.standardError.write(Data(line.utf8))
                 }
             }
-            if !json { print(row.line) }
+            if !json {
+                print(row.line)
+                }
             rows.append(row)
         }
         if json {
@@ -101,10 +103,15 @@ struct OthelloVsGRhino: ParsableCommand {
             let move: OthelloMove
             if seat == ourSeat {
                 let start = DispatchTime.now().uptimeNanoseconds
+                let cpuStart = threadCPUSeconds()
                 move = ours.chooseMove(in: state, seat: seat)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if !move.isPass { result.noteMove(seconds) }
-                try rhino.send("play \(colour(seat)) \(move)")
+                let cpu = threadCPUSeconds() - cpuStart
+                // GRhino passes for a side without a placement by itself and refuses `play COLOUR pass`.
+                if !move.isPass {
+                    result.noteMove(seconds, cpu: cpu)
+                    try rhino.send("play \(colour(seat)) \(move)")
+                }
             } else {
                 let answer = try rhino.send("genmove \(colour(seat))")
                 guard let m = OthelloMove(name: answer) else {
@@ -132,11 +139,15 @@ struct GameResult {
     var thinkingMoves = 0
     var totalSeconds = 0.0
     var maxSeconds = 0.0
+    var totalCPU = 0.0
+    var maxCPU = 0.0
 
-    mutating func noteMove(_ seconds: Double) {
+    mutating func noteMove(_ seconds: Double, cpu: Double) {
         thinkingMoves += 1
         totalSeconds += seconds
         maxSeconds = max(maxSeconds, seconds)
+        totalCPU += cpu
+        maxCPU = max(maxCPU, cpu)
     }
 }
 
@@ -152,6 +163,8 @@ struct MatchRow {
     var thinkingMoves = 0
     var totalSeconds = 0.0
     var maxSeconds = 0.0
+    var totalCPU = 0.0
+    var maxCPU = 0.0
 
     mutating func add(_ g: GameResult) {
         games += 1
@@ -160,25 +173,42 @@ struct MatchRow {
         thinkingMoves += g.thinkingMoves
         totalSeconds += g.totalSeconds
         maxSeconds = max(maxSeconds, g.maxSeconds)
+        totalCPU += g.totalCPU
+        maxCPU = max(maxCPU, g.maxCPU)
     }
 
     var winRate: Double { games == 0 ? 0 : Double(wins) / Double(games) }
     var meanDiscDifference: Double { games == 0 ? 0 : Double(discSum) / Double(games) }
     var meanSeconds: Double { thinkingMoves == 0 ? 0 : totalSeconds / Double(thinkingMoves) }
+    var meanCPU: Double { thinkingMoves == 0 ? 0 : totalCPU / Double(thinkingMoves) }
 
-    static let header = "  bot     GRhino  games   W   D   L   win %  mean discs  mean s/move  max s/move"
+    static let header =
+        "  bot     GRhino   games   W   D   L   win %  mean discs   s/move mean  max   CPU s/move mean  max"
 
     var line: String {
-        String(
-            format: "  %-7@ level %d  %5d %3d %3d %3d  %5.1f%%  %+10.1f  %11.3f  %10.3f", bot as NSString, level, games,
-            wins, draws, losses, 100 * winRate, meanDiscDifference, meanSeconds, maxSeconds)
+        "  " + bot.padding(toLength: 7, withPad: " ", startingAt: 0)
+            + String(
+                format: " level %d  %5d %3d %3d %3d  %5.1f%%  %+10.1f   %11.3f %5.3f  %15.3f %5.3f", level, games,
+                wins, draws, losses, 100 * winRate, meanDiscDifference, meanSeconds, maxSeconds, meanCPU, maxCPU)
     }
 
     var dictionary: [String: Any] {
         [
             "bot": bot, "level": level, "games": games, "wins": wins, "draws": draws, "losses": losses,
             "winRate": winRate, "meanDiscDifference": meanDiscDifference, "meanSecondsPerMove": meanSeconds,
-            "maxSecondsPerMove": maxSeconds,
+            "maxSecondsPerMove": maxSeconds, "meanCPUSecondsPerMove": meanCPU, "maxCPUSecondsPerMove": maxCPU,
         ]
     }
+}
+
+/// CPU time of the calling thread: the bot's own cost, whatever else the machine is running.
+func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// A line on standard output at once (print's buffer would hold it back behind a long match).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
