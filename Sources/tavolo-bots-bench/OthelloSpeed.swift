@@ -18,6 +18,7 @@ struct OthelloSpeed: ParsableCommand {
             var times: [Double] = []
             var nodes = 0
             var worst = (seconds: 0.0, empties: 0)
+            var solves = (tried: 0, exact: 0)
             for g in 0..<games {
                 for (own, opp) in try positions(seed: UInt64(g + 1)) {
                     let start = threadCPUSeconds()
@@ -25,6 +26,10 @@ struct OthelloSpeed: ParsableCommand {
                     let seconds = threadCPUSeconds() - start
                     times.append(seconds)
                     nodes += choice.nodes
+                    if 64 - (own | opp).nonzeroBitCount <= limits.exactEmpties {
+                        solves.tried += 1
+                        if choice.exact { solves.exact += 1 }
+                    }
                     if seconds > worst.seconds { worst = (seconds, 64 - (own | opp).nonzeroBitCount) }
                 }
             }

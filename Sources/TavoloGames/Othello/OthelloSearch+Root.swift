@@ -15,7 +15,12 @@ extension OthelloSearch {
     }
 
     /// Share of the node budget the midgame search may use before an exact solve.
-    static let midgameShareBeforeSolving = 8
+    static let midgameShareBeforeSolving = 4
+    static let fullWindow = (alpha: -infinity, beta: infinity)
+    /// Exact values are disc differences: a window just wider than ±64.
+    static let exactWindow = (alpha: -65, beta: 65)
+    /// Win, draw or loss only: a null window around a draw prunes far more than the exact margin.
+    static let outcomeWindow = (alpha: -1, beta: 1)
 
     /// The move for (`own` to move, `opp`), which must have a placement.
     public func choose(_ own: UInt64, _ opp: UInt64) -> Choice {
@@ -30,7 +35,7 @@ extension OthelloSearch {
         let solving = empties <= limits.exactEmpties
         nodeLimit = solving ? limits.nodes / Self.midgameShareBeforeSolving : limits.nodes
         for depth in 1...max(1, min(limits.maxDepth, empties)) {
-            let result = searchRoot(own, opp, order: &order, depth: depth, exact: false)
+            let result = searchRoot(own, opp, order: &order, depth: depth, exact: false, window: Self.fullWindow)
             if let square = result.square {
                 choice.square = square
                 choice.value = result.value
@@ -43,11 +48,18 @@ extension OthelloSearch {
         if solving {
             nodeLimit = limits.nodes
             aborted = false
-            let result = searchRoot(own, opp, order: &order, depth: empties, exact: true)
-            if result.complete, let square = result.square {
+            // First whether the game is won, drawn or lost (and a move that keeps it so), then, with the nodes left,
+            // the exact margin: a move proven better than the first is at least as good for the outcome too.
+            let outcome = searchRoot(own, opp, order: &order, depth: empties, exact: true, window: Self.outcomeWindow)
+            if outcome.complete, let square = outcome.square {
                 choice.square = square
-                choice.value = result.value
-                choice.exact = true
+                choice.value = outcome.value
+                let margin = searchRoot(own, opp, order: &order, depth: empties, exact: true, window: Self.exactWindow)
+                if let square = margin.square {
+                    choice.square = square
+                    choice.value = margin.value
+                    choice.exact = margin.complete
+                }
             }
         }
         choice.nodes = nodes
@@ -56,12 +68,12 @@ extension OthelloSearch {
 
     /// One pass over the root moves, best first; moves the best to the front of `order`. `square` is the best move
     /// (nil if not even the first finished), `complete` whether every move was searched.
-    func searchRoot(_ own: UInt64, _ opp: UInt64, order: inout [(square: Int, flips: UInt64)], depth: Int, exact: Bool)
-        -> (square: Int?, value: Int, complete: Bool)
-    {
-        // Exact values are disc differences: a window just wider than ±64.
-        var alpha = exact ? -65 : -Self.infinity
-        let beta = exact ? 65 : Self.infinity
+    func searchRoot(
+        _ own: UInt64, _ opp: UInt64, order: inout [(square: Int, flips: UInt64)], depth: Int, exact: Bool,
+        window: (alpha: Int, beta: Int)
+    ) -> (square: Int?, value: Int, complete: Bool) {
+        var alpha = window.alpha
+        let beta = window.beta
         var best = -Self.infinity
         var bestIndex: Int?
         for (i, move) in order.enumerated() {
@@ -77,6 +89,8 @@ extension OthelloSearch {
                 best = v
                 bestIndex = i
                 alpha = max(alpha, v)
+                // A move that reaches the window's top settles the question asked (a won game, say).
+                if alpha >= beta { break }
             }
         }
         guard let bestIndex else { return (nil, best, false) }
