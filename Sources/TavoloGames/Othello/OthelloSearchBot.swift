@@ -19,8 +19,8 @@ public struct OthelloSearchBot: Bot {
         return OthelloMove(square: OthelloSearch(limits: limits).choose(own, opp).square) ?? .pass
     }
 
-    /// `hard`: about a seventh of `expert`'s nodes, exact from 16 empties (at most ~0.1 s of CPU a move).
-    public static let hard = OthelloSearch.Limits(maxDepth: 14, nodes: 400_000, exactEmpties: 16)
+    /// `hard`: a third of `expert`'s nodes, exact from 18 empties (at most ~0.3 s of CPU a move).
+    public static let hard = OthelloSearch.Limits(maxDepth: 16, nodes: 1_000_000, exactEmpties: 18)
     /// `expert`: the budget that keeps a move under a second of CPU on the development machine (~4.5M nodes/s),
     /// exact from 20 empties.
     public static let expert = OthelloSearch.Limits(maxDepth: 24, nodes: 3_000_000, exactEmpties: 20)
