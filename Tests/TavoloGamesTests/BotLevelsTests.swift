@@ -16,7 +16,7 @@ final class BotLevelsTests: XCTestCase {
             for kind in ownKinds[entry.name] ?? [] { XCTAssertTrue(kinds.contains(kind), "\(entry.name) lost \(kind)") }
             XCTAssertEqual(Set(kinds).count, kinds.count, "\(entry.name) registers a kind twice")
             let section = try XCTUnwrap(GameRules.botsSection(for: entry.name))
-            for bot in entry.bots { XCTAssertTrue(section.contains("| \(bot.kind) | \(bot.summary) |"), entry.name) }
+            for bot in entry.bots { XCTAssertTrue(section.contains("- `\(bot.kind)`: \(bot.summary)"), entry.name) }
         }
     }
 

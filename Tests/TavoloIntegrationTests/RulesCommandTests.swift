@@ -15,7 +15,7 @@ final class RulesCommandTests: XCTestCase {
             let doc = try String(contentsOf: docs.appendingPathComponent("\(game).md"), encoding: .utf8)
             let bots = try XCTUnwrap(GameRules.botsSection(for: game))
             XCTAssertEqual(r.combined, doc + "\n" + bots + "\n", game)
-            for level in ["easy", "medium", "hard", "expert"] { XCTAssertTrue(bots.contains("| \(level) |"), game) }
+            for level in ["easy", "medium", "hard", "expert"] { XCTAssertTrue(bots.contains("- `\(level)`: "), game) }
         }
     }
 

@@ -161,7 +161,7 @@ extension BotFactory where State == OthelloState {
             othelloSearch(
                 .hard, hard,
                 summary: "iterative deepening with a transposition table on mobility, corners, edges and parity, "
-                    + "\(hard.nodes / 1000)k nodes a move, exact from \(hard.exactEmpties) empties (~0.1 s)"),
+                    + "\(hard.nodes / 1000)k nodes a move, exact from \(hard.exactEmpties) empties (at most ~0.3 s)"),
             othelloSearch(
                 .expert, expert,
                 summary: "the hard search with \(expert.nodes / 1000)k nodes a move, exact from "

@@ -23,10 +23,9 @@ extension GameRules {
             "game. Times are per move on the development machine (2 cores); budgets are counted in nodes, so a bot",
             "plays the same moves on any machine. Default: `\(entry.defaultBot)`.",
             "",
-            "| bot | what it does |",
-            "| --- | --- |",
         ]
-        for bot in ordered { lines.append("| \(bot.kind) | \(bot.summary) |") }
+        // A list, not a table: the play screen reflows list items to its width and leaves table rows as they are.
+        for bot in ordered { lines.append("- `\(bot.kind)`: \(bot.summary)") }
         return lines.joined(separator: "\n")
     }
 }
