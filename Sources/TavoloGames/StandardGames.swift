@@ -37,9 +37,9 @@ extension BotFactory where State == BriscolaState {
             bot("emulator").level(.medium, summary: "emulator: the seed's priority list, no look-ahead (instant)"),
             .withMistakes(
                 bot("strong"), percent: 15, level: .hard,
-                summary: "the strong bot, but one card in seven at random (~2 ms)"),
+                summary: "the strong bot, but one card in seven at random (~1 ms)"),
             bot("strong").level(
-                .expert, summary: "strong: samples the hidden cards, exact search once the pile is gone (~2 ms)"),
+                .expert, summary: "strong: samples the hidden cards, exact search once the pile is gone (~1 ms)"),
         ]
         // Another helper may register its own levels for Briscola: its kinds win.
         return bots + levels.filter { level in !bots.contains { $0.kind == level.kind } }

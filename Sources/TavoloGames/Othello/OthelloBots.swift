@@ -147,6 +147,9 @@ extension BotFactory where State == OthelloState {
         }
     }
 
+    /// `1M`, `400k`: a node budget for people.
+    static func nodeCount(_ n: Int) -> String { n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : "\(n / 1000)k" }
+
     /// Every Othello bot, weakest first, then the levels.
     public static var othelloBots: [BotFactory<OthelloState>] {
         let hard = OthelloSearchBot.hard
@@ -157,14 +160,14 @@ extension BotFactory where State == OthelloState {
             othelloAlphaBeta,
             othelloGreedy.level(.easy, summary: "greedy: flips the most discs, looks no further (instant)"),
             othelloAlphaBeta.level(
-                .medium, summary: "alphabeta: 5 moves ahead on square weights, exact in the last 10 empties (~10 ms)"),
+                .medium, summary: "alphabeta: 5 moves ahead on square weights, exact in the last 10 empties (a few ms)"),
             othelloSearch(
                 .hard, hard,
                 summary: "iterative deepening with a transposition table on mobility, corners, edges and parity, "
-                    + "\(hard.nodes / 1000)k nodes a move, exact from \(hard.exactEmpties) empties (at most ~0.3 s)"),
+                    + "\(nodeCount(hard.nodes)) nodes a move, exact from \(hard.exactEmpties) empties (at most ~0.3 s)"),
             othelloSearch(
                 .expert, expert,
-                summary: "the hard search with \(expert.nodes / 1000)k nodes a move, exact from "
+                summary: "the hard search with \(nodeCount(expert.nodes)) nodes a move, exact from "
                     + "\(expert.exactEmpties) empties (under 1 s)"),
         ]
     }
