@@ -17,8 +17,7 @@ extension BotFactory {
 
     /// `base`'s bot that plays a uniformly random legal move instead of its own `percent` times in 100: a weaker
     /// level of a good bot that still plays its good moves most of the time.
-    public static func withMistakes(_ base: BotFactory, percent: Int, level: BotLevel, summary: String) -> BotFactory
-    {
+    public static func withMistakes(_ base: BotFactory, percent: Int, level: BotLevel, summary: String) -> BotFactory {
         BotFactory(kind: level.rawValue, summary: summary) { seed, seat in
             MistakenBot(inner: base.make(seed, seat), rng: mistakeRNG(gameSeed: seed, seat: seat), percent: percent)
         }

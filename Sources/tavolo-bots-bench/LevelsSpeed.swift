@@ -28,7 +28,9 @@ struct LevelsSpeed: ParsableCommand {
                 say(
                     "  " + entry.name.padding(toLength: 9, withPad: " ", startingAt: 0)
                         + level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-                        + String(format: " %9.3f ms/move  %9.1f ms/game  (%d moves)", 1000 * perMove, 1000 * perGame, report.totalMoves))
+                        + String(
+                            format: " %9.3f ms/move  %9.1f ms/game  (%d moves)", 1000 * perMove, 1000 * perGame,
+                            report.totalMoves))
             }
         }
     }

@@ -36,8 +36,9 @@ struct OthelloSpeed: ParsableCommand {
             let total = times.reduce(0, +)
             print(
                 "  " + name.padding(toLength: 7, withPad: " ", startingAt: 0)
-                + String(
-                    format: " %4d moves  CPU mean %.3f s  max %.3f s (at %d empties)  %.2fM nodes/s", times.count, total / Double(times.count), worst.seconds, worst.empties, Double(nodes) / total / 1e6))
+                    + String(
+                        format: " %4d moves  CPU mean %.3f s  max %.3f s (at %d empties)  %.2fM nodes/s", times.count,
+                        total / Double(times.count), worst.seconds, worst.empties, Double(nodes) / total / 1e6))
         }
     }
 

@@ -46,7 +46,8 @@ struct OthelloVsGRhino: ParsableCommand {
         let kinds = BotFactory<OthelloState>.othelloBots.map(\.kind)
         guard parts.count == 2, let level = Int(parts[1]), (1...5).contains(level), kinds.contains(String(parts[0]))
         else {
-            throw ValidationError("bad --match '\(match)': give BOT:LEVEL, BOT one of \(kinds.joined(separator: ", ")), LEVEL 1-5")
+            throw ValidationError(
+                "bad --match '\(match)': give BOT:LEVEL, BOT one of \(kinds.joined(separator: ", ")), LEVEL 1-5")
         }
         return (String(parts[0]), level)
     }
@@ -54,7 +55,9 @@ struct OthelloVsGRhino: ParsableCommand {
     func run() throws {
         var rows: [MatchRow] = []
         if !json {
-            say("othello vs GRhino (\(engine)), \(games + games % 2) games a match, colours alternated, seeded openings")
+            say(
+                "othello vs GRhino (\(engine)), \(games + games % 2) games a match, colours alternated, seeded openings"
+            )
             say(MatchRow.header)
         }
         for m in matches {
@@ -64,18 +67,20 @@ struct OthelloVsGRhino: ParsableCommand {
                 let game = try playGame(bot: bot, level: level, pair: g / 2, ourSeat: g % 2)
                 row.add(game)
                 if verbose {
-                    let line = "\(bot) vs level \(level) game \(g + 1): \(bot) \(g % 2 == 0 ? "black" : "white"), "
+                    let line =
+                        "\(bot) vs level \(level) game \(g + 1): \(bot) \(g % 2 == 0 ? "black" : "white"), "
                         + "disc difference \(game.discDifference), max \(String(format: "%.3f", game.maxSeconds)) s\n"
                     FileHandle.standardError.write(Data(line.utf8))
                 }
             }
             if !json {
                 print(row.line)
-                }
+            }
             rows.append(row)
         }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: ["matches": rows.map(\.dictionary)], options: [.sortedKeys])
+            let data = try JSONSerialization.data(
+                withJSONObject: ["matches": rows.map(\.dictionary)], options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
     }

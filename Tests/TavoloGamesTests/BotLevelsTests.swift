@@ -6,8 +6,10 @@ import XCTest
 /// `easy` … `expert` for every game: registered, legal, and deciding from what their seat sees.
 final class BotLevelsTests: XCTestCase {
     func testEveryGameOffersEveryLevelAndKeepsItsOwnKinds() throws {
-        let ownKinds = ["spirits": ["random", "heuristic"], "othello": ["random", "greedy", "alphabeta"],
-                        "briscola": ["random", "emulator", "strong"], "fifteen": ["solver", "optimal", "reduce", "random"]]
+        let ownKinds = [
+            "spirits": ["random", "heuristic"], "othello": ["random", "greedy", "alphabeta"],
+            "briscola": ["random", "emulator", "strong"], "fifteen": ["solver", "optimal", "reduce", "random"],
+        ]
         for entry in GameCatalog.standard.entries {
             let kinds = entry.bots.map(\.kind)
             for level in BotLevel.allCases {

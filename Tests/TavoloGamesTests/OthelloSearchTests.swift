@@ -72,7 +72,8 @@ final class OthelloSearchTests: XCTestCase {
         for (own, opp) in try Self.positions(seeds: 1...6, every: 7, where: { $0 > 10 }) {
             let expected = Self.plain(own, opp, depth: 3)
             let search = OthelloSearch(limits: limits)
-            let full = search.search(own, opp, depth: 3, alpha: -OthelloSearch.infinity, beta: OthelloSearch.infinity, ply: 1)
+            let full = search.search(
+                own, opp, depth: 3, alpha: -OthelloSearch.infinity, beta: OthelloSearch.infinity, ply: 1)
             XCTAssertEqual(full, expected)
             // The root picks a move whose plain value is the best one.
             let choice = OthelloSearch(limits: limits).choose(own, opp)

@@ -26,6 +26,7 @@ final class RulesCommandTests: XCTestCase {
         let lines = r.combined.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, r.combined)
         XCTAssertTrue(
-            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, fifteen, othello, spirits") == true, r.combined)
+            lines.first?.hasPrefix("tavolo: no rules for 'chess'; games: briscola, fifteen, othello, spirits") == true,
+            r.combined)
     }
 }

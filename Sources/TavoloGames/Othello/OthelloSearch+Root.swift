@@ -80,7 +80,9 @@ extension OthelloSearch {
             let childOwn = opp & ~move.flips
             let childOpp = own | move.flips | (1 << UInt64(move.square))
             var v = child(childOwn, childOpp, depth: depth - 1, alpha: i == 0 ? -beta : -alpha - 1, beta: -alpha, exact)
-            if i > 0 && v > alpha && !aborted { v = child(childOwn, childOpp, depth: depth - 1, alpha: -beta, beta: -alpha, exact) }
+            if i > 0 && v > alpha && !aborted {
+                v = child(childOwn, childOpp, depth: depth - 1, alpha: -beta, beta: -alpha, exact)
+            }
             if aborted {
                 // A later move that finished above the first is better than it at this depth: keep it.
                 return (bestIndex.map { order[$0].square }, best, false)
