@@ -147,6 +147,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Bot strength against outside engines (GRhino over GTP) and bot speed, for scripts/bench othello-vs-grhino.
+        .executableTarget(
+            name: "tavolo-bots-bench",
+            dependencies: [
+                "TavoloCore", "TavoloGames", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: crossModuleOptimization
+        ),
         // Records figures for scripts/bench records: inserts, leaderboard queries, sync between two mesh nodes.
         .executableTarget(
             name: "tavolo-records-bench",

@@ -3,8 +3,10 @@ import TavoloCore
 extension GameCatalog {
     /// Every game this build of Tavolo offers.
     public static let standard = GameCatalog([
-        GameEntry(SpiritsState.self, bots: [.spiritsRandom, .spiritsHeuristic], defaultBot: "heuristic"),
-        GameEntry(BriscolaState.self, bots: BotFactory.briscolaBots, defaultBot: "strong"),
+        GameEntry(
+            SpiritsState.self, bots: [.spiritsRandom, .spiritsHeuristic] + BotFactory.spiritsLevels,
+            defaultBot: "heuristic"),
+        GameEntry(BriscolaState.self, bots: BotFactory.briscolaLevels(BotFactory.briscolaBots), defaultBot: "strong"),
         GameEntry(
             OthelloState.self, bots: BotFactory.othelloBots, defaultBot: "alphabeta",
             fastPerft: { OthelloPerft.count(depth: $0) }),
@@ -24,4 +26,22 @@ extension BriscolaState {
     /// Briscola is dealt once.
     public var dealNumber: Int { 1 }
     public var currentDeal: [UInt8]? { dealtDeck.map(\.id) }
+}
+
+extension BotFactory where State == BriscolaState {
+    /// The levels (`BotLevel`) on top of Briscola's own bots, each mapped to one of them by kind.
+    static func briscolaLevels(_ bots: [BotFactory<BriscolaState>]) -> [BotFactory<BriscolaState>] {
+        func bot(_ kind: String) -> BotFactory<BriscolaState> { bots.first { $0.kind == kind } ?? .random }
+        let levels: [BotFactory<BriscolaState>] = [
+            bot("random").level(.easy, summary: "random: any card of the hand (instant)"),
+            bot("emulator").level(.medium, summary: "emulator: the seed's priority list, no look-ahead (instant)"),
+            .withMistakes(
+                bot("strong"), percent: 15, level: .hard,
+                summary: "the strong bot, but one card in seven at random (~1 ms)"),
+            bot("strong").level(
+                .expert, summary: "strong: samples the hidden cards, exact search once the pile is gone (~1 ms)"),
+        ]
+        // Another helper may register its own levels for Briscola: its kinds win.
+        return bots + levels.filter { level in !bots.contains { $0.kind == level.kind } }
+    }
 }

@@ -4,7 +4,7 @@ import TavoloGames
 /// emphasis and code marks dropped.
 public enum RulesView {
     public static func lines(game: String, width: Int) -> [Line] {
-        guard let text = GameRules.text(for: game) else { return [Line("No rules are known for \(game).")] }
+        guard let text = GameRules.textWithBots(for: game) else { return [Line("No rules are known for \(game).")] }
         var out: [Line] = []
         for block in blocks(text) {
             if block.hasPrefix("#") {

@@ -3,7 +3,7 @@ import TavoloGames
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a game's rules (the same text as docs/rules/GAME.md and the table's ? key).")
+        abstract: "Print a game's rules (docs/rules/GAME.md, as the table's ? key shows them) and its bots.")
 
     @Argument(help: "The game: \(GameRules.games.joined(separator: ", ")).") var game: String
 
@@ -13,5 +13,5 @@ struct Rules: ParsableCommand {
         }
     }
 
-    func run() throws { print(GameRules.text(for: game) ?? "") }
+    func run() throws { print(GameRules.textWithBots(for: game) ?? "") }
 }

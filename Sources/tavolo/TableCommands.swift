@@ -67,7 +67,9 @@ struct Host: ParsableCommand {
     @Option(help: "Number of seats (default: the game's only player count).") var players: Int?
     @Flag(help: "Take seat 0 yourself, as a human.") var seat = false
     @Option(help: "Take seat 0 with a bot of this kind.") var seatBot: String?
-    @Option(help: "Fill every other free seat with bots of this kind (the host's bots).") var fill: String?
+    @Option(
+        help: "Fill every other free seat with bots of this kind (the host's bots): a level (easy, medium, hard, expert) or one of the game's own kinds (`tavolo rules GAME` lists them)."
+    ) var fill: String?
     @Flag(help: "Fill every other free seat with the game's strongest bot.") var bots = false
     @Flag(help: "Start at once (every seat must be taken).") var start = false
     @Option(

@@ -19,7 +19,12 @@ final class RulesViewTests: XCTestCase {
 
     func testEveryGameHasRulesAndAnUnknownOneSaysSo() {
         for game in ["spirits", "briscola", "othello"] {
-            XCTAssertGreaterThan(RulesView.lines(game: game, width: 80).count, 10)
+            let lines = RulesView.lines(game: game, width: 80)
+            XCTAssertGreaterThan(lines.count, 10)
+            // The game's bots follow its rules, levels first.
+            let bots = lines.firstIndex { $0.text == "Bots" }
+            XCTAssertNotNil(bots, game)
+            if let i = bots { XCTAssertTrue(lines[(i + 1)...].contains { $0.text.hasPrefix("- easy: ") }, game) }
         }
         XCTAssertEqual(RulesView.lines(game: "chess", width: 80).map(\.text), ["No rules are known for chess."])
     }

@@ -68,6 +68,31 @@ extension BotFactory {
                 FifteenSolverBot<Size>(kind: "reduce", method: .reduction)
             },
             .random,
+        ] + fifteenLevels(size)
+    }
+
+    /// The levels (`BotLevel`): a race is won by short solutions (a table sets the pace), so a level is how
+    /// hard the bot looks for a short one. The IDA* budgets are in nodes, so every machine plays the same moves.
+    static func fifteenLevels<Size: FifteenSize>(_ size: Size.Type) -> [BotFactory<FifteenState<Size>>]
+    where State == FifteenState<Size> {
+        func solver(_ level: BotLevel, nodes: Int, summary: String) -> BotFactory<FifteenState<Size>> {
+            BotFactory<FifteenState<Size>>(kind: level.rawValue, summary: summary) { _, _ in
+                FifteenSolverBot<Size>(kind: level.rawValue, method: .optimalFirst(nodeLimit: nodes))
+            }
+        }
+        return [
+            BotFactory<FifteenState<Size>>(kind: "easy", summary: "row by row, never optimal (instant)") { _, _ in
+                FifteenSolverBot<Size>(kind: "easy", method: .reduction)
+            },
+            solver(
+                .medium, nodes: 10_000,
+                summary: "optimal on 4×4 when IDA* needs under 10k nodes, else row by row (~5 ms a solve)"),
+            solver(
+                .hard, nodes: 300_000,
+                summary: "optimal on 4×4 when IDA* needs under 300k nodes, else row by row (~70 ms a solve)"),
+            solver(
+                .expert, nodes: 3_000_000,
+                summary: "optimal on 4×4 when IDA* needs under 3M nodes, else row by row (~0.5 s a solve)"),
         ]
     }
 }

@@ -126,19 +126,49 @@ public struct OthelloAlphaBetaBot: Bot {
 }
 
 extension BotFactory where State == OthelloState {
-    /// Every Othello bot, weakest first.
+    static var othelloGreedy: BotFactory {
+        BotFactory(kind: "greedy", summary: "flips the most discs; ties to the lowest square") { _, _ in
+            OthelloGreedyBot()
+        }
+    }
+
+    static var othelloAlphaBeta: BotFactory {
+        BotFactory(
+            kind: "alphabeta",
+            summary: "alpha-beta to depth 5 on square weights and mobility; exact in the last 10 empties"
+        ) { seed, seat in
+            OthelloAlphaBetaBot(rng: botRNG(gameSeed: seed, seat: seat))
+        }
+    }
+
+    static func othelloSearch(_ level: BotLevel, _ limits: OthelloSearch.Limits, summary: String) -> BotFactory {
+        BotFactory(kind: level.rawValue, summary: summary) { _, _ in
+            OthelloSearchBot(kind: level.rawValue, limits: limits)
+        }
+    }
+
+    /// `1M`, `400k`: a node budget for people.
+    static func nodeCount(_ n: Int) -> String { n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : "\(n / 1000)k" }
+
+    /// Every Othello bot, weakest first, then the levels.
     public static var othelloBots: [BotFactory<OthelloState>] {
-        [
+        let hard = OthelloSearchBot.hard
+        let expert = OthelloSearchBot.expert
+        return [
             .random,
-            BotFactory(kind: "greedy", summary: "flips the most discs; ties to the lowest square") { _, _ in
-                OthelloGreedyBot()
-            },
-            BotFactory(
-                kind: "alphabeta",
-                summary: "alpha-beta to depth 5 on square weights and mobility; exact in the last 10 empties"
-            ) { seed, seat in
-                OthelloAlphaBetaBot(rng: botRNG(gameSeed: seed, seat: seat))
-            },
+            othelloGreedy,
+            othelloAlphaBeta,
+            othelloGreedy.level(.easy, summary: "greedy: flips the most discs, looks no further (instant)"),
+            othelloAlphaBeta.level(
+                .medium, summary: "alphabeta: 5 moves ahead on square weights, exact in the last 10 empties (a few ms)"),
+            othelloSearch(
+                .hard, hard,
+                summary: "iterative deepening with a transposition table on mobility, corners, edges and parity, "
+                    + "\(nodeCount(hard.nodes)) nodes a move, exact from \(hard.exactEmpties) empties (at most ~0.3 s)"),
+            othelloSearch(
+                .expert, expert,
+                summary: "the hard search with \(nodeCount(expert.nodes)) nodes a move, exact from "
+                    + "\(expert.exactEmpties) empties (under 1 s)"),
         ]
     }
 }

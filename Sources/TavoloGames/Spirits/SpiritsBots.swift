@@ -173,3 +173,17 @@ extension BotFactory where State == SpiritsState {
         }
     }
 }
+
+extension BotFactory where State == SpiritsState {
+    /// The levels (`BotLevel`): no Spirits! bot searches yet, so `hard` and `expert` are both the heuristic.
+    public static var spiritsLevels: [BotFactory<SpiritsState>] {
+        [
+            spiritsRandom.level(.easy, summary: "random: any legal card (instant)"),
+            .withMistakes(
+                spiritsHeuristic, percent: 35, level: .medium,
+                summary: "the heuristic, but one card in three at random (instant)"),
+            spiritsHeuristic.level(.hard, summary: "heuristic: the card most likely to stop the next player (instant)"),
+            spiritsHeuristic.level(.expert, summary: "the heuristic, as hard: no Spirits! bot searches yet (instant)"),
+        ]
+    }
+}
