@@ -1,3 +1,4 @@
+import Foundation
 import TavoloControl
 import XCTest
 
@@ -18,6 +19,21 @@ class DaemonTestCase: XCTestCase {
     override func tearDown() {
         harness?.stopAll()
         harness = nil
+    }
+
+    /// Runs `tavolod` with `args` to its end (a start that must fail, say): its exit status and what it wrote to
+    /// stderr.
+    func runTavolod(_ args: [String]) -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = harness.binary
+        p.arguments = args
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return (-1, "cannot run tavolod") }
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
     }
 
     /// A control connection to node `i`.

@@ -255,18 +255,6 @@ final class RecordsIntegrationTests: DaemonTestCase {
         XCTAssertEqual(report.scoresAgree, true)
     }
 
-    func runTavolod(_ args: [String]) -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = harness.binary
-        p.arguments = args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return (-1, "cannot run tavolod") }
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
-    }
 }
 
 final class LockedSet: @unchecked Sendable {

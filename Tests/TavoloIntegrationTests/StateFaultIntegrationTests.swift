@@ -10,18 +10,6 @@ import XCTest
 /// naming it and what to do (not a database error advising `--rebuild-records`); temporary files a crash left are
 /// removed at start; a peer of another version is told the version this node speaks.
 final class StateFaultIntegrationTests: DaemonTestCase {
-    func runTavolod(_ args: [String]) -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = harness.binary
-        p.arguments = args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return (-1, "cannot run tavolod") }
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
-    }
 
     /// A directory this process cannot write: mode 0555 for a user, a read-only tmpfs for root (which ignores
     /// modes); nil when neither can be had here.
