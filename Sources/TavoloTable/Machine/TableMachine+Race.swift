@@ -32,7 +32,7 @@ extension TableMachine {
         guard number >= raceNext(seat) else {
             return reject(number, .stale, "seat \(seat)'s move \(number) was already played", from: from)
         }
-        let waiting = inbox.raceMoves.values.reduce(0) { $0 + $1.count }
+        let waiting = inbox.raceMovesWaiting
         guard inbox.raceMoves[seat]?[number] == nil, waiting < Self.maxPending else {
             return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
         }

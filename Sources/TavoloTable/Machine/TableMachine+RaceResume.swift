@@ -25,7 +25,7 @@ extension TableMachine {
     /// as live ones (§10.2); those already applied here are no news.
     mutating func handleRaceCatchUp(from: NodeID, moves: [RelayedMove]) {
         for m in moves { _ = dropRaceMovesApart(seat: m.seat, from: m.number, after: m.after) }
-        var waiting = inbox.raceMoves.values.reduce(0) { $0 + $1.count }
+        var waiting = inbox.raceMovesWaiting
         for m in moves where m.number >= raceNext(m.seat) && inbox.raceMoves[m.seat]?[m.number] == nil {
             guard waiting < Self.maxPending, (0..<info.players).contains(m.seat) else { break }
             inbox.raceMoves[m.seat, default: [:]][m.number] = RaceState.PendingRaceMove(
