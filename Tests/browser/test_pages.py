@@ -111,6 +111,24 @@ def check_accessible(ctx, driver, where):
     ctx.log(f"axe-core: no serious or critical violation on {where}")
 
 
+# What the board draws only in some deals (no legal card: "you flee"; a solved race board). A CI run once met the
+# flee warning in red on the felt; drawing each here checks them whatever the deal.
+CONDITIONAL_BOARD_TEXTS = '<p class="alert">No card of yours is legal: you flee</p>' \
+                          '<p class="ff-stats"><span class="good">solved</span></p>'
+
+
+def check_board_warnings_accessible(ctx, driver):
+    """Draws the board's conditional texts on a second board beside the real one (which the game redraws at will),
+    checks them with axe-core, and takes them away."""
+    driver.execute_script("const p = document.createElement('div'); p.id = 'a11y-probe'; p.className = 'board';"
+                          "p.innerHTML = arguments[0]; document.getElementById('board').after(p);",
+                          CONDITIONAL_BOARD_TEXTS)
+    try:
+        check_accessible(ctx, driver, "the board's conditional texts")
+    finally:
+        driver.execute_script("document.getElementById('a11y-probe')?.remove();")
+
+
 def play_by_keyboard(driver, selector, tabs=60):
     """Tabs to the first element matching `selector` (a legal card, square or tile), checks the focus is drawn
     visibly there, and presses Enter. Returns the element's data attributes, to tell which one it was."""
@@ -381,6 +399,7 @@ def test_spirits_and_quit_asks(ctx):
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"), message="never my turn again")
     shot(d, ctx.args, "spirits")
     check_accessible(ctx, d, "the Spirits! page")
+    check_board_warnings_accessible(ctx, d)
     # Quitting asks first; staying keeps the game.
     click(d, "#quit-button")
     dialog = css(d, "#confirm[open]")
