@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for PROTOCOL.md section 9: writes tables.json with the JSON of every table
-message (compact, keys sorted) and joint-seed examples (nonces -> commitments -> seed)."""
+message (compact, keys sorted), joint-seed examples (nonces -> commitments -> seed), race rankings and the
+heirs' order (9.12)."""
 import hashlib, json, os, struct
 
 def js(o):
@@ -74,8 +75,20 @@ for nonces in ([bytes([1]) * 32, bytes([2]) * 32], [bytes([2]) * 32, bytes([1]) 
     seeds.append({"nonces": [n.hex() for n in nonces], "commitments": [hashlib.sha256(n).hexdigest() for n in nonces],
                   "jointSeed": str(joint_seed(nonces))})
 test_nonces = [{"seed": "11", "index": i, "counter": k, "nonce": test_nonce(11, i, k).hex()} for i in (0, 5) for k in (0, 1)]
+def heir_rank(seed, node_hex):
+    """PROTOCOL.md 9.12: SHA-256("tavolo/heir-rank/v1" || u64 big-endian joint seed || the node id's 16 bytes)."""
+    return hashlib.sha256(b"tavolo/heir-rank/v1" + struct.pack(">Q", seed) + bytes.fromhex(node_hex)).digest()
+
+heirs = []
+for seed, members in ((1, [A, B]), (2, [A, B]), (18446744073709551615, [A, B, "0" * 32]),
+                      (joint_seed([bytes([1]) * 32, bytes([2]) * 32]),
+                       ["%032x" % (i * 0x1111111111111111) for i in range(1, 7)])):
+    ranked = sorted(members, key=lambda m: heir_rank(seed, m))
+    heirs.append({"jointSeed": str(seed), "members": members, "ranks": [heir_rank(seed, m).hex() for m in members],
+                  "order": ranked})
+
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "tables.json"), "w") as f:
     json.dump({"description": "table messages as compact JSON with sorted keys, and joint seeds (PROTOCOL.md 9)",
                "messages": [js(m) for m in messages], "jointSeeds": seeds, "testNonces": test_nonces,
-               "raceRankings": rankings}, f, indent=1)
+               "raceRankings": rankings, "heirOrders": heirs}, f, indent=1)

@@ -53,6 +53,11 @@ public protocol GameSession: AnyObject {
     func liveProgress(seat: Int) -> JSONValue?
     /// The move the bot of `kind` (a pace suffix `@n` is ignored) at `seat` chooses.
     func botMove(kind: String, seat: Int) throws(MoveError) -> AnyGameMove
+    /// The move of the bot that inherited `seat` from a member voted out (PROTOCOL.md §9.12). An instance of its
+    /// own, made from the game seed at the first call: every member calls it at each of the seat's moves from the
+    /// pass on, so the heir's bot and every member's copy draw the same stream, whatever bot played the seat before
+    /// (the leaver's own may have drawn from its stream on its node only).
+    func heirBotMove(kind: String, seat: Int) throws(MoveError) -> AnyGameMove
 }
 
 /// A bot kind as a seat names it: `solver` or `solver@8`, the second playing 8 moves per second in a
@@ -79,6 +84,7 @@ final class GameSessionBox<State: GameState>: GameSession {
     let seed: UInt64
     let factories: [BotFactory<State>]
     var bots: [Int: any Bot<State>] = [:]
+    var heirBots: [Int: any Bot<State>] = [:]
 
     init(players: Int, seed: UInt64, factories: [BotFactory<State>]) throws(GameSetupError) {
         state = try State(players: players, seed: seed)
@@ -91,6 +97,7 @@ final class GameSessionBox<State: GameState>: GameSession {
         seed = other.seed
         factories = other.factories
         bots = other.bots
+        heirBots = other.heirBots
         decodedMoves = other.decodedMoves
     }
 
@@ -145,17 +152,28 @@ final class GameSessionBox<State: GameState>: GameSession {
     func liveProgress(seat: Int) -> JSONValue? { state.liveProgress(seat: seat) }
 
     func botMove(kind name: String, seat: Int) throws(MoveError) -> AnyGameMove {
+        try choose(kind: name, seat: seat, from: &bots)
+    }
+
+    func heirBotMove(kind name: String, seat: Int) throws(MoveError) -> AnyGameMove {
+        try choose(kind: name, seat: seat, from: &heirBots)
+    }
+
+    /// The move of the bot of `seat` in `slots`, made there at its first move.
+    private func choose(kind name: String, seat: Int, from slots: inout [Int: any Bot<State>]) throws(MoveError)
+        -> AnyGameMove
+    {
         guard state.activeSeats.contains(seat) else { throw MoveError(.notYourTurn, "seat \(seat) may not move now") }
         let kind = BotKindName(name).kind
-        if bots[seat] == nil {
+        if slots[seat] == nil {
             guard let f = factories.first(where: { $0.kind == kind }) else {
                 throw MoveError(.illegal, "unknown bot '\(kind)' for \(State.gameName)")
             }
-            bots[seat] = f.make(seed, seat)
+            slots[seat] = f.make(seed, seat)
         }
-        guard var bot = bots[seat] else { throw MoveError(.illegal, "no bot") }
+        guard var bot = slots[seat] else { throw MoveError(.illegal, "no bot") }
         let move = bot.chooseMove(in: state, seat: seat)
-        bots[seat] = bot
+        slots[seat] = bot
         return AnyGameMove(move)
     }
 

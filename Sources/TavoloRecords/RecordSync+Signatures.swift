@@ -57,6 +57,8 @@ extension RecordSync {
             stats.deferred += deferred
             sayOver(id, "records checked a minute")
         }
+        logger.debug(
+            "records: from \(id.short) \(records.count) came, \(added) stored, \(completed) completed, \(refusedIDs.count) refused, \(deferred) deferred")
         send(.ack(accepted: added + completed, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
         if added + completed > 0 { recordsAdded() }
     }

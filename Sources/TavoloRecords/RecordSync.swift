@@ -256,6 +256,7 @@ public actor RecordSync {
         }
         stats.lastSummaryAnswerBytes = answered
         stats.answeredBytes += answered
+        logger.debug("records: summary of \(id.short) compared: \(answered) bytes of ids answered")
     }
 
     func idsArrived(bucket: Int, _ theirs: [String], from id: NodeID) {
@@ -279,6 +280,7 @@ public actor RecordSync {
             }
         }
         peers[id] = peer
+        logger.debug("records: \(id.short) lacks \(lacking.count) of bucket \(bucket), \(fresh.count) fresh")
         pump(id)
     }
 
@@ -323,6 +325,7 @@ public actor RecordSync {
             peer.inFlight = true
             peer.inFlightSince = .now
             stats.sent += batch.count
+            logger.debug("records: \(batch.count) sent to \(id.short)")
             send(.data(batch), id)
             // A peer that never acks is given up on after 30 s, and the sync goes on.
             Task {

@@ -43,7 +43,10 @@ final class RecordsIntegrationTests: DaemonTestCase {
             let held = ((try? history(i)) ?? []).map {
                 "\($0.table) \($0.outcome)\($0.stopCode.map { " " + $0 } ?? "") \($0.moves) moves id \($0.id.prefix(12)) mine \($0.mine) \($0.source)"
             }
-            print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog:\n" + harness.logTail(i, lines: 40))
+            let log = (try? String(contentsOfFile: harness.nodes[i].logPath, encoding: .utf8)) ?? ""
+            let sync = log.split(separator: "\n").filter { $0.contains("record") || $0.contains("peer") }.suffix(80)
+            print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog of records and peers:\n"
+                + sync.joined(separator: "\n") + "\nlog:\n" + harness.logTail(i, lines: 30))
         }
     }
 
@@ -70,7 +73,10 @@ final class RecordsIntegrationTests: DaemonTestCase {
         // connect and sync their games' records in (seen: seven records where four were counted).
         let passphrase = harness.root.appendingPathComponent("records-circle").path
         try Data("records of this test only\n".utf8).write(to: URL(fileURLWithPath: passphrase))
-        let circle = ["--circle", "records-\(harness.runID)", "--circle-passphrase-file", passphrase]
+        // At debug level: a failure prints what the record sync did (`printHoldings`).
+        let circle = [
+            "--circle", "records-\(harness.runID)", "--circle-passphrase-file", passphrase, "--log-level", "debug",
+        ]
         try harness.start(2, extraArguments: circle)
         // scrypt is slow on purpose (several seconds in a debug build on a loaded machine).
         try harness.eventually("a full mesh", seconds: 90) { harness.isFullMesh([0, 1]) }

@@ -52,6 +52,23 @@ final class TableVectorTests: XCTestCase {
         }
     }
 
+    /// PROTOCOL.md §9.12's heirs' order against the independent Python ranks: not the order of the node ids.
+    func testHeirOrderFollowsTheJointSeedNotTheIds() throws {
+        let cases = try XCTUnwrap(try load()["heirOrders"] as? [[String: Any]])
+        XCTAssertEqual(cases.count, 4)
+        var orderedByIDEverywhere = true
+        for c in cases {
+            let seed = try XCTUnwrap(UInt64(try XCTUnwrap(c["jointSeed"] as? String)))
+            let members = try XCTUnwrap(c["members"] as? [String]).compactMap(NodeID.init(hex:))
+            let order = try XCTUnwrap(c["order"] as? [String]).compactMap(NodeID.init(hex:))
+            XCTAssertEqual(members.map { HeirOrder.rank(of: $0, jointSeed: seed).hexString }, c["ranks"] as? [String])
+            XCTAssertEqual(HeirOrder.first(of: members, jointSeed: seed), order.first)
+            XCTAssertEqual(HeirOrder.first(of: members.reversed(), jointSeed: seed), order.first, "whatever the order given")
+            if order.first != members.min() { orderedByIDEverywhere = false }
+        }
+        XCTAssertFalse(orderedByIDEverywhere, "some vector's heir is not the lowest id")
+    }
+
     func testUnknownTypeIsAnError() {
         XCTAssertThrowsError(try WireJSON.decode(TableMessage.self, Array(#"{"type":"table.nope","table":"x"}"#.utf8)))
     }

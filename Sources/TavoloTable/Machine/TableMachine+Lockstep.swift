@@ -123,7 +123,10 @@ extension TableMachine {
     private mutating func applyPending(_ pending: PendingMove, number: Int, _ s: any GameSession) {
         // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's random
         // stream moves on as if it had played it here.
-        if pending.from != me, info.seats[safe: pending.seat]?.owner == me, let bot = info.seats[pending.seat].bot {
+        // (An inherited seat's bot moves on in `apply`, at every member.)
+        if pending.from != me, info.seats[safe: pending.seat]?.owner == me, let bot = info.seats[pending.seat].bot,
+            inheritedBot(pending.seat) == nil
+        {
             _ = try? s.botMove(kind: bot)
         }
         let decoded: AnyGameMove
@@ -146,7 +149,9 @@ extension TableMachine {
         }
         if let bot = info.seats[seat].bot {
             let move: AnyGameMove
-            do { move = try s.botMove(kind: bot) } catch {
+            do {
+                move = try inheritedBot(seat) == nil ? s.botMove(kind: bot) : heirMove(seat: seat, number: number, kind: bot)
+            } catch {
                 stop(.botFailed, "\(error)", broadcast: true)
                 return false
             }
@@ -205,6 +210,8 @@ extension TableMachine {
     mutating func apply(
         _ number: Int, seat: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
     ) -> Bool {
+        let due = number == session?.moveNumber && session?.turn.seat == seat
+        guard heirBotAgrees(seat: seat, number: number, move: move, from: from, due: due) else { return false }
         // Applied in place (optional chaining through the stage's `_modify`): its hashes are never copied.
         guard let result = play?.sequencer.apply(seat: seat, number: number, move: move, claimed: claimed),
             let s = session

@@ -88,7 +88,10 @@ extension TableMachine {
             info.seats[seat].owner == me, let bot = info.seats[seat].bot
         else { return }
         let move: AnyGameMove
-        do { move = try s.botMove(kind: bot, seat: seat) } catch {
+        do {
+            move = try inheritedBot(seat) == nil
+                ? s.botMove(kind: bot, seat: seat) : heirMove(seat: seat, number: raceNext(seat), kind: bot)
+        } catch {
             stop(.botFailed, "\(error)", broadcast: true)
             return
         }
@@ -133,6 +136,8 @@ extension TableMachine {
     mutating func applyRaceMove(
         seat: Int, number: Int, move: AnyGameMove, json: JSONValue, claimed: StateHash, from: NodeID
     ) -> Bool {
+        let due = number == raceNext(seat) && session?.activeSeats.contains(seat) == true
+        guard heirBotAgrees(seat: seat, number: number, move: move, from: from, due: due) else { return false }
         guard let result = play?.sequencer.apply(seat: seat, number: number, move: move, claimed: claimed) else {
             return false
         }

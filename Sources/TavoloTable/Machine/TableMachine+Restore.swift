@@ -36,15 +36,7 @@ extension TableMachine {
         for m in saved.moves {
             let step = LogReplayer.Step(seat: m.seat, number: m.number, move: m.move, before: m.before, after: m.after)
             do {
-                try replayer.apply(step) { step, game in
-                    guard let kind = Self.botOfThisNode(in: saved, me: ctx.me, seat: step.seat, at: game.moveNumber)
-                    else { return }
-                    if game.isSimultaneous {
-                        _ = try? game.botMove(kind: kind, seat: step.seat)
-                    } else {
-                        _ = try? game.botMove(kind: kind)
-                    }
-                }
+                try replayer.apply(step) { step, game in Self.moveBotsOn(saved, me: ctx.me, seat: step.seat, game) }
             } catch { throw fail("does not replay at move \(m.number) of seat \(m.seat): \(error.message)") }
         }
         do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
@@ -74,13 +66,22 @@ extension TableMachine {
         return play
     }
 
-    /// The bot this node played `seat` with at move count `n`, if any: bots draw from their own random stream, which
-    /// must stand where it stood, so the restored game goes on as the uninterrupted one would.
-    static func botOfThisNode(in saved: GameLog, me: NodeID, seat: Int, at n: Int) -> String? {
-        let takeovers = saved.takeovers ?? []
-        if let t = takeovers.last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
-            return t.heir == me ? t.bot : nil
+    /// Before a logged move of `seat` is replayed: the bot that chose it draws from its random stream as it did, so the
+    /// restored game goes on as the uninterrupted one would. That is this node's own bot, or an inherited seat's
+    /// bot, which every member runs (§9.12, `TableMachine+HeirBots.swift`).
+    static func moveBotsOn(_ saved: GameLog, me: NodeID, seat: Int, _ game: any GameSession) {
+        let n = game.moveNumber
+        if let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
+            _ = try? game.heirBotMove(kind: t.bot, seat: seat)
+            return
         }
+        guard let kind = botOfThisNode(in: saved, me: me, seat: seat) else { return }
+        _ = try? game.isSimultaneous ? game.botMove(kind: kind, seat: seat) : game.botMove(kind: kind)
+    }
+
+    /// The bot this node played `seat` with before any takeover of it (`moveBotsOn` handles those), if any.
+    static func botOfThisNode(in saved: GameLog, me: NodeID, seat: Int) -> String? {
+        let takeovers = saved.takeovers ?? []
         if let t = takeovers.first(where: { $0.seats.contains(seat) }) {
             return t.member == me ? saved.table.seats[safe: seat]?.bot : nil
         }

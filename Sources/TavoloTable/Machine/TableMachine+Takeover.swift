@@ -113,9 +113,11 @@ extension TableMachine {
         play?.absence.agreed.append(takeover)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
-        // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the lowest member still
-        // playing: they change no state (§9.13).
-        if member == info.host, let next = startMembers.filter({ !replaced.contains($0) }).min() {
+        // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the member still playing
+        // first in the heirs' order: they change no state (§9.13).
+        if member == info.host,
+            let next = HeirOrder.first(of: startMembers.filter { !replaced.contains($0) }, jointSeed: jointSeed)
+        {
             info.host = next
             info.hostName = ctx.name(next)
             let verified = verifiedDeal
@@ -153,8 +155,8 @@ extension TableMachine {
         }
     }
 
-    /// Who takes `t`'s seats when they pass at move `point` (§9.12): the lowest node id among the members at the
-    /// start of play other than `t.member`, leaving out those whose seats already passed and those voted out (or
+    /// Who takes `t`'s seats when they pass at move `point` (§9.12): the first in `HeirOrder` among the members at
+    /// the start of play other than `t.member`, leaving out those whose seats already passed and those voted out (or
     /// forfeited) at a number up to `point`. Named when the seats pass, not when the takeover is agreed: members
     /// cut off together are agreed out in an order that differs from node to node, but every node knows all of
     /// them before it plays on (§9.10, and a returning member holds moves until it knows every vote), so all
@@ -162,7 +164,8 @@ extension TableMachine {
     func heir(of t: AgreedTakeover, at point: Int) -> NodeID? {
         let passed = Set((log.takeovers ?? []).map(\.member))
         let out = Set(agreed.filter { $0.number <= point }.map(\.member))
-        return startMembers.filter { $0 != t.member && !passed.contains($0) && !out.contains($0) }.min()
+        let candidates = startMembers.filter { $0 != t.member && !passed.contains($0) && !out.contains($0) }
+        return HeirOrder.first(of: candidates, jointSeed: jointSeed)
     }
 
     /// Hands agreed seats to their bot when their move comes (or at the end). Called before each move.

@@ -41,6 +41,8 @@ public struct TableMachine {
     public internal(set) var hashesChecked = 0
     /// Deals checked against the joint seed.
     public internal(set) var dealsChecked = 0
+    /// Moves of an inherited seat refused because its bot plays another (§9.12).
+    public internal(set) var heirMovesRefused = 0
 
     var out: [TableEffect] = []
 

@@ -78,6 +78,8 @@ struct TablePlay {
     var race = RaceState()
     /// A game that survives a lost member (§9.10–9.13).
     var absence = MemberAbsence()
+    /// The move the bot of each inherited seat plays next, by seat, once worked out (`TableMachine+HeirBots.swift`).
+    var heirMoves: [Int: TableMachine.HeirMove] = [:]
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.
