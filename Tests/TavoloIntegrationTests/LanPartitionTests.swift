@@ -35,13 +35,7 @@ extension LanIntegrationTests {
         try startOnePerHost(6)
         try harness.eventually("full mesh of six hosts", seconds: 40) { harness.isFullMesh(Array(0..<6)) }
         let client = { (i: Int) in try ControlClient(path: self.harness.nodes[i].controlPath) }
-        // The two cut off are the nodes with the lowest ids among 1…5 (node 0 holds the test's seat): each would
-        // be the other's heir if heirs were named when a takeover is agreed, which the four do in their own
-        // orders; named when the seats pass, every node names the same one (§9.12).
-        let ids = try (0..<6).map { try harness.status($0).id }
-        let cut = Array((1..<6).sorted { ids[$0] < ids[$1] }.prefix(2)).sorted()
-        let four = (0..<6).filter { !cut.contains($0) }
-
+        let ids = try (0..<6).map { try XCTUnwrap(NodeID(hex: try harness.status($0).id)) }
         let info = try client(0).call(.host(game: "spirits", players: 6, grace: 5), as: TableInfo.self)
         let id = info.id
         try harness.eventually("every node sees the table", seconds: 60) {
@@ -54,6 +48,17 @@ extension LanIntegrationTests {
             (try? client(0).call(.tables, as: [TableInfo].self))?.first { $0.id == id }?.freeSeats.isEmpty == true
         }
         _ = try client(0).call(.start(table: id), as: TableInfo.self)
+        // The two cut off are the first two of 1…5 in the heirs' order, known once the joint seed is (node 0 holds
+        // the test's seat): each would be the other's heir if heirs were named when a takeover is agreed, which the
+        // four do in their own orders; named when the seats pass, every node names the same one (§9.12).
+        var seed: UInt64?
+        try harness.eventually("the joint seed", seconds: 60) {
+            seed = try? tableState(0, id).jointSeed
+            return seed != nil
+        }
+        let ranks = (0..<6).map { HeirOrder.rank(of: ids[$0], jointSeed: seed!) }
+        let cut = Array((1..<6).sorted { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }.prefix(2)).sorted()
+        let four = (0..<6).filter { !cut.contains($0) }
 
         // A few of the human's moves, then cut while every node waits for the next one.
         var played = 0

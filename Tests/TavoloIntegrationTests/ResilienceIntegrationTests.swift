@@ -189,15 +189,17 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         XCTAssertEqual(logs[0].takeovers?.map(\.memberName), [harness.name(2)])
     }
 
-    /// Kill the host mid-game: its seat goes to a bot and its jobs (the deals of the next rounds) to the lowest
-    /// remaining member; the game finishes on the two others.
+    /// Kill the host mid-game: its seat goes to a bot and its jobs (the deals of the next rounds) to the remaining
+    /// member first in the heirs' order (§9.13); the game finishes on the two others.
     func testTheGameFinishesWhenTheHostIsKilled() throws {
         let id = try spiritsUnderWay(grace: 3)
         harness.kill9(0)
         let states = try finishedHashes([1, 2], id)
         XCTAssertEqual(states[0].takeovers.map(\.memberName), [harness.name(0)])
         XCTAssertNotEqual(states[0].info.host.short, "")
-        XCTAssertTrue([harness.name(1), harness.name(2)].contains(states[0].info.hostName))
+        let ids = try [1, 2].map { try XCTUnwrap(NodeID(hex: try harness.status($0).id)) }
+        let next = HeirOrder.first(of: ids, jointSeed: try XCTUnwrap(states[0].jointSeed))
+        XCTAssertEqual(states[0].info.host, next, "the host's jobs go to the first in the heirs' order")
     }
 
     /// SIGSTOP a member within the grace period, then SIGCONT: its connections come back, it catches up, and the
