@@ -7,7 +7,7 @@ canonical bytes of a `records.signatures` message and of a `records.data` whose 
 
 The record is the first of records.json (an Othello game, accepted there) with its seats given to the two nodes
 here, as people; its moves, and so its replay, are unchanged. A second record gives both seats to node A's bots."""
-import hashlib, json, os
+import hashlib, json, os, struct
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -99,6 +99,17 @@ def signature(node, record_id, **override):
     return s
 
 
+def forfeit_statement(table, joint_seed, number):
+    """PROTOCOL.md 11.7: "tavolo/forfeit/v1" || u64(jointSeed) || u64(number) || the table id's UTF-8 bytes."""
+    return b"tavolo/forfeit/v1" + struct.pack(">QQ", joint_seed, number) + table.encode("utf-8")
+
+
+def forfeit_signature(node, table, joint_seed, number):
+    s = signature(node, "00" * 32)
+    s["signature"] = node["signing"].sign(forfeit_statement(table, joint_seed, number)).hex()
+    return s
+
+
 def record(base, seats):
     b = json.loads(base)
     b["seats"] = seats
@@ -137,7 +148,17 @@ def main():
          "json": canon({"type": "records.data", "records": [
              {"id": pid, "body": people, "endedAt": 1700000000000, "signatures": both}]})},
     ]
+    forfeits = [
+        {"name": name, "table": t, "jointSeed": str(seed), "number": n, "statement": forfeit_statement(t, seed, n).hex(),
+         "signature": forfeit_signature(who, t, seed, n) if signed_number is None
+         else forfeit_signature(who, t, seed, signed_number), "member": b["id"], "expect": e}
+        for name, who, t, seed, n, signed_number, e in (
+            ("bruno signed his forfeit", b, "a1b2c3d4-7", 0x1122334455667788, 12, None, "counts"),
+            ("bruno signed a forfeit at another move", b, "a1b2c3d4-7", 0x1122334455667788, 12, 13, "does not count"),
+            ("alba signed bruno's forfeit", a, "a1b2c3d4-7", 2**64 - 1, 0, None, "does not count"),
+        )]
     out = {
+        "forfeits": forfeits,
         "messages": messages,
         "nodes": [{"x25519Private": n["k"].hex(), "identity": n["u"].hex(), "node": n["id"],
                    "identityEd": n["A"].hex(), "signingSeed": n["seed"].hex(), "key": n["K"].hex(),

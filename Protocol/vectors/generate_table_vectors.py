@@ -38,6 +38,10 @@ messages = [
     {"type": "table.catch-up", "table": T, "deals": [], "moves": []},
     {"type": "table.takeover", "table": T, "member": B, "number": 12},
     {"type": "table.forfeit", "table": T, "number": 0},
+    # With the leaver's signature object of its forfeit (11.7); any bytes of the right lengths decode here.
+    {"type": "table.forfeit", "table": T, "number": 9,
+     "signature": {"node": B, "identity": "11" * 32, "identityEd": "22" * 32, "key": "33" * 32,
+                   "binding": "44" * 64, "signature": "55" * 64}},
     {"type": "table.stop", "table": T, "code": "table/abandoned", "reason": "beta did not come back"},
     {"type": "table.race-move", "table": T, "seat": 2, "number": 17, "move": "left", "seatHash": "23" * 32},
     {"type": "table.race-order", "table": T, "order": [2, 0]},

@@ -1,4 +1,5 @@
 import TavoloCore
+import TavoloTable
 
 /// The fields of a record's body (§11.1). Keys are the JSON member names; canonical JSON sorts them.
 public struct RecordBody: Codable, Sendable, Equatable {
@@ -45,10 +46,12 @@ public struct RecordBody: Codable, Sendable, Equatable {
         public var appliedAt: Int
         /// True when the member left (the game is lost for it), false when it was voted out.
         public var forfeit: Bool
+        /// The member's signature of its forfeit statement (§11.7): with it the loss counts for the member.
+        public var signature: SignatureObject?
 
         public init(
             member: String, name: String, seats: [Int], heir: String, bot: String, number: Int, appliedAt: Int,
-            forfeit: Bool
+            forfeit: Bool, signature: SignatureObject? = nil
         ) {
             self.member = member
             self.name = name
@@ -58,6 +61,7 @@ public struct RecordBody: Codable, Sendable, Equatable {
             self.number = number
             self.appliedAt = appliedAt
             self.forfeit = forfeit
+            self.signature = signature
         }
     }
 

@@ -140,6 +140,7 @@ public final class NodeService: Sendable {
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
         tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
+        tableOptions.signForfeit = { table, seed, number in signer.signForfeit(table: table, jointSeed: seed, number: number) }
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)

@@ -37,13 +37,21 @@ public struct RecordSignature: Codable, Sendable, Hashable {
 
     /// Why this signature does not sign record `id` for `node`; nil when it does.
     public func problem(recordID id: String) -> String? {
+        guard id.utf8.count == 64, RecordLimits.isLowerHex(id), let idBytes = [UInt8](hexString: id) else {
+            return "a record id is not 64 lower-case hex digits"
+        }
+        return problem(signing: Self.recordMessage(id: idBytes), "this record")
+    }
+
+    /// Why this signature does not sign `message` (`what`, for the line said) for `node`; nil when it does.
+    func problem(signing message: [UInt8], _ what: String) -> String? {
         func bytes(_ s: String, _ count: Int) -> [UInt8]? {
             guard s.utf8.count == count * 2, RecordLimits.isLowerHex(s) else { return nil }
             return [UInt8](hexString: s)
         }
         guard let identityBytes = bytes(identity, 32), let edBytes = bytes(identityEd, 32),
             let keyBytes = bytes(key, 32), let bindingBytes = bytes(binding, 64),
-            let signatureBytes = bytes(signature, 64), let idBytes = bytes(id, 32)
+            let signatureBytes = bytes(signature, 64)
         else { return "a signature field is not lower-case hex of its length" }
         guard TavoloKeyDerivation.nodeIDBytes(staticPublicKey: identityBytes).hexString == node else {
             return "signature of \(node.prefix(8)): the identity key is not that node's"
@@ -54,8 +62,8 @@ public struct RecordSignature: Codable, Sendable, Hashable {
                 x25519Public: identityBytes)
         else { return "signature of \(node.prefix(8)): the signing key is not bound to its identity" }
         guard let signingKey = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes),
-            signingKey.isValidSignature(signatureBytes, for: Self.recordMessage(id: idBytes))
-        else { return "signature of \(node.prefix(8)): does not sign this record" }
+            signingKey.isValidSignature(signatureBytes, for: message)
+        else { return "signature of \(node.prefix(8)): does not sign \(what)" }
         return nil
     }
 
@@ -118,9 +126,14 @@ public struct RecordSigner: Sendable {
 
     /// This node's signature of record `id` (64 hex digits).
     public func sign(recordID id: String) -> RecordSignature? {
-        guard let idBytes = [UInt8](hexString: id), idBytes.count == 32,
-            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyBytes),
-            let signature = try? key.signature(for: RecordSignature.recordMessage(id: idBytes))
+        guard let idBytes = [UInt8](hexString: id), idBytes.count == 32 else { return nil }
+        return sign(RecordSignature.recordMessage(id: idBytes))
+    }
+
+    /// This node's signature of a message of §11.7 (a record's, a forfeit's).
+    func sign(_ message: [UInt8]) -> RecordSignature? {
+        guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: keyBytes),
+            let signature = try? key.signature(for: message)
         else { return nil }
         return RecordSignature(
             node: node, identity: identity.hexString, identityEd: identityEd.hexString,

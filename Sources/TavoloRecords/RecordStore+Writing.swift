@@ -37,7 +37,9 @@ extension RecordStore {
                 added += 1
                 try Standings.addForfeits(r.body, recordID: r.game.id, endedAt: r.game.endedAt, db)
                 try addSignatureRows(r.signatures, recordID: r.game.id, db)
-                if r.isSigned { try Standings.add(r.body, signers: Set(r.signatures.map(\.node)), db) }
+                if r.isSigned {
+                    try Standings.add(r.body, recordID: r.game.id, signers: Set(r.signatures.map(\.node)), db)
+                }
             }
             return added
         }
@@ -105,7 +107,7 @@ extension RecordStore {
             let signed = SignedRecord(RecordedGame(body: [], startedAt: nil, endedAt: 0), body, signatures: held)
             guard signed.isSigned else { return false }
             try db.execute(sql: "UPDATE record SET verified = 1 WHERE id = ?", arguments: [recordID])
-            try Standings.add(body, signers: Set(held.map(\.node)), db)
+            try Standings.add(body, recordID: recordID, signers: Set(held.map(\.node)), db)
             return true
         }
     }

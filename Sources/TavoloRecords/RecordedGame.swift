@@ -49,7 +49,8 @@ public struct RecordedGame: Sendable, Equatable {
             takeovers: log.takeovers?.filter { !$0.seats.isEmpty }.map {
                 RecordBody.Takeover(
                     member: $0.member.hex, name: $0.memberName, seats: $0.seats, heir: $0.heir.hex, bot: $0.bot,
-                    number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
+                    number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit,
+                    signature: $0.forfeit ? $0.signature : nil)
             },
             ranking: outcome == .finished ? log.ranking : nil, votes: outcome == .finished ? log.raceVotes : nil)
     }

@@ -76,15 +76,43 @@ enum Standings {
         }
     }
 
+    /// Whether a forfeit carries the member's own signature of it (§11.7): with it the loss counts without the
+    /// member's signature of the record, which it never sees the end of.
+    static func migrateSignedForfeits(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v6-signed-forfeits") { db in
+            try db.alter(table: "forfeit") { t in t.add(column: "signed", .boolean).notNull().defaults(to: false) }
+        }
+    }
+
     /// The forfeits of one record, as rows of `forfeit` (inside the insert's transaction), for `history`. They count
-    /// on the leaderboards only through `add`, in a signed record that the member who left signed too (§11.7).
+    /// on the leaderboards only through `add`, in a signed record that the member who left signed too, or with its
+    /// signature of the forfeit itself (§11.7).
     static func addForfeits(_ b: RecordBody, recordID: String, endedAt: Int64, _ db: Database) throws {
+        let signed = RecordSignature.signedForfeits(of: b)
         for t in b.takeovers ?? [] where t.forfeit {
             try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt) VALUES (?,?,?,?,?,?)"
+                sql: """
+                    INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt, signed)
+                    VALUES (?,?,?,?,?,?,?)
+                    """
             ).execute(
-                arguments: [recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt])
+                arguments: [
+                    recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt,
+                    signed.contains(t.member),
+                ])
         }
+    }
+
+    /// Whether `member`'s forfeit of `table` already counted in another record (the members of a table may write
+    /// records that differ; a forger may write more): a member leaves a table once, and loses it once.
+    static func forfeitCounted(member: String, table: String, otherThan recordID: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT 1 FROM forfeit f JOIN record r ON r.id = f.recordID
+                WHERE f.node = ? AND r.tableID = ? AND r.id != ? AND r.outcome = 'finished' AND r.verified
+                  AND (f.signed OR EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
+                """, arguments: [member, table, recordID]) != nil
     }
 
     static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws {
@@ -103,10 +131,12 @@ enum Standings {
     /// Adds one signed, finished record's seats to the standings and achievements (inside the transaction that
     /// stores it or completes its signatures). People are counted by node id, whose signature the record carries
     /// (a name is anybody's to take); bots by kind. A member that left counts the game as lost only when it signed
-    /// the record (`signers`): otherwise anyone could charge anyone with a loss.
-    static func add(_ b: RecordBody, signers: Set<String>, _ db: Database) throws {
+    /// the record (`signers`) or its forfeit: otherwise anyone could charge anyone with a loss.
+    static func add(_ b: RecordBody, recordID: String, signers: Set<String>, _ db: Database) throws {
         guard b.outcome == .finished else { return }
-        for t in b.takeovers ?? [] where t.forfeit && signers.contains(t.member) {
+        let signedForfeits = RecordSignature.signedForfeits(of: b)
+        for t in b.takeovers ?? [] where t.forfeit && (signers.contains(t.member) || signedForfeits.contains(t.member)) {
+            guard try !forfeitCounted(member: t.member, table: b.table, otherThan: recordID, db) else { continue }
             try upsertStanding(game: b.game, isBot: false, player: t.member, won: false, score: nil, db)
         }
         for s in b.seats {
@@ -157,8 +187,8 @@ extension RecordStore {
             }
             var stored = try rows(
                 "SELECT game, isBot, player, games, wins, total, minScore, maxScore FROM standing ORDER BY 1, 2, 3")
-            // Every seat of a signed, finished game, and every member that forfeited one and signed it (played, not
-            // won, no score).
+            // Every seat of a signed, finished game, and every member that forfeited one and signed the record or
+            // the forfeit, once per table (played, not won, no score).
             var recomputed = try rows(
                 """
                 SELECT game, isBot, p, COUNT(*), SUM(won), COALESCE(SUM(score), 0), MIN(score), MAX(score) FROM (
@@ -166,10 +196,12 @@ extension RecordStore {
                            s.score AS score
                     FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished' AND r.verified
                     UNION ALL
-                    SELECT r.game, 0, f.node, 0, NULL
+                    SELECT MIN(r.game), 0, f.node, 0, NULL
                     FROM forfeit f JOIN record r ON r.id = f.recordID
                     WHERE r.outcome = 'finished' AND r.verified
-                      AND EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
+                      AND (f.signed
+                           OR EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
+                    GROUP BY f.node, r.tableID)
                 GROUP BY game, isBot, p ORDER BY 1, 2, 3
                 """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {

@@ -32,7 +32,7 @@ enum TestSigners {
         b.takeovers = b.takeovers?.map {
             .init(
                 member: mapped($0.member), name: $0.name, seats: $0.seats, heir: mapped($0.heir), bot: $0.bot,
-                number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit)
+                number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit, signature: $0.signature)
         }
         let game = RecordedGame(body: try CanonicalJSON.encode(b), startedAt: record.startedAt, endedAt: record.endedAt)
         let skipped = Set(unsigned.map(node))

@@ -47,6 +47,9 @@ public struct TableContext: Sendable {
     public var seatRequestTimeout: Duration = .seconds(10)
     /// Moves per second of a bot in a simultaneous game whose kind names no pace (§10.5).
     public var raceBotPace: Double = 5
+    /// Signs this node's forfeit statement (§11.7: table, joint seed, move count); nil signs nothing. Ed25519 is
+    /// deterministic, so the machine stays a function of its inputs.
+    public var signForfeit: (@Sendable (TableID, UInt64, Int) -> SignatureObject?)?
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

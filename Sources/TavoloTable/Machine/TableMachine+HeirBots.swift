@@ -12,9 +12,13 @@ extension TableMachine {
         let move: AnyGameMove
     }
 
-    /// The bot kind playing `seat` when the seat passed from a member to an heir; nil for any other seat.
+    /// The bot kind playing `seat` when the seat passed from a member to an heir in a turn-based game; nil for any
+    /// other seat. Not in a race: there a seat passes at the vote's move count, not at a move of the seat, and a
+    /// member that slid the seat on apart drops those moves later (§10.6), so the members would not ask the bot at
+    /// the same points of the seat's sequence (PROTOCOL.md §10.6 says so: a race's heir is not checked).
     func inheritedBot(_ seat: Int) -> String? {
-        guard (log.takeovers ?? []).contains(where: { $0.seats.contains(seat) }) else { return nil }
+        guard session?.isSimultaneous != true, (log.takeovers ?? []).contains(where: { $0.seats.contains(seat) })
+        else { return nil }
         return info.seats[safe: seat]?.bot
     }
 

@@ -71,17 +71,21 @@ extension TableMachine {
     /// bot, which every member runs (§9.12, `TableMachine+HeirBots.swift`).
     static func moveBotsOn(_ saved: GameLog, me: NodeID, seat: Int, _ game: any GameSession) {
         let n = game.moveNumber
-        if let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
+        if !game.isSimultaneous, let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
             _ = try? game.heirBotMove(kind: t.bot, seat: seat)
             return
         }
-        guard let kind = botOfThisNode(in: saved, me: me, seat: seat) else { return }
+        guard let kind = botOfThisNode(in: saved, me: me, seat: seat, at: n) else { return }
         _ = try? game.isSimultaneous ? game.botMove(kind: kind, seat: seat) : game.botMove(kind: kind)
     }
 
-    /// The bot this node played `seat` with before any takeover of it (`moveBotsOn` handles those), if any.
-    static func botOfThisNode(in saved: GameLog, me: NodeID, seat: Int) -> String? {
+    /// The bot this node played `seat` with at move count `n`, if any (a turn-based game's inherited seats are
+    /// every member's to run: `moveBotsOn`).
+    static func botOfThisNode(in saved: GameLog, me: NodeID, seat: Int, at n: Int) -> String? {
         let takeovers = saved.takeovers ?? []
+        if let t = takeovers.last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
+            return t.heir == me ? t.bot : nil
+        }
         if let t = takeovers.first(where: { $0.seats.contains(seat) }) {
             return t.member == me ? saved.table.seats[safe: seat]?.bot : nil
         }

@@ -69,7 +69,9 @@ extension TableMachine {
         // This node left the game: a member that comes back gets its forfeit again (it may have been cut off when
         // it was sent), never its sync — that would tell it a member that no longer plays is back (§9.12).
         if let number = forfeitedAt {
-            if info.isMember(peer) { send(.forfeit(table: id, number: number), to: [peer]) }
+            if info.isMember(peer) {
+                send(.forfeit(table: id, number: number, signature: play?.absence.forfeitSignature), to: [peer])
+            }
             return
         }
         // A table that stopped here (abandoned after the grace, say) while a member was away: the member learns it

@@ -74,14 +74,15 @@ extension TableMachine {
         agree(member: member, number: number, forfeit: false)
     }
 
-    mutating func handleForfeit(from: NodeID, number: Int) {
+    mutating func handleForfeit(from: NodeID, number: Int, signature: SignatureObject?) {
         // Sent again on reconnection (§9.12): a forfeit already agreed, or one that comes after the end, changes
         // nothing and is no fault.
         if replaced.contains(from) || (info.phase.isOver && info.isMember(from)) { return }
         guard checks, info.phase.isActive, session != nil, info.isMember(from), number >= 0 else {
-            return dropped(.forfeit(table: id, number: number), from: from)
+            return dropped(.forfeit(table: id, number: number, signature: signature), from: from)
         }
-        agree(member: from, number: number, forfeit: true)
+        // Another node's signature is not its to give (it could only make the loss count for the wrong node).
+        agree(member: from, number: number, forfeit: true, signature: signature?.node == from.hex ? signature : nil)
     }
 
     /// The local user leaves during play: a forfeit, or, when the grace is over and no majority can ever form,
@@ -92,14 +93,17 @@ extension TableMachine {
             stop(.abandoned, "\(ctx.myName) ended the table: \(absentNames) did not come back", broadcast: true)
             return
         }
-        sendToTable(.forfeit(table: id, number: s.moveNumber))
+        // Signed, so the loss counts for this node wherever the record goes (§11.7).
+        let signature = jointSeed.flatMap { ctx.signForfeit?(id, $0, s.moveNumber) }
+        sendToTable(.forfeit(table: id, number: s.moveNumber, signature: signature))
         play?.absence.forfeitedAt = s.moveNumber
-        agree(member: me, number: s.moveNumber, forfeit: true)
+        play?.absence.forfeitSignature = signature
+        agree(member: me, number: s.moveNumber, forfeit: true, signature: signature)
         stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
     }
 
     /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
-    mutating func agree(member: NodeID, number: Int, forfeit: Bool) {
+    mutating func agree(member: NodeID, number: Int, forfeit: Bool, signature: SignatureObject? = nil) {
         guard !replaced.contains(member), info.isMember(member) else { return }
         guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
         play?.absence.replaced.insert(member)
@@ -109,7 +113,7 @@ extension TableMachine {
         play?.absence.graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
-        let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit)
+        let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit, signature: signature)
         play?.absence.agreed.append(takeover)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
@@ -199,11 +203,14 @@ extension TableMachine {
             // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
             // was away catches up first): either way the log names the agreed move, the same everywhere.
             let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : s.moveNumber
-            log.takeovers = (log.takeovers ?? []) + [
+            // In the order of `appliedAt`, then of the members' ids: a race's host without a seat passes nothing and
+            // is due at once, its seated members when their moves are in, so nodes that learn the votes at other
+            // times would otherwise log the same takeovers in other orders.
+            log.takeovers = ((log.takeovers ?? []) + [
                 GameLog.LoggedTakeover(
                     member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
-                    number: t.number, appliedAt: appliedAt, forfeit: t.forfeit)
-            ]
+                    number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
+            ]).sorted { ($0.appliedAt, $0.member) < ($1.appliedAt, $1.member) }
             persist()
             let list = seats.map(String.init).joined(separator: ", ")
             if t.member == me && !t.forfeit {

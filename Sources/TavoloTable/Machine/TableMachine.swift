@@ -61,6 +61,7 @@ public struct TableMachine {
         var number: Int
         var bot: String
         var forfeit: Bool
+        var signature: SignatureObject? = nil
     }
 
     /// A table this node hosts, still open.
@@ -186,7 +187,7 @@ public struct TableMachine {
         case .sync(_, let moves, let hash): handleSync(from: from, moves: moves, hash: hash)
         case .catchUp(_, let deals, let moves): handleCatchUp(from: from, deals: deals, moves: moves)
         case .takeover(_, let member, let number): handleTakeoverVote(from: from, member: member, number: number)
-        case .forfeit(_, let number): handleForfeit(from: from, number: number)
+        case .forfeit(_, let number, let signature): handleForfeit(from: from, number: number, signature: signature)
         }
     }
 

@@ -98,6 +98,8 @@ struct MemberAbsence {
     /// session comes back while this copy of the table lasts: one cut off when it left would otherwise never learn
     /// it (§9.12).
     var forfeitedAt: Int?
+    /// This node's signature of that forfeit, sent with it each time (§11.7).
+    var forfeitSignature: SignatureObject?
     /// Takeovers agreed (or forfeits), waiting for their move: they apply before the member's seats' first move
     /// numbered at least `number`, or at the end.
     var agreed: [TableMachine.AgreedTakeover] = []

@@ -62,6 +62,8 @@ public struct GameLog: Codable, Sendable, Equatable {
         public var appliedAt: Int
         /// True when the member left (a forfeit), false when it was lost and voted out.
         public var forfeit: Bool
+        /// The member's signature of its forfeit (§11.7), when it sent one.
+        public var signature: SignatureObject? = nil
     }
     /// Wall-clock start (seeding began) and end, in milliseconds since 1970 UTC: stamped by the shell when it
     /// writes the log (the machine reads no clock). Absent in logs written before records existed.

@@ -53,6 +53,8 @@ public actor TableManager {
         /// Called with the log of every table that ended (finished or stopped), after its file is written and
         /// before the end is told to local clients: the daemon records the game here (TavoloRecords).
         public var gameEnded: (@Sendable (GameLog) -> Void)?
+        /// Signs this node's forfeits (§11.7): the daemon's record signer.
+        public var signForfeit: (@Sendable (TableID, UInt64, Int) -> SignatureObject?)?
         /// Flush game logs to disk (power-cut safe): journals by group commit, headers and complete logs at once;
         /// without it an append or a rename still survives kill -9 (PROTOCOL.md §9.9).
         public var logFsync = true
@@ -98,6 +100,7 @@ public actor TableManager {
         self.logger = logger
         var context = TableContext(me: me, myName: name, catalog: catalog)
         context.overTableLifetime = options.overTableLifetime
+        context.signForfeit = options.signForfeit
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
         let sync = JournalSync(enabled: options.logFsync, interval: options.logFlushInterval, logger: logger)

@@ -49,7 +49,8 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// Member → table: my vote that `member`'s seats pass to a bot from move `number` on (§9.12).
     case takeover(table: TableID, member: NodeID, number: Int)
     /// Seat owner → table, after the start: I leave; my seats pass to a bot from move `number` on (a forfeit).
-    case forfeit(table: TableID, number: Int)
+    /// `signature`: the member's signature object of its forfeit statement (§11.7), so the loss counts for it.
+    case forfeit(table: TableID, number: Int, signature: SignatureObject? = nil)
 
     public var table: TableID {
         switch self {
@@ -58,7 +59,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
             .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
             .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _),
-            .forfeit(let t, _):
+            .forfeit(let t, _, _):
             t
         }
     }
@@ -89,7 +90,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
 
     private enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash, seatHash, order, moves, deals, member
+            scores, finalHash, seatHash, order, moves, deals, member, signature
     }
 
     /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
@@ -163,7 +164,10 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .takeover(
                 table: t, member: try c.decode(NodeID.self, forKey: .member),
                 number: try c.decode(Int.self, forKey: .number))
-        case "table.forfeit": self = .forfeit(table: t, number: try c.decode(Int.self, forKey: .number))
+        case "table.forfeit":
+            self = .forfeit(
+                table: t, number: try c.decode(Int.self, forKey: .number),
+                signature: try c.decodeIfPresent(SignatureObject.self, forKey: .signature))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
@@ -227,7 +231,9 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .takeover(_, let member, let number):
             try c.encode(member, forKey: .member)
             try c.encode(number, forKey: .number)
-        case .forfeit(_, let number): try c.encode(number, forKey: .number)
+        case .forfeit(_, let number, let signature):
+            try c.encode(number, forKey: .number)
+            try c.encodeIfPresent(signature, forKey: .signature)
         }
     }
 }
