@@ -37,6 +37,8 @@ messages = [
                {"number": 13, "seat": 0, "move": "d3", "stateHash": "cd" * 32, "after": "ef" * 32}]},
     {"type": "table.catch-up", "table": T, "deals": [], "moves": []},
     {"type": "table.takeover", "table": T, "member": B, "number": 12},
+    # Sent again to the member voted out: every voter the sender counted (9.12).
+    {"type": "table.takeover", "table": T, "member": B, "number": 12, "voters": [A, "0" * 32]},
     {"type": "table.forfeit", "table": T, "number": 0},
     # With the leaver's signature object of its forfeit (11.7); any bytes of the right lengths decode here.
     {"type": "table.forfeit", "table": T, "number": 9,

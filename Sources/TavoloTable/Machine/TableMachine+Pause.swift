@@ -42,7 +42,10 @@ extension TableMachine {
         if !replaced.contains(me) {
             for (member, byNumber) in votes.sorted(by: { $0.key < $1.key }) {
                 for (n, voters) in byNumber.sorted(by: { $0.key < $1.key }) where voters.contains(me) {
-                    send(.takeover(table: id, member: member, number: n), to: [peer])
+                    // To the member voted out, with every voter this node counted: some of them may have been voted
+                    // out or gone since, and could not tell it themselves (§9.12).
+                    let relayed = peer == member ? voters.sorted() : nil
+                    send(.takeover(table: id, member: member, number: n, voters: relayed), to: [peer])
                 }
             }
         }

@@ -51,18 +51,25 @@ extension TableMachine {
         for (member, n) in myVote where n < s.moveNumber && graceOver.contains(member) { vote(member) }
     }
 
-    mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int) {
+    mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int, relaying relayed: [NodeID] = []) {
         // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
         guard checks, info.phase.isActive, session != nil, info.isMember(voter), info.isMember(member),
             voter != member, !replaced.contains(voter), number >= 0
-        else { return dropped(.takeover(table: id, member: member, number: number), from: voter) }
+        else { return dropped(.takeover(table: id, member: member, number: number, voters: relayed), from: voter) }
         // Converge on one move: a voter ahead has moves this node misses; one behind misses this node's.
         if role == .node, graceOver.contains(member), !replaced.contains(me), let s = session {
             if number > s.moveNumber {
                 sendSync(to: voter)
             } else if number < s.moveNumber {
                 sendCatchUp(to: voter, from: number)
+            }
+        }
+        // The votes about this node that another voter counted: only the member voted out takes them, and only
+        // from members at the start of play (it can learn no more than that it no longer plays).
+        if member == me {
+            for other in relayed where other != me && other != voter && startMembers.contains(other) {
+                play?.absence.votes[member, default: [:]][number, default: []].insert(other)
             }
         }
         countVote(member: member, number: number, from: voter)

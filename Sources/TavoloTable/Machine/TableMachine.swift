@@ -186,7 +186,8 @@ public struct TableMachine {
         case .raceOrder(_, let order): handleRaceOrder(from: from, order: order)
         case .sync(_, let moves, let hash): handleSync(from: from, moves: moves, hash: hash)
         case .catchUp(_, let deals, let moves): handleCatchUp(from: from, deals: deals, moves: moves)
-        case .takeover(_, let member, let number): handleTakeoverVote(from: from, member: member, number: number)
+        case .takeover(_, let member, let number, let voters):
+            handleTakeoverVote(from: from, member: member, number: number, relaying: voters ?? [])
         case .forfeit(_, let number, let signature): handleForfeit(from: from, number: number, signature: signature)
         }
     }

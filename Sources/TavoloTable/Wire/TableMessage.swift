@@ -47,7 +47,8 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// live one is, and its `after` hash is this node's word on the state after it (§9.11).
     case catchUp(table: TableID, deals: [RelayedDeal], moves: [RelayedMove])
     /// Member → table: my vote that `member`'s seats pass to a bot from move `number` on (§9.12).
-    case takeover(table: TableID, member: NodeID, number: Int)
+    /// `voters`, only in a vote sent again to the member voted out: every voter the sender counted for it (§9.12).
+    case takeover(table: TableID, member: NodeID, number: Int, voters: [NodeID]? = nil)
     /// Seat owner → table, after the start: I leave; my seats pass to a bot from move `number` on (a forfeit).
     /// `signature`: the member's signature object of its forfeit statement (§11.7), so the loss counts for it.
     case forfeit(table: TableID, number: Int, signature: SignatureObject? = nil)
@@ -58,7 +59,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
             .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
-            .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _),
+            .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
             .forfeit(let t, _, _):
             t
         }
@@ -90,7 +91,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
 
     private enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash, seatHash, order, moves, deals, member, signature
+            scores, finalHash, seatHash, order, moves, deals, member, signature, voters
     }
 
     /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
@@ -161,9 +162,13 @@ public enum TableMessage: Codable, Sendable, Equatable {
                 table: t, deals: try c.decode([RelayedDeal].self, forKey: .deals),
                 moves: try c.decode([RelayedMove].self, forKey: .moves))
         case "table.takeover":
+            let voters = try c.decodeIfPresent([NodeID].self, forKey: .voters)
+            guard (voters?.count ?? 0) <= 16 else {
+                throw DecodingError.dataCorruptedError(forKey: .voters, in: c, debugDescription: "over 16 voters")
+            }
             self = .takeover(
                 table: t, member: try c.decode(NodeID.self, forKey: .member),
-                number: try c.decode(Int.self, forKey: .number))
+                number: try c.decode(Int.self, forKey: .number), voters: voters)
         case "table.forfeit":
             self = .forfeit(
                 table: t, number: try c.decode(Int.self, forKey: .number),
@@ -228,9 +233,10 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .catchUp(_, let deals, let moves):
             try c.encode(deals, forKey: .deals)
             try c.encode(moves, forKey: .moves)
-        case .takeover(_, let member, let number):
+        case .takeover(_, let member, let number, let voters):
             try c.encode(member, forKey: .member)
             try c.encode(number, forKey: .number)
+            try c.encodeIfPresent(voters, forKey: .voters)
         case .forfeit(_, let number, let signature):
             try c.encode(number, forKey: .number)
             try c.encodeIfPresent(signature, forKey: .signature)
