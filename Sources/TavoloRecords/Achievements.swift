@@ -51,8 +51,10 @@ enum Achievements {
                 game: "briscola", code: "briscola/over-ninety", title: "more than 90 of the 120 points",
                 cond: "s.score > 90"),
             Achievement(
+                // Only two sides can draw 60–60: with three players 60 is a win, with five a side's 60 is a loss or a
+                // win by the bid (Protocol/games/briscola.md, Outcome).
                 game: "briscola", code: "briscola/draw", title: "a 60–60 draw",
-                cond: "s.score = 60"),
+                cond: "s.score = 60 AND r.players IN (2, 4)"),
             Achievement(
                 game: "othello", code: "othello/wipe-out", title: "a wipe-out: the opponent has no disc left",
                 cond: "s.won AND " + Achievement.opponentWith("o.score = 0")),

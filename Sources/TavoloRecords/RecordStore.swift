@@ -99,6 +99,7 @@ public final class RecordStore: Sendable {
         Standings.migrateForfeits(&m)
         migrateSignatures(&m)
         Standings.migrateSignedForfeits(&m)
+        Standings.migrateBriscolaDraws(&m)
         return m
     }
 

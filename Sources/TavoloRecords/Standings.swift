@@ -76,6 +76,17 @@ enum Standings {
         }
     }
 
+    /// The 60–60 draw was counted for three- and five-player Briscola too (60 there is no draw): counted again.
+    static func migrateBriscolaDraws(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v7-briscola-draws-of-two-sides") { db in
+            guard let draw = Achievements.all.first(where: { $0.code == "briscola/draw" }) else { return }
+            try db.execute(sql: "DELETE FROM earned WHERE code = ?", arguments: [draw.code])
+            try db.execute(
+                sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(draw.sql))",
+                arguments: [draw.game, draw.code, draw.game])
+        }
+    }
+
     /// Whether a forfeit carries the member's own signature of it (§11.7): with it the loss counts without the
     /// member's signature of the record, which it never sees the end of.
     static func migrateSignedForfeits(_ m: inout DatabaseMigrator) {
@@ -169,7 +180,7 @@ extension Achievement {
         case "first-win": return won
         case "no-ghost": return score == 0
         case "over-ninety": return (score ?? 0) > 90
-        case "draw": return score == 60
+        case "draw": return score == 60 && [2, 4].contains(b.players)
         case "wipe-out": return won && b.scores.indices.contains { $0 != seat && b.scores[$0] == 0 }
         case "landslide": return won && (score ?? 0) >= 50
         default: return false
