@@ -158,6 +158,42 @@ final class RecordFloodIntegrationTests: DaemonTestCase {
         XCTAssertLessThanOrEqual(answered[0] + answered[1], RecordQuotas.Limits().answerBytesPerPeer + 4_096)
     }
 
+    /// A node whose store holds 10,000 records that came from 127.0.0.1 (its address's share of the disk, §11.3) is
+    /// restarted; a fresh key on that address then pushes valid records: none is kept, none refused, and the log
+    /// says why. A restart gives the address no new room, whatever key it uses.
+    func testAnAddressThatFilledItsShareGetsNoRoomUnderAFreshKeyAfterARestart() throws {
+        try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) { (try? harness.status(0)) != nil }
+        let me = try harness.status(0).id
+        harness.kill9(0)
+        let store = try RecordStore(path: harness.nodes[0].stateDir + "/records.sqlite", me: me)
+        let forgery = try Forgery()
+        let (_, filler) = try stranger0()
+        let share = RecordQuotas.Limits().storedPerAddress
+        let records = try (0..<share).map { n -> SignedRecord in
+            let w = try forgery.record(n, by: filler)
+            let game = RecordedGame(body: Array(w.body.utf8), startedAt: nil, endedAt: w.endedAt)
+            return SignedRecord(game, try game.decodedBody(), signatures: w.signatures ?? [])
+        }
+        try store.insert(records, source: .peer, from: filler.node, address: "127.0.0.1")
+        try store.close()
+        try harness.restart(0)
+        try harness.eventually("the node answers again", seconds: 30) { (try? harness.status(0)) != nil }
+        let (raw, signer) = try stranger()
+        raw.setTimeout(0.5)
+        let batch = try (0..<8).map { n in try forgery.record(n, by: signer) }
+        try raw.send(Frame.application(.records, try CanonicalJSON.encode(RecordMessage.data(batch))))
+        var ack: (accepted: Int, refused: Int)?
+        while ack == nil, let (m, _) = nextRecordsMessage(raw, seconds: 30) {
+            if case .ack(let a, let r, _) = m { ack = (a, r) }
+        }
+        let (accepted, refused) = try XCTUnwrap(ack, "no records.ack")
+        XCTAssertEqual(accepted, 0, "the address's share of the disk is used up")
+        XCTAssertEqual(refused, 0, "valid records are put off, not refused")
+        let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
+        XCTAssertTrue(log.contains("records kept from it (its share of the disk)"), harness.logTail(0))
+    }
+
     /// A key to fill a store with before the node runs (no connection: only its signer is used).
     func stranger0() throws -> (Void, RecordSigner) {
         ((), try XCTUnwrap(RecordSigner(identity: .init(), signingKey: .init())))
