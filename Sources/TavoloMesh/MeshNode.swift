@@ -210,8 +210,11 @@ public final class MeshNode: @unchecked Sendable {
         guard case .refused(let first) = newConnections.opened(from: address, now: .now) else { return nil }
         tap.stats.connectionsRefused += 1
         let limit = newConnections.perMinute
-        if first { logger.warning("connections from \(address): over \(limit) new a minute; the rest are refused busy") }
-        return .init(code: .busy, reason: "more than \(limit) connections from this address began a handshake this minute")
+        if first {
+            logger.warning("connections from \(address): over \(limit) new a minute; the rest are refused busy")
+        }
+        return .init(
+            code: .busy, reason: "more than \(limit) connections from this address began a handshake this minute")
     }
 
     /// Cuts the oldest connections still waiting for their handshake while together they hold too much. Answers

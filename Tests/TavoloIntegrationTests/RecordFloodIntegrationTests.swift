@@ -117,7 +117,9 @@ final class RecordFloodIntegrationTests: DaemonTestCase {
             for (raw, _) in flooders {
                 let asked = Date()
                 guard let (a, r) = try nextAck(raw, keeping: flooders.map(\.0), seq: &heartbeats) else { continue }
-                (accepted, refused, longestWait) = (accepted + a, refused + r, max(longestWait, -asked.timeIntervalSinceNow))
+                (accepted, refused, longestWait) = (
+                    accepted + a, refused + r, max(longestWait, -asked.timeIntervalSinceNow)
+                )
             }
         }
         let seconds = Date().timeIntervalSince(start)

@@ -16,7 +16,8 @@ final class NewConnectionRateTests: LoopbackMeshTestCase {
     func testAnAddressGetsItsConnectionsAMinuteAndIsSaidOverOnce() {
         var rate = NewConnectionRate(perMinute: 3)
         let t0 = ContinuousClock.now
-        XCTAssertEqual((0..<3).map { _ in rate.opened(from: "10.0.0.9", now: t0) }, Array(repeating: .admitted, count: 3))
+        XCTAssertEqual(
+            (0..<3).map { _ in rate.opened(from: "10.0.0.9", now: t0) }, Array(repeating: .admitted, count: 3))
         XCTAssertEqual(rate.opened(from: "10.0.0.9", now: t0), .refused(firstThisMinute: true))
         XCTAssertEqual(rate.opened(from: "10.0.0.9", now: t0 + .seconds(59)), .refused(firstThisMinute: false))
         XCTAssertEqual(rate.opened(from: "10.0.0.8", now: t0), .admitted, "another address has its own")
