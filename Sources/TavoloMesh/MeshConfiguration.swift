@@ -19,6 +19,9 @@ public struct MeshConfiguration: Sendable {
     public var maxQueuedBytes: Int = 8 << 20
     /// Accepted connections from one IP address that may wait for their handshake at the same time.
     public var maxPendingPerAddress: Int = 32
+    /// Accepted connections from one IP address that may begin their handshake in a minute (each may bring a fresh
+    /// key: this bounds the Noise handshakes and new sessions one host gets).
+    public var maxNewConnectionsPerAddressPerMinute: Int = 120
     /// Bytes that all connections waiting for their handshake may have sent, together; the oldest is cut first.
     public var maxPendingBytes: Int = 1 << 20
     /// Lost peers (no longer advertised) remembered at most, and for how long.

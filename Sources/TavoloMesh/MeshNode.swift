@@ -43,6 +43,8 @@ public final class MeshNode: @unchecked Sendable {
     var pending: PendingConnections
     var pendingSessions: [PendingConnections.Number: PeerSession] = [:]
     var pendingNumbers: [ObjectIdentifier: PendingConnections.Number] = [:]
+    /// Accepted connections that began their handshake, per address and minute (§3.4).
+    var newConnections: NewConnectionRate
     let lostPeerRetention: LostPeerRetention
     /// Lines about connections, at most one per peer (node id, or address before one is known) per interval...
     var peerLog = LogRateLimiter()
@@ -74,6 +76,7 @@ public final class MeshNode: @unchecked Sendable {
         tap = TrafficTap(recorder: config.recorder)
         pending = PendingConnections(
             limits: .init(perAddress: config.maxPendingPerAddress, totalBytes: config.maxPendingBytes))
+        newConnections = NewConnectionRate(perMinute: config.maxNewConnectionsPerAddressPerMinute)
         lostPeerRetention = LostPeerRetention(
             maxRemembered: config.maxLostPeers, keepFor: config.lostPeerRetention.timeAmount)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -178,12 +181,16 @@ public final class MeshNode: @unchecked Sendable {
         _ = channel.setOption(.writeBufferWaterMark, value: .init(low: 256 << 10, high: highWater))
         if !outbound {
             // Our own dials are bounded by the peers we know; what others open is bounded here (§3.4).
-            if let n = pending.opened(from: channel.remoteAddress?.ipAddress ?? "?") {
+            let address = channel.remoteAddress?.ipAddress ?? "?"
+            if let refusal = newConnectionRefusal(from: address) {
+                session.refusalAtStart = refusal
+            } else if let n = pending.opened(from: address) {
                 pendingSessions[n] = session
                 pendingNumbers[ObjectIdentifier(session)] = n
                 try channel.pipeline.syncOperations.addHandler(
                     PendingBytesHandler { [weak self] bytes in self?.pendingReceived(bytes, on: n) ?? false })
             } else {
+                tap.stats.connectionsRefused += 1
                 session.refusalAtStart = .init(
                     code: .busy,
                     reason: "more than \(pending.limits.perAddress) connections from this address await their handshake"
@@ -195,6 +202,19 @@ public final class MeshNode: @unchecked Sendable {
             heartbeatTimeout: config.heartbeatTimeout.timeAmount,
             secure: session.secureChannel)
         sessions[ObjectIdentifier(session)] = session
+    }
+
+    /// The refusal of a connection from `address` over its new connections a minute (§3.4), counted, and said in
+    /// the log once per address and minute; nil when it may begin its handshake.
+    private func newConnectionRefusal(from address: String) -> HandshakeAdmission.Refusal? {
+        guard case .refused(let first) = newConnections.opened(from: address, now: .now) else { return nil }
+        tap.stats.connectionsRefused += 1
+        let limit = newConnections.perMinute
+        if first {
+            logger.warning("connections from \(address): over \(limit) new a minute; the rest are refused busy")
+        }
+        return .init(
+            code: .busy, reason: "more than \(limit) connections from this address began a handshake this minute")
     }
 
     /// Cuts the oldest connections still waiting for their handshake while together they hold too much. Answers

@@ -45,7 +45,8 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     private(set) var closeReason: String?
     private(set) var remoteAddress: SocketAddress?
     /// Set by the node before the connection starts when it must be refused whatever the handshake (too many
-    /// pending connections from that address): the handshake still goes first, then this goodbye.
+    /// pending connections from that address, or too many new ones this minute): the handshake still goes first,
+    /// then this goodbye.
     var refusalAtStart: HandshakeAdmission.Refusal?
     /// The v2 secure channel at the head of this connection's pipeline; its keys outlive the handshake.
     var secureChannel: SecureChannelHandler?

@@ -19,6 +19,9 @@ public struct MeshStats: Sendable, Codable, Equatable {
     public var datagramsRejected = 0
     /// Datagrams dropped on purpose by the test hook `datagramDropShare` (simulated loss), before any check.
     public var datagramsDropped = 0
+    /// Accepted connections refused with goodbye `busy` before their handshake began (§3.4: too many from one
+    /// address waiting for their handshake, or beginning one in the same minute).
+    public var connectionsRefused = 0
 
     public init() {}
 }

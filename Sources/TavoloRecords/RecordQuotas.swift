@@ -13,8 +13,10 @@ public struct RecordQuotas: Sendable {
         public var answerBytesPerPeer = 1_048_576
         public var answerBytesPerAddress = 2_097_152
         public var answerBytes = 8_388_608
-        /// Records kept that a peer sent, per peer and from all peers: the rest of the disk is the node's own.
+        /// Records kept that peers sent, per peer, per address and from all peers: the rest of the disk is the
+        /// node's own. One address keeps at most half of all peers' room, however many keys it makes.
         public var storedPerPeer = 5_000
+        public var storedPerAddress = 10_000
         public var storedFromPeers = 20_000
 
         public init() {}

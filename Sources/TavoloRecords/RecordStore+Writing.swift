@@ -30,10 +30,12 @@ extension RecordStore {
     /// Stores records not stored yet, all in one transaction, with their (checked) signatures; returns how many
     /// were new. A record signed by every node that must sign it is `verified` and counts on the leaderboards.
     @discardableResult
-    public func insert(_ records: [SignedRecord], source: Source, from peer: String? = nil) throws -> Int {
+    public func insert(
+        _ records: [SignedRecord], source: Source, from peer: String? = nil, address: String? = nil
+    ) throws -> Int {
         try pool.write { db in
             var added = 0
-            for r in records where try insertRow(r, source: source, from: peer, db) {
+            for r in records where try insertRow(r, source: source, from: peer, address: address, db) {
                 added += 1
                 try Standings.addForfeits(r.body, recordID: r.game.id, endedAt: r.game.endedAt, db)
                 try addSignatureRows(r.signatures, recordID: r.game.id, db)
@@ -51,21 +53,24 @@ extension RecordStore {
         try insert([(record, try record.decodedBody())], source: source) == 1
     }
 
-    private func insertRow(_ r: SignedRecord, source: Source, from peer: String?, _ db: Database) throws -> Bool {
+    private func insertRow(
+        _ r: SignedRecord, source: Source, from peer: String?, address: String?, _ db: Database
+    ) throws -> Bool {
         let (g, b) = (r.game, r.body)
         // Cached statements: parsed once per connection, not once per row (the insert rate doubled).
         try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO record
                 (id, tableID, game, players, outcome, stopCode, moveCount, finalHash, startedAt, endedAt,
-                 mine, source, body, verified, receivedFrom) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                 mine, source, body, verified, receivedFrom, receivedFromAddress)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """
         ).execute(
             arguments: [
                 g.id, b.table, b.game, b.players, b.outcome.rawValue, b.stopCode, b.moves.count, b.finalHash,
                 g.startedAt, g.endedAt,
                 b.seats.contains { $0.node == me } || (b.takeovers ?? []).contains { $0.member == me },
-                source.rawValue, Data(g.body), r.isSigned, peer,
+                source.rawValue, Data(g.body), r.isSigned, peer, address,
             ])
         guard db.changesCount == 1 else { return false }
         for s in b.seats {

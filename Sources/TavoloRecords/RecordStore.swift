@@ -98,6 +98,7 @@ public final class RecordStore: Sendable {
         }
         Standings.migrateForfeits(&m)
         migrateSignatures(&m)
+        migrateSenderAddresses(&m)
         Standings.migrateSignedForfeits(&m)
         Standings.migrateBriscolaDraws(&m)
         return m

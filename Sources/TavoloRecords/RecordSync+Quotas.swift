@@ -15,10 +15,30 @@ extension RecordSync {
         return quotas.take(bytes, of: .answerBytes, peer: id.hex, address: peer.address, now: .now)
     }
 
-    /// How many more records from `id` this node keeps: its share and all peers' share of the disk.
+    /// How many more records from `id` this node keeps: its share, its address's and all peers' share of the disk.
     func storeRoom(for id: NodeID) -> Int {
-        let mine = quotas.limits.storedPerPeer - (peers[id]?.stored ?? 0)
-        return max(0, min(mine, quotas.limits.storedFromPeers - storedFromPeers))
+        let limits = quotas.limits
+        let mine = limits.storedPerPeer - (peers[id]?.stored ?? 0)
+        let address = limits.storedPerAddress - storedAt(peers[id]?.address ?? "")
+        return max(0, min(mine, address, limits.storedFromPeers - storedFromPeers))
+    }
+
+    /// Records kept that peers at `address` sent: read from the store the first time (the address is stored with
+    /// each record, so a restart forgets nothing), then counted here as records are kept.
+    func storedAt(_ address: String) -> Int {
+        if let n = storedByAddress[address] { return n }
+        let n = store.receivedCount(fromAddress: address)
+        storedByAddress[address] = n
+        return n
+    }
+
+    /// `added` records from `id` were kept: they count for it, its address and all peers.
+    func kept(_ added: Int, from id: NodeID) {
+        guard added > 0 else { return }
+        storedFromPeers += added
+        guard let address = peers[id]?.address else { return }
+        peers[id]?.stored += added
+        storedByAddress[address] = storedAt(address) + added
     }
 
     /// Logs that `id` went over a share, at most once a minute per peer.

@@ -47,12 +47,11 @@ extension RecordSync {
             sayOver(id, "records kept from it (its share of the disk)")
         }
         var added = 0
-        do { added = try store.insert(fresh, source: .peer, from: id.hex) } catch {
+        do { added = try store.insert(fresh, source: .peer, from: id.hex, address: peers[id]?.address) } catch {
             logger.error("cannot store records from \(id.short): \(error)")
         }
         stats.accepted += added
-        peers[id]?.stored += added
-        storedFromPeers += added
+        kept(added, from: id)
         if deferred > 0 {
             stats.deferred += deferred
             sayOver(id, "records checked a minute")

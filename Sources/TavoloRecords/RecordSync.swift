@@ -76,6 +76,8 @@ public actor RecordSync {
     var quotas: RecordQuotas
     /// Records stored that peers sent, all together (`RecordQuotas.Limits.storedFromPeers`).
     var storedFromPeers = 0
+    /// Records stored that peers at each address sent (`RecordQuotas.Limits.storedPerAddress`), read lazily.
+    var storedByAddress: [String: Int] = [:]
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
     public internal(set) var stats = Stats()

@@ -23,6 +23,7 @@ enum WebAssets {
         "/js/table.js": Asset(bytes: PackageResources.table_js, contentType: js),
         "/js/chat.js": Asset(bytes: PackageResources.chat_js, contentType: js),
         "/js/dom.js": Asset(bytes: PackageResources.dom_js, contentType: js),
+        "/js/names.js": Asset(bytes: PackageResources.names_js, contentType: js),
         // One module per game screen (`games/<game>.js`, registered in js/games.js).
         "/js/games.js": Asset(bytes: PackageResources.games_js, contentType: js),
         "/js/games/spirits.js": Asset(bytes: PackageResources.spirits_js, contentType: js),

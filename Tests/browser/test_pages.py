@@ -28,7 +28,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nodes import Cluster  # noqa: E402
+from nodes import Cluster, TavoloNode  # noqa: E402
 
 WAIT = 60  # seconds: the machine may be loaded; waits end as soon as their condition holds
 FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
@@ -584,10 +584,52 @@ def test_lobby_screenshot(ctx):
     check_accessible(ctx, ctx.b, "the lobby")
 
 
+def look_alike(name):
+    """`name` with its Latin a and e written as the Cyrillic letters drawn the same."""
+    return name.replace("a", "\u0430").replace("e", "\u0435")
+
+
+def test_look_alike_names_carry_their_ids(ctx):
+    """A third node named like node a but for two Cyrillic letters joins, says something in the lobby and hosts a
+    table: b's page shows both names with their ids in the peer list, the chat and the table's host and seat, as
+    the CLI does (PROTOCOL.md §4.1). Then the page's own folding, on the pairs PeerNameDisplayTests uses."""
+    a, b = ctx.cluster.nodes
+    fake = TavoloNode(ctx.args.tavolod, look_alike(a.name), ctx.cluster.root)
+    try:
+        assert fake.name != a.name
+        deadline = time.time() + WAIT
+        while not any(p["name"] == fake.name and p["state"] == "connected" for p in b.call({"op": "peers"})):
+            assert time.time() < deadline, "the look-alike node did not connect to b"
+            time.sleep(0.3)
+        fake.call({"op": "chat", "room": "lobby", "text": "trust me"})
+        hosted = fake.call({"op": "host", "game": "othello", "players": 2})
+        fake.call({"op": "join", "table": hosted["id"], "seat": 0})
+        open_page(ctx.b, b)
+        real, forged = f"{a.name} (id {a.id[:8]})", f"{fake.name} (id {fake.id[:8]})"
+        peers = lambda d: d.find_element(By.CSS_SELECTOR, ".peers").text
+        wait(ctx.b, lambda d: real in peers(d) and forged in peers(d), message="peer list without ids")
+        chat = lambda d: d.find_element(By.ID, "chat-messages").text
+        wait(ctx.b, lambda d: f"{forged} trust me" in chat(d), message="chat line without the id")
+        tables = lambda d: d.find_element(By.CSS_SELECTOR, ".tables").text
+        try:
+            wait(ctx.b, lambda d: f"host {forged}" in tables(d) and f"seat 0: {forged}" in tables(d))
+        except TimeoutException:
+            raise AssertionError(f"table host and seat without the id: {tables(ctx.b)!r}")
+        assert f"{b.name} (id" not in tables(ctx.b) + peers(ctx.b), "a name like no other is not marked"
+        folded = ctx.b.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import("/js/names.js").then(({ skeleton }) => done(arguments[0].map(([x, y]) => skeleton(x) === skeleton(y))));
+        """, [["\u0430nn", "ann"], ["b0b", "bob"], ["\uff21\uff2e\uff2e", "ann"], ["Bob", "bob"], ["rnike", "mike"],
+              ["ann", "anna"]])
+        assert folded == [True] * 5 + [False], folded
+    finally:
+        fake.stop()
+
+
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
          test_othello_against_bot, test_briscola_two_pages, test_briscola_chiamata_against_bots,
          test_spirits_and_quit_asks, test_fifteen_race_and_grace, test_a_leaver_is_shown_as_left,
-         test_watching_tables, test_lobby_screenshot]
+         test_watching_tables, test_lobby_screenshot, test_look_alike_names_carry_their_ids]
 
 
 class Context:

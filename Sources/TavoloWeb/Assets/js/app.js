@@ -4,6 +4,7 @@ import { banner, put, h } from "./dom.js";
 import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { Chat } from "./chat.js";
+import { nameMarker } from "./names.js";
 
 const app = {
   node: new Node(),
@@ -14,6 +15,9 @@ const app = {
   invitations: new Map(),
   tableView: null,
   chat: null,
+  /** `shown(name, node)`: the name, with its node's id beside it when it looks like another known node's. */
+  shown: (name) => name,
+  knownKey: "",
   view: document.getElementById("view"),
 
   /** Where the user is: null (the lobby) or a table id, from the URL's fragment. */
@@ -35,6 +39,7 @@ const app = {
       this.status = status;
       this.peers = peers;
       this.tables = tables;
+      this.learnNames();
       document.getElementById("me").textContent = `${status.name} · ${status.connectedPeers} peer${status.connectedPeers === 1 ? "" : "s"}`;
       if (!this.route) {
         document.title = this.titleBase();
@@ -42,6 +47,28 @@ const app = {
       }
     } catch (e) {
       if (n.open) banner(e.message, "error");
+    }
+  },
+
+  /** The nodes this page knows by name: itself, its peers, the tables' hosts and seat owners. */
+  knownNames() {
+    const known = [{ name: this.status?.name, node: this.status?.id }];
+    for (const p of this.peers) known.push({ name: p.name, node: p.id });
+    for (const t of this.tables) {
+      known.push({ name: t.hostName, node: t.host });
+      for (const s of t.seats) known.push({ name: s.ownerName, node: s.owner });
+    }
+    return known;
+  },
+
+  /** Rebuilds `shown` from the names known now; the chat is redrawn only when they changed (a redraw scrolls it). */
+  learnNames() {
+    const known = this.knownNames();
+    this.shown = nameMarker(known);
+    const key = known.map((k) => `${k.node}:${k.name}`).sort().join("|");
+    if (key !== this.knownKey) {
+      this.knownKey = key;
+      this.chat?.draw();
     }
   },
 

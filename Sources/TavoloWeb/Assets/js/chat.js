@@ -1,5 +1,6 @@
 // Chat beside the lobby and each table (PROTOCOL.md §12). Messages are shown with textContent: text, never markup.
 import { h, put } from "./dom.js";
+import { nameMarker } from "./names.js";
 
 const MAX_BYTES = 500;
 
@@ -42,9 +43,11 @@ export class Chat {
 
   draw() {
     const shown = this.entries.filter((e) => e.room === this.room);
+    // The writers of these lines count as known names too, like the CLI's `chat` (a look-alike need not be a peer).
+    const name = nameMarker([...this.app.knownNames(), ...shown.map((e) => ({ name: e.from, node: e.fromId }))]);
     put(this.list, shown.map((e) =>
       h("li", { class: e.mine ? "mine" : "" },
-        h("span", { class: "who" }, e.from), " ",
+        h("span", { class: "who" }, name(e.from, e.fromId)), " ",
         h("span", { class: "text" }, e.text),
         h("time", { class: "dim", datetime: new Date(e.at).toISOString() }, ` ${new Date(e.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`))));
     if (!shown.length) this.list.append(h("li", { class: "dim" }, this.room === "lobby" ? "Nobody has said anything yet." : "Say hello to the table."));

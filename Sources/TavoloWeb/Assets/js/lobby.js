@@ -42,7 +42,7 @@ function peerList(app) {
     h("thead", {}, h("tr", {}, h("th", {}, "node"), h("th", {}, "state"), h("th", {}, "round trip"))),
     h("tbody", {}, app.peers.map((p) =>
       h("tr", { class: `peer ${p.state}` },
-        h("td", {}, p.name),
+        h("td", {}, app.shown(p.name, p.id)),
         h("td", {}, h("span", { class: `pill ${p.state}` }, p.state), p.reason ? h("span", { class: "dim" }, ` ${p.reason}`) : null),
         h("td", { class: "num" }, p.rttMs === undefined ? "—" : `${p.rttMs.toFixed(1)} ms`)))));
 }
@@ -56,7 +56,7 @@ function invitations(app) {
     if (t.phase !== "open") continue;
     for (const seat of t.seats) {
       if (!seat.owner && seat.invited === app.status?.name && !found.has(t.id))
-        found.set(t.id, { seat: seat.seat, game: t.game, message: `${t.hostName} invites you to ${gameTitle(t.game)}, seat ${seat.seat}.` });
+        found.set(t.id, { seat: seat.seat, game: t.game, message: `${app.shown(t.hostName, t.host)} invites you to ${gameTitle(t.game)}, seat ${seat.seat}.` });
     }
   }
   const items = [...found.entries()].filter(([id]) => {
@@ -129,12 +129,14 @@ async function automatch(app, game) {
 }
 
 /** Who sits at a seat, as a short text: the node's words (`TableNotices.seatNames`: `bob`, `bot (greedy) for bob`)
- *  when it gave them, the same built here for the lobby's list. */
-export function seatText(s, me, named) {
-  if (s.owner === me && !s.bot) return `${s.ownerName} (you)`;
-  if (named) return named;
+ *  when it gave them, the same built here for the lobby's list; the owner's name as `shown` gives it (with its id
+ *  when it looks like another node's, names.js). */
+export function seatText(s, me, named, shown = (name) => name) {
+  const owner = s.ownerName ? shown(s.ownerName, s.owner) : s.ownerName;
+  if (s.owner === me && !s.bot) return `${owner} (you)`;
+  if (named) return owner && owner !== s.ownerName ? named.replace(s.ownerName, owner) : named;
   if (!s.owner) return s.invited ? `reserved for ${s.invited}` : "free";
-  return s.bot ? `bot (${s.bot}) for ${s.ownerName}` : s.ownerName;
+  return s.bot ? `bot (${s.bot}) for ${owner}` : owner;
 }
 
 function tableList(app, tables, mine) {
@@ -164,9 +166,9 @@ function tableList(app, tables, mine) {
         h("strong", {}, gameTitle(t.game)), " ",
         h("span", { class: "mono dim" }, t.id), " ",
         h("span", { class: `pill ${t.phase}` }, t.phase), " ",
-        h("span", { class: "dim" }, `host ${t.hostName}`)),
+        h("span", { class: "dim" }, `host ${app.shown(t.hostName, t.host)}`)),
       h("ol", { class: "seats", start: 0 }, t.seats.map((s) =>
-        h("li", { class: s.owner ? "taken" : "free" }, `seat ${s.seat}: ${seatText(s, me)}`))),
+        h("li", { class: s.owner ? "taken" : "free" }, `seat ${s.seat}: ${seatText(s, me, undefined, app.shown)}`))),
       h("div", { class: "row" }, buttons, amHost && t.phase === "open" && free.length ? inviteForm(app, t, free) : null));
   }));
 }
@@ -174,7 +176,7 @@ function tableList(app, tables, mine) {
 function inviteForm(app, t, free) {
   const peers = app.peers.filter((p) => p.state === "connected");
   if (!peers.length) return null;
-  const who = h("select", { "aria-label": "node to invite" }, peers.map((p) => h("option", { value: p.name }, p.name)));
+  const who = h("select", { "aria-label": "node to invite" }, peers.map((p) => h("option", { value: p.name }, app.shown(p.name, p.id))));
   const seat = h("select", { "aria-label": "seat" }, free.map((s) => h("option", { value: s.seat }, `seat ${s.seat}`)));
   return h("span", { class: "invite" }, " invite ", who, " to ", seat, " ",
     h("button", { type: "button", onclick: () => app.act({ op: "invite", table: t.id, seat: Number(seat.value), node: who.value }) }, "Invite"));

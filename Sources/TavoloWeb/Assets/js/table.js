@@ -83,7 +83,7 @@ export class TableView {
     const obs = st.observations[0] ?? st.publicObservation;
     const phase = info.phase;
     const myTurn = phase === "playing" && st.turn !== undefined && st.mySeats.includes(st.turn) && st.legalMoves.length > 0;
-    const names = info.seats.map((s, i) => seatText(s, this.me, st.seatNames?.[i]));
+    const names = info.seats.map((s, i) => seatText(s, this.me, st.seatNames?.[i], this.app.shown));
     const screen = screens[info.game];
     const focused = focusKey(this.app.view);
     // Focusable, so a keyboard user whose card or square went away in a redraw stays on the board.
