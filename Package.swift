@@ -55,7 +55,7 @@ let package = Package(
         // value types on libsodium's group operations, like TavoloNoise's handshake.
         .target(
             name: "TavoloSealed",
-            dependencies: ["CSodium", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CSodium", "TavoloCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",

@@ -177,6 +177,22 @@ def escrow(member, holders):
     return pieces, commits
 
 
+def example_messages(table, members, sealed, deal, n):
+    """One message of each kind of section 14.7 that these values make, as JSON objects."""
+    first_step = deal["steps"][0]
+    initial = [(IDENTITY, card_point(i)) for i in range(n)]
+    return [
+        {"type": "table.sealed-key", "table": table, "key": members[0].h.hex(), "proof": members[0].key_proof().hex()},
+        {"type": "table.sealed-escrow", "table": table, "pieces": sealed},
+        {"type": "table.sealed-shuffle", "table": table, "deal": deal["deal"], "input": deck_hash(initial).hex(),
+         "deck": first_step},
+        {"type": "table.sealed-shares", "table": table, "deal": deal["deal"],
+         "shares": [{"position": s["position"], "share": s["share"], "proof": s["proof"]}
+                    for s in deal["shares"] if s["member"] == 1]},
+        {"type": "table.sealed-audit", "table": table, "secrets": [{"member": 2, "secret": members[2].sigma.hex()}]},
+    ]
+
+
 def test_sigma(case, j):
     return sha256(b"sealed-vector-secret" + u8(case) + u8(j))
 
@@ -225,6 +241,7 @@ def make_case(case, table, m, n, deals):
         assert recovered == members[0].sigma
         out["escrow"] = {"owner": 0, "holders": holders, "pieces": [p.hex() for p in pieces],
                          "commitments": [c.hex() for c in commits], "sealed": sealed}
+        out["messages"] = example_messages(table, members, sealed, out["deals"][0], n)
     return out
 
 
@@ -238,7 +255,9 @@ def main():
                        "the deck after each member's shuffle (hex of n*64 bytes), the final deck hash, the shares and "
                        "proofs of every member for positions 0-2, and the card index every position opens to. "
                        "escrow: member 0's pieces for the others, their commitments, and "
-                       "each piece sealed to its holder's key (table.sealed-escrow's pieces).",
+                       "each piece sealed to its holder's key (table.sealed-escrow's pieces). messages: a "
+                       "table.sealed-key, -escrow, -shuffle (member 0, first deal), -shares (member 1, positions "
+                       "0-2) and -audit (member 2) as section 14.7 writes them.",
         "cardPoints": [card_point(i).hex() for i in range(54)],
         "cases": [
             make_case(0, "0a1b2c3d-1-1", 2, 40, [1]),
