@@ -31,7 +31,8 @@ public enum SealedAudit {
                 continue
             }
             if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret) }) {
-                faults.append(SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's"))
+                faults.append(
+                    SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's"))
             }
             members.append(secret)
         }

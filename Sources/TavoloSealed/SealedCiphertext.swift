@@ -33,7 +33,9 @@ public struct SealedCiphertext: Hashable, Sendable {
 /// A deck of sealed cards in dealing order (position 0 is dealt first), and its wire form.
 public enum SealedDeck {
     /// The starting deck of `cards`: every card in the open, in canonical order.
-    public static func initial(_ cards: SealedCardPoints) -> [SealedCiphertext] { cards.points.map(SealedCiphertext.open) }
+    public static func initial(_ cards: SealedCardPoints) -> [SealedCiphertext] {
+        cards.points.map(SealedCiphertext.open)
+    }
 
     public static func encode(_ deck: [SealedCiphertext]) -> [UInt8] { deck.flatMap(\.bytes) }
 

@@ -101,7 +101,8 @@ public struct SealedDeal: Sendable {
             throw SealedFault(.wrongCard, member: member, "position \(position) cannot be opened yet")
         }
         guard shown == card else {
-            throw SealedFault(.wrongCard, member: member, "played \(card) from position \(position), which holds \(shown)")
+            throw SealedFault(
+                .wrongCard, member: member, "played \(card) from position \(position), which holds \(shown)")
         }
     }
 }

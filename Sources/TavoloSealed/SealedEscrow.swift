@@ -56,7 +56,8 @@ public enum SealedEscrow {
     }
 
     /// Every piece of `secret` for `holders`, sealed to `holderKeys` (one per holder, same order).
-    public static func seal(_ secret: SealedMemberSecret, holders: [Int], holderKeys: [RistrettoPoint]) -> [SealedPiece] {
+    public static func seal(_ secret: SealedMemberSecret, holders: [Int], holderKeys: [RistrettoPoint]) -> [SealedPiece]
+    {
         precondition(holders.count == holderKeys.count)
         return zip(zip(holders, holderKeys), pieces(of: secret, holders: holders)).map { holderAndKey, piece in
             let (holder, key) = holderAndKey

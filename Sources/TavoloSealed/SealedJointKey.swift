@@ -4,7 +4,8 @@ public enum SealedJointKey {
     /// Nil when any proof fails; `keys[j]` and `proofs[j]` are member `j`'s.
     public static func combine(keys: [RistrettoPoint], proofs: [KeyProof], context: SealedContext) -> RistrettoPoint? {
         guard keys.count == proofs.count else { return nil }
-        for (j, key) in keys.enumerated() where key.isIdentity || !proofs[j].verifies(publicKey: key, context: context, member: j) {
+        for (j, key) in keys.enumerated()
+        where key.isIdentity || !proofs[j].verifies(publicKey: key, context: context, member: j) {
             return nil
         }
         return RistrettoPoint.sum(keys)

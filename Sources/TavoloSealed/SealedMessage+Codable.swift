@@ -32,9 +32,12 @@ extension SealedMessage: Codable {
             var secrets: [MemberSecret] = []
             while !list.isAtEnd {
                 let e = try list.nestedContainer(keyedBy: Key.self)
-                secrets.append(MemberSecret(member: try Self.member(.member, e), secret: try Self.hex(.secret, e, count: 32)))
+                secrets.append(
+                    MemberSecret(member: try Self.member(.member, e), secret: try Self.hex(.secret, e, count: 32)))
             }
-            guard !secrets.isEmpty, secrets.count <= Self.maxMember + 1 else { throw Self.malformed(.secrets, c, "1-16") }
+            guard !secrets.isEmpty, secrets.count <= Self.maxMember + 1 else {
+                throw Self.malformed(.secrets, c, "1-16")
+            }
             self = .audit(table: table, secrets: secrets)
         case "table.sealed-release":
             var list = try c.nestedUnkeyedContainer(forKey: .pieces)

@@ -47,7 +47,8 @@ public struct ShareProof: Hashable, Sendable {
         }
     }
 
-    public static func prove(_ statement: Statement, secret x: RistrettoScalar, nonce k: RistrettoScalar) -> ShareProof {
+    public static func prove(_ statement: Statement, secret x: RistrettoScalar, nonce k: RistrettoScalar) -> ShareProof
+    {
         let c = challenge(statement, .base(times: k), statement.base.times(k))
         return ShareProof(challenge: c, response: k + c * x)
     }

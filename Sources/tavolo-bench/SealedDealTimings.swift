@@ -34,19 +34,25 @@ enum SealedDealTimings {
     static func deal(members m: Int, cards n: Int, hand: Int) -> Figures {
         let table = SealedContext(tableId: "0123abcd-7-1")
         let secrets = (0..<m).map { j in
-            SealedMemberSecret(seed: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ j) }, context: table, member: j)
+            SealedMemberSecret(
+                seed: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ j) }, context: table, member: j)
         }
         var cpu = 0.0
         var bytes = 0
         // Keys: each member makes its proof and checks the others' (in parallel across members).
         let (proofs, makeMs) = clock { secrets.map { $0.keyProof() } }
-        let (_, checkMs) = clock { SealedJointKey.combine(keys: secrets.map(\.publicKey), proofs: proofs, context: table) }
+        let (_, checkMs) = clock {
+            SealedJointKey.combine(keys: secrets.map(\.publicKey), proofs: proofs, context: table)
+        }
         let jointKey = RistrettoPoint.sum(secrets.map(\.publicKey))
         cpu += makeMs + checkMs * Double(m)
         var wall = makeMs / Double(m) + checkMs
         for (j, proof) in proofs.enumerated() {
             bytes += messageBytes(
-                ["type": "table.sealed-key", "table": table.tableId, "key": hex(secrets[j].publicKey.bytes), "proof": hex(proof.bytes)],
+                [
+                    "type": "table.sealed-key", "table": table.tableId, "key": hex(secrets[j].publicKey.bytes),
+                    "proof": hex(proof.bytes),
+                ],
                 members: m)
         }
         // Shuffles: one after another.
@@ -61,7 +67,10 @@ enum SealedDealTimings {
             wall += ms + decodeMs
             cpu += ms + decodeMs * Double(m - 1)
             bytes += messageBytes(
-                ["type": "table.sealed-shuffle", "table": table.tableId, "deal": 1, "input": hex(input), "deck": hex(SealedDeck.encode(deck))],
+                [
+                    "type": "table.sealed-shuffle", "table": table.tableId, "deal": 1, "input": hex(input),
+                    "deck": hex(SealedDeck.encode(deck)),
+                ],
                 members: m)
         }
         let opening = openHands(secrets, deck: deck, hand: hand, cards: SealedCardPoints(count: n))
@@ -84,12 +93,19 @@ enum SealedDealTimings {
         for secret in secrets {
             let mine = positions.filter { $0 % m != secret.member }
             let (shares, ms) = clock {
-                Dictionary(uniqueKeysWithValues: mine.map { ($0, DecryptionShare.make(secret: secret, deal: 1, position: $0, card: deck[$0])) })
+                Dictionary(
+                    uniqueKeysWithValues: mine.map {
+                        ($0, DecryptionShare.make(secret: secret, deal: 1, position: $0, card: deck[$0]))
+                    })
             }
             made.append(shares)
             makeMs.append(ms)
-            let list = mine.compactMap { p in shares[p].map { ["position": p, "share": hex($0.share.bytes), "proof": hex($0.proof.bytes)] } }
-            bytes += messageBytes(["type": "table.sealed-shares", "table": secrets[0].context.tableId, "deal": 1, "shares": list], members: m)
+            let list = mine.compactMap { p in
+                shares[p].map { ["position": p, "share": hex($0.share.bytes), "proof": hex($0.proof.bytes)] }
+            }
+            bytes += messageBytes(
+                ["type": "table.sealed-shares", "table": secrets[0].context.tableId, "deal": 1, "shares": list],
+                members: m)
         }
         var checkMs: [Double] = []
         for me in secrets {
@@ -97,7 +113,10 @@ enum SealedDealTimings {
                 var opened = 0
                 for (j, shares) in made.enumerated() where j != me.member {
                     for (p, s) in shares {
-                        guard s.verifies(context: me.context, deal: 1, position: p, member: j, publicKey: secrets[j].publicKey, card: deck[p])
+                        guard
+                            s.verifies(
+                                context: me.context, deal: 1, position: p, member: j, publicKey: secrets[j].publicKey,
+                                card: deck[p])
                         else { fatalError("an honest share did not verify") }
                     }
                 }

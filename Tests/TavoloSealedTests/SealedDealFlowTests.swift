@@ -49,7 +49,9 @@ final class SealedDealFlowTests: XCTestCase {
         for j in 0..<3 {
             hands.append(try t.hand(j).map { try XCTUnwrap(try t.nodes[j].open($0, with: t.secrets[j])) })
             for other in 0..<3 where other != j {
-                for p in t.hand(other) { XCTAssertNil(try t.nodes[j].open(p), "member \(j) read member \(other)'s card") }
+                for p in t.hand(other) {
+                    XCTAssertNil(try t.nodes[j].open(p), "member \(j) read member \(other)'s card")
+                }
             }
         }
         XCTAssertEqual(Set(hands.joined()).count, 9)
@@ -67,9 +69,12 @@ final class SealedDealFlowTests: XCTestCase {
         var t = makeTable(members: 3)
         try shuffleAll(&t)
         var shares = t.nodes[2].shares(of: t.secrets[2], positions: t.hand(0))
-        shares[1] = (shares[1].position, DecryptionShare(share: shares[1].share.share + .generator, proof: shares[1].share.proof))
+        shares[1] = (
+            shares[1].position, DecryptionShare(share: shares[1].share.share + .generator, proof: shares[1].share.proof)
+        )
         XCTAssertThrowsError(try t.nodes[0].acceptShares(from: 2, shares)) { error in
-            XCTAssertEqual(error as? SealedFault, SealedFault(.badShare, member: 2, "share for position 3 does not verify"))
+            XCTAssertEqual(
+                error as? SealedFault, SealedFault(.badShare, member: 2, "share for position 3 does not verify"))
         }
     }
 
@@ -86,7 +91,8 @@ final class SealedDealFlowTests: XCTestCase {
             XCTAssertEqual((error as? SealedFault)?.member, 1)
         }
         // The same lie with a share forged for the card it wants: the proof fails, and names it too.
-        let forged = DecryptionShare(share: t.nodes[0].finalDeck![p].b - SealedCardPoints.point(card: wanted), proof: share.proof)
+        let forged = DecryptionShare(
+            share: t.nodes[0].finalDeck![p].b - SealedCardPoints.point(card: wanted), proof: share.proof)
         XCTAssertThrowsError(try t.nodes[2].acceptPlay(from: 1, position: p, card: wanted, share: forged)) { error in
             XCTAssertEqual((error as? SealedFault)?.code, .wrongCard)
             XCTAssertEqual((error as? SealedFault)?.member, 1)
@@ -102,7 +108,8 @@ final class SealedDealFlowTests: XCTestCase {
         let (input0, deck0) = t.nodes[0].shuffle(with: t.secrets[0])
         try t.nodes[2].acceptShuffle(from: 0, input: input0, deck: SealedDeck.encode(deck0))
         XCTAssertThrowsError(try t.nodes[2].acceptShuffle(from: 1, input: input, deck: SealedDeck.encode(deck))) {
-            XCTAssertEqual($0 as? SealedFault, SealedFault(.badDeck, member: 1, "shuffled another deck than the one before it"))
+            XCTAssertEqual(
+                $0 as? SealedFault, SealedFault(.badDeck, member: 1, "shuffled another deck than the one before it"))
         }
     }
 
@@ -114,7 +121,9 @@ final class SealedDealFlowTests: XCTestCase {
         try shuffleAll(&t) { j, deck in
             guard j == 2 else { return deck }
             var stacked = deck
-            for p in 0..<3 { stacked[p] = SealedCiphertext.open(self.cards.points[p]).rerandomised(by: .one, jointKey: jointKey) }
+            for p in 0..<3 {
+                stacked[p] = SealedCiphertext.open(self.cards.points[p]).rerandomised(by: .one, jointKey: jointKey)
+            }
             return stacked
         }
         let audit = SealedAudit.run(secrets: t.secrets.map(\.seed), deals: t.nodes)

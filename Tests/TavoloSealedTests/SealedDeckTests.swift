@@ -15,7 +15,8 @@ final class SealedDeckTests: XCTestCase {
 
     func deal(members count: Int, cards: SealedCardPoints, deal number: Int = 1) -> Deal {
         let members = (0..<count).map { j in
-            SealedMemberSecret(seed: (0..<32).map { UInt8(truncatingIfNeeded: $0 * 7 + j * 31 + 1) }, context: table, member: j)
+            SealedMemberSecret(
+                seed: (0..<32).map { UInt8(truncatingIfNeeded: $0 * 7 + j * 31 + 1) }, context: table, member: j)
         }
         let jointKey = RistrettoPoint.sum(members.map(\.publicKey))
         var steps = [SealedDeck.initial(cards)]
@@ -32,7 +33,9 @@ final class SealedDeckTests: XCTestCase {
     func testEveryCardOpensOnceEveryMemberShares() {
         let cards = SealedCardPoints(count: 54)
         let d = deal(members: 4, cards: cards)
-        let order = (0..<54).map { DecryptionShare.open(d.final[$0], shares: shares(d, position: $0, from: [0, 1, 2, 3]), cards: cards) }
+        let order = (0..<54).map {
+            DecryptionShare.open(d.final[$0], shares: shares(d, position: $0, from: [0, 1, 2, 3]), cards: cards)
+        }
         XCTAssertEqual(order.compactMap { $0 }.sorted(), Array(0..<54))
         XCTAssertNotEqual(order.compactMap { $0 }, Array(0..<54), "four shuffles left the deck in order")
     }
@@ -69,7 +72,8 @@ final class SealedDeckTests: XCTestCase {
     func testEachDealShufflesDifferently() {
         let m = SealedMemberSecret(seed: [UInt8](repeating: 9, count: 32), context: table, member: 0)
         XCTAssertEqual(SealedShuffle.order(secret: m, deal: 1, count: 54).sorted(), Array(0..<54))
-        XCTAssertNotEqual(SealedShuffle.order(secret: m, deal: 1, count: 54), SealedShuffle.order(secret: m, deal: 2, count: 54))
+        XCTAssertNotEqual(
+            SealedShuffle.order(secret: m, deal: 1, count: 54), SealedShuffle.order(secret: m, deal: 2, count: 54))
     }
 
     func testDeckWireFormRoundTripsAndRefusesAnOpenCard() {
@@ -85,7 +89,9 @@ final class SealedDeckTests: XCTestCase {
         XCTAssertEqual(pieces.count, 3)
         let back = SealedEscrow.recover(pieces: pieces, context: table, member: 1, publicKey: owner.publicKey)
         XCTAssertEqual(back?.seed, owner.seed)
-        XCTAssertNil(SealedEscrow.recover(pieces: Array(pieces.dropLast()), context: table, member: 1, publicKey: owner.publicKey))
+        XCTAssertNil(
+            SealedEscrow.recover(
+                pieces: Array(pieces.dropLast()), context: table, member: 1, publicKey: owner.publicKey))
         var lying = pieces
         lying[0][0] ^= 1
         XCTAssertNil(SealedEscrow.recover(pieces: lying, context: table, member: 1, publicKey: owner.publicKey))
@@ -95,15 +101,19 @@ final class SealedDeckTests: XCTestCase {
     }
 
     func testAnEscrowPieceOpensOnlyForItsHolder() {
-        let members = (0..<3).map { SealedMemberSecret(seed: [UInt8](repeating: UInt8(0x40 + $0), count: 32), context: table, member: $0) }
-        let sealed = SealedEscrow.seal(members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])
+        let members = (0..<3).map {
+            SealedMemberSecret(seed: [UInt8](repeating: UInt8(0x40 + $0), count: 32), context: table, member: $0)
+        }
+        let sealed = SealedEscrow.seal(
+            members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])
         let pieces = SealedEscrow.pieces(of: members[0], holders: [1, 2])
         XCTAssertEqual(SealedEscrow.open(sealed[0], owner: 0, holder: members[1]), pieces[0])
         XCTAssertEqual(SealedEscrow.open(sealed[1], owner: 0, holder: members[2]), pieces[1])
         XCTAssertNil(SealedEscrow.open(sealed[0], owner: 0, holder: members[2]), "member 2 opened member 1's piece")
         // A piece of the owner's that is not what it committed to is refused by its holder.
         let bent = SealedEscrow.SealedPiece(
-            holder: 1, ephemeral: sealed[0].ephemeral, sealed: sealed[0].sealed.map { $0 ^ 0x80 }, commitment: sealed[0].commitment)
+            holder: 1, ephemeral: sealed[0].ephemeral, sealed: sealed[0].sealed.map { $0 ^ 0x80 },
+            commitment: sealed[0].commitment)
         XCTAssertNil(SealedEscrow.open(bent, owner: 0, holder: members[1]))
     }
 }

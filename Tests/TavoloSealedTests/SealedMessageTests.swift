@@ -24,15 +24,19 @@ final class SealedMessageTests: XCTestCase {
     func testTheGeneratorsMessagesAreOurs() throws {
         let c = try vectorCase()
         let context = SealedContext(tableId: try XCTUnwrap(c["table"] as? String))
-        let seeds = try XCTUnwrap(c["secrets"] as? [[String: String]]).map { [UInt8](hexString: $0["sigma"] ?? "") ?? [] }
+        let seeds = try XCTUnwrap(c["secrets"] as? [[String: String]]).map {
+            [UInt8](hexString: $0["sigma"] ?? "") ?? []
+        }
         let members = seeds.enumerated().map { SealedMemberSecret(seed: $1, context: context, member: $0) }
-        var deal = SealedDeal(context: context, number: 1, cards: SealedCardPoints(count: 54), publicKeys: members.map(\.publicKey))
+        var deal = SealedDeal(
+            context: context, number: 1, cards: SealedCardPoints(count: 54), publicKeys: members.map(\.publicKey))
         let (input, deck) = deal.shuffle(with: members[0])
         let ours: [SealedMessage] = [
             .key(table: context.tableId, key: members[0].publicKey, proof: members[0].keyProof()),
             .escrow(
                 table: context.tableId,
-                pieces: SealedEscrow.seal(members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])),
+                pieces: SealedEscrow.seal(
+                    members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])),
             .shuffle(table: context.tableId, deal: 1, input: input, deck: SealedDeck.encode(deck)),
             try sharesOfMember1(&deal, members),
             .audit(table: context.tableId, secrets: [.init(member: 2, secret: members[2].seed)]),
@@ -50,7 +54,9 @@ final class SealedMessageTests: XCTestCase {
             let (input, deck) = deal.shuffle(with: members[j])
             try deal.acceptShuffle(from: j, input: input, deck: SealedDeck.encode(deck))
         }
-        let shares = deal.shares(of: members[1], positions: [0, 1, 2]).map { SealedMessage.PositionShare(position: $0.position, share: $0.share) }
+        let shares = deal.shares(of: members[1], positions: [0, 1, 2]).map {
+            SealedMessage.PositionShare(position: $0.position, share: $0.share)
+        }
         return .shares(table: deal.context.tableId, deal: 1, shares: shares)
     }
 

@@ -79,7 +79,8 @@ final class SealedProofTests: XCTestCase {
             .rerandomised(by: bob.key, jointKey: alice.publicKey + bob.publicKey)
         let share = DecryptionShare.make(secret: alice, deal: 1, position: 3, card: card)
         func verifies(_ s: DecryptionShare, deal: Int = 1, position: Int = 3, member: Int = 0) -> Bool {
-            s.verifies(context: table, deal: deal, position: position, member: member, publicKey: alice.publicKey, card: card)
+            s.verifies(
+                context: table, deal: deal, position: position, member: member, publicKey: alice.publicKey, card: card)
         }
         XCTAssertTrue(verifies(share))
         XCTAssertEqual(share.share, card.a.times(alice.key))

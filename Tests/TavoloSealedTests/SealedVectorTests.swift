@@ -52,7 +52,8 @@ final class SealedVectorTests: XCTestCase {
             XCTAssertTrue(proof.verifies(publicKey: members[j].publicKey, context: context, member: j))
         }
         let jointKey = try XCTUnwrap(
-            SealedJointKey.combine(keys: members.map(\.publicKey), proofs: members.map { $0.keyProof() }, context: context))
+            SealedJointKey.combine(
+                keys: members.map(\.publicKey), proofs: members.map { $0.keyProof() }, context: context))
         XCTAssertEqual(jointKey, try point(c["jointKey"]))
         for d in try XCTUnwrap(c["deals"] as? [[String: Any]]) {
             try checkDeal(d, members: members, cards: cards, jointKey: jointKey)
@@ -86,7 +87,8 @@ final class SealedVectorTests: XCTestCase {
         }
         let opened = deck.enumerated().map { p, card in
             DecryptionShare.open(
-                card, shares: members.map { DecryptionShare.make(secret: $0, deal: number, position: p, card: card).share },
+                card,
+                shares: members.map { DecryptionShare.make(secret: $0, deal: number, position: p, card: card).share },
                 cards: cards)
         }
         XCTAssertEqual(opened, try XCTUnwrap(d["opened"] as? [Int]))
@@ -116,7 +118,8 @@ final class SealedVectorTests: XCTestCase {
                 pieces[try XCTUnwrap(holders.firstIndex(of: piece.holder))])
         }
         XCTAssertEqual(
-            SealedEscrow.recover(pieces: pieces, context: owner.context, member: owner.member, publicKey: owner.publicKey)?
+            SealedEscrow.recover(
+                pieces: pieces, context: owner.context, member: owner.member, publicKey: owner.publicKey)?
                 .seed, owner.seed)
     }
 }
