@@ -5,11 +5,15 @@ import Foundation
 enum SealedReport {
     static func print() {
         Swift.print("sealed deal (PROTOCOL.md §14.8 steps 1-3): keys, every member's shuffle, every hand opened; one")
-        Swift.print("  process, wall = critical path with one core per member (no network latency), cpu = all members")
+        Swift.print("  process, wall = critical path with one core per member (no network latency), cpu = all members;")
+        Swift.print("  fastest of five")
         for (cards, hand) in [(54, 5), (40, 3)] {
             for members in [2, 4, 6] {
-                _ = SealedDealTimings.deal(members: members, cards: cards, hand: hand)  // warm-up
-                let f = SealedDealTimings.deal(members: members, cards: cards, hand: hand)
+                // The fastest of five (after a warm-up): other processes on a shared machine only ever add time.
+                _ = SealedDealTimings.deal(members: members, cards: cards, hand: hand)
+                let f = fastest(of: 5, by: \.wallMs) {
+                    SealedDealTimings.deal(members: members, cards: cards, hand: hand)
+                }
                 Swift.print(
                     String(
                         format:
@@ -17,8 +21,8 @@ enum SealedReport {
                         f.members, f.cards, f.handPositions, f.wallMs, f.cpuMs, f.shuffleStepMs, f.bytes))
             }
         }
-        Swift.print("sealed move (steps 4-5), 6 members, 54 cards, mean of 200:")
-        let m = SealedMoveTimings.run(members: 6, cards: 54, repeats: 200)
+        Swift.print("sealed move (steps 4-5), 6 members, 54 cards, mean of 200 moves, fastest of five runs:")
+        let m = fastest(of: 5, by: \.drawCheckUs) { SealedMoveTimings.run(members: 6, cards: 54, repeats: 200) }
         Swift.print(
             String(
                 format:
@@ -34,5 +38,14 @@ enum SealedReport {
                 format: "  per move that plays and draws: %.2f ms of CPU for all six nodes, %.2f ms on the critical "
                     + "path (the mover's share, then a receiver's check and opening)",
                 allNodes / 1000, (m.playMoverUs + m.playReceiverUs) / 1000))
+    }
+
+    static func fastest<T>(of runs: Int, by time: KeyPath<T, Double>, _ run: () -> T) -> T {
+        var best = run()
+        for _ in 1..<runs {
+            let next = run()
+            if next[keyPath: time] < best[keyPath: time] { best = next }
+        }
+        return best
     }
 }

@@ -60,6 +60,30 @@ final class SealedMessageTests: XCTestCase {
         return .shares(table: deal.context.tableId, deal: 1, shares: shares)
     }
 
+    /// §9.1 caps a table message at 65,536 bytes: the largest sealed ones, a 54-card deck and the shares of a
+    /// six-member Spirits! deal (25 positions of the other seats), fit with room to spare.
+    func testTheLargestMessagesFitATableMessage() throws {
+        let context = SealedContext(tableId: String(repeating: "t", count: 64))
+        let members = (0..<6).map {
+            SealedMemberSecret(seed: [UInt8](repeating: UInt8($0), count: 32), context: context, member: $0)
+        }
+        var deal = SealedDeal(
+            context: context, number: 3, cards: SealedCardPoints(count: 54), publicKeys: members.map(\.publicKey))
+        for j in 0..<6 {
+            let (input, deck) = deal.shuffle(with: members[j])
+            try deal.acceptShuffle(from: j, input: input, deck: SealedDeck.encode(deck))
+            let shuffle = SealedMessage.shuffle(
+                table: context.tableId, deal: 3, input: input, deck: SealedDeck.encode(deck))
+            XCTAssertLessThan(try JSONEncoder().encode(shuffle).count, 16_384)
+        }
+        let shares = deal.shares(of: members[0], positions: (0..<30).filter { $0 % 6 != 0 })
+            .map { SealedMessage.PositionShare(position: $0.position, share: $0.share) }
+        XCTAssertEqual(shares.count, 25)
+        let message = SealedMessage.shares(table: context.tableId, deal: 3, shares: shares)
+        XCTAssertLessThan(try JSONEncoder().encode(message).count, 16_384)
+        XCTAssertEqual(try JSONDecoder().decode(SealedMessage.self, from: JSONEncoder().encode(message)), message)
+    }
+
     func testMalformedFieldsAreRefused() throws {
         let c = try vectorCase()
         let messages = try XCTUnwrap(c["messages"] as? [[String: Any]])
