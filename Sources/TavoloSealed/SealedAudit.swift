@@ -1,6 +1,6 @@
-/// The end-of-game audit (PROTOCOL.md §14.10 steps 1–3): with every member's revealed secret, recompute every
-/// member's shuffle of every deal and open every card. Names each member whose secret or shuffle was false; the
-/// game layer then replays the game with every hand known (step 4: a false `flee`).
+/// The end-of-game audit (PROTOCOL.md §14.10 steps 1–4): with every member's revealed secret, recompute every
+/// member's shuffle of every deal, check every share kept, and open every card. Names each member whose secret or shuffle was false; the
+/// game layer then replays the game with every hand known (step 5: a false `flee`).
 public enum SealedAudit {
     public struct Outcome: Sendable {
         /// One fault per member named, in member order.
@@ -33,6 +33,8 @@ public enum SealedAudit {
             if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret) }) {
                 faults.append(
                     SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's"))
+            } else if let (deal, p) = falseShare(deals, member: j, secret: secret) {
+                faults.append(SealedFault(.badShare, member: j, "deal \(deal): its share for position \(p) was false"))
             }
             members.append(secret)
         }
@@ -45,6 +47,17 @@ public enum SealedAudit {
         guard j < deal.steps.count else { return false }
         let input = j == 0 ? SealedDeck.initial(deal.cards) : deal.steps[j - 1]
         return SealedShuffle.step(input, secret: secret, deal: deal.number, jointKey: deal.jointKey) == deal.steps[j]
+    }
+
+    /// The first share member `j` sent that is not `x_j·a`: kept unchecked live (§14.6), it is checked here.
+    static func falseShare(_ deals: [SealedDeal], member j: Int, secret: SealedMemberSecret) -> (Int, Int)? {
+        for deal in deals {
+            guard let deck = deal.finalDeck else { continue }
+            for (p, byMember) in deal.shares.sorted(by: { $0.key < $1.key }) {
+                if let s = byMember[j], s.share != deck[p].a.times(secret.key) { return (deal.number, p) }
+            }
+        }
+        return nil
     }
 
     /// Every position of the deal with the joint secret; nil unless each card of the deck comes out exactly once.

@@ -31,8 +31,8 @@ enum SealedReport {
                 m.playMoverUs, m.playReceiverUs, m.drawSharerUs, m.drawCheckUs, m.bytesPerMove))
         // Six nodes on one machine share its cores, so the whole table's CPU is what a local simulation pays; on six
         // machines only the path from the mover's share to the next mover's check is on the critical path.
-        // Each of the five non-drawers checks the four other sharers' shares, the drawer all five: 25 checks.
-        let allNodes = m.playMoverUs + 5 * m.playReceiverUs + 5 * m.drawSharerUs + 5 * m.drawCheckUs
+        // A node checks only the shares it relies on (§14.6): the drawer its five, every receiver the mover's.
+        let allNodes = m.playMoverUs + 5 * m.playReceiverUs + 5 * m.drawSharerUs + m.drawCheckUs
         Swift.print(
             String(
                 format: "  per move that plays and draws: %.2f ms of CPU for all six nodes, %.2f ms on the critical "

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import TavoloGames
 
-/// Spirits! dealt from sealed decks, and the audit's replay with every hand known (PROTOCOL.md §14.10 step 4).
+/// Spirits! dealt from sealed decks, and the audit's replay with every hand known (PROTOCOL.md §14.10 step 5).
 final class SpiritsSealedDealTests: XCTestCase {
     /// Three rounds' sealed orders, as the audit would open them (any permutations of 0…53 will do).
     func deals(_ seed: UInt64) -> [[Int]] {

@@ -99,6 +99,51 @@ final class SealedDealFlowTests: XCTestCase {
         }
     }
 
+    /// Node 0 keeps the shares of member 1's cards unchecked (it relies on none of them). A plainly false one from
+    /// member 2 makes member 1's card fail to open when played: node 0 then checks them and names member 2, not the
+    /// honest mover.
+    func testAFalseShareKeptUncheckedIsNamedWhenItsCardFailsToOpen() throws {
+        var t = makeTable(members: 3)
+        try shuffleAll(&t)
+        let p = t.hand(1)[0]
+        try t.nodes[0].acceptShares(from: 0, t.nodes[0].shares(of: t.secrets[0], positions: [p]), verify: false)
+        let honest = t.nodes[2].shares(of: t.secrets[2], positions: [p])[0].share
+        let bent = DecryptionShare(share: honest.share + .generator, proof: honest.proof)
+        try t.nodes[0].acceptShares(from: 2, [(p, bent)], verify: false)
+        try t.nodes[1].acceptShares(from: 2, [(p, honest)])
+        try t.nodes[1].acceptShares(from: 0, t.nodes[0].shares(of: t.secrets[0], positions: [p]))
+        let card = try XCTUnwrap(try t.nodes[1].open(p, with: t.secrets[1]))
+        let own = t.nodes[1].shares(of: t.secrets[1], positions: [p])[0].share
+        XCTAssertThrowsError(try t.nodes[0].acceptPlay(from: 1, position: p, card: card, share: own)) { error in
+            XCTAssertEqual((error as? SealedFault)?.code, .badShare)
+            XCTAssertEqual((error as? SealedFault)?.member, 2)
+        }
+    }
+
+    /// Members 1 and 2 collude: 2's share of 1's card is off by exactly what turns it into a card 1 wants, so the
+    /// play opens to the claim at node 0, which checked only the mover's proof. The audit checks every share kept.
+    func testACollusionThroughAnUncheckedShareIsNamedAtTheAudit() throws {
+        var t = makeTable(members: 3)
+        try shuffleAll(&t)
+        try shareHands(&t)
+        let p = t.hand(1)[0]
+        let real = try XCTUnwrap(try t.nodes[1].open(p, with: t.secrets[1]))
+        let held = Set(try t.hand(1).map { try XCTUnwrap(try t.nodes[1].open($0, with: t.secrets[1])) })
+        let wanted = try XCTUnwrap((0..<40).first { !held.contains($0) })
+        var liar = makeTable(members: 3)
+        try shuffleAll(&liar)
+        let honest = t.nodes[2].shares(of: t.secrets[2], positions: [p])[0].share
+        let offset = SealedCardPoints.point(card: real) - SealedCardPoints.point(card: wanted)
+        let forged = DecryptionShare(share: honest.share + offset, proof: honest.proof)
+        try liar.nodes[0].acceptShares(from: 0, liar.nodes[0].shares(of: t.secrets[0], positions: [p]), verify: false)
+        try liar.nodes[0].acceptShares(from: 2, [(p, forged)], verify: false)
+        let own = liar.nodes[1].shares(of: t.secrets[1], positions: [p])[0].share
+        try liar.nodes[0].acceptPlay(from: 1, position: p, card: wanted, share: own)
+        let audit = SealedAudit.run(secrets: t.secrets.map(\.seed), deals: [liar.nodes[0]])
+        XCTAssertEqual(audit.faults.map(\.code), [.badShare])
+        XCTAssertEqual(audit.cheaters, [2])
+    }
+
     func testAShuffleOutOfTurnOrOnAnotherDeckNamesItsSender() throws {
         var t = makeTable(members: 3)
         let (input, deck) = t.nodes[1].shuffle(with: t.secrets[1])

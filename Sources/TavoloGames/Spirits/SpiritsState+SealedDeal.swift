@@ -2,7 +2,7 @@ import TavoloCore
 
 /// Spirits! dealt from a sealed deck (PROTOCOL.md §14): the order of each round's cards comes from the members'
 /// shuffles instead of the joint seed, and once the audit has opened every card the game is replayed with every hand
-/// known (§14.10 step 4), so a `flee` while holding a legal card is found. The same rules apply the moves: this is
+/// known (§14.10 step 5), so a `flee` while holding a legal card is found. The same rules apply the moves: this is
 /// the engine with another deal, not a second set of rules.
 extension SpiritsState {
     /// True right after a round's deal: nothing played, drawn or removed since.
@@ -31,7 +31,7 @@ extension SpiritsState {
         public let error: MoveError
     }
 
-    /// §14.10 step 4: the game from `seed` with round `r`'s cards from `deals[r − 1]`, every move applied by the
+    /// §14.10 step 5: the game from `seed` with round `r`'s cards from `deals[r − 1]`, every move applied by the
     /// rules. Nil when every move was legal; else the first that was not (Spirits!: a false `flee`, since a card not
     /// held is caught when it is played, §14.8).
     public static func auditReplay(
