@@ -51,6 +51,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
+        // The sealed deck (PROTOCOL.md §14): ristretto255 ElGamal cards, shuffles and Chaum–Pedersen proofs as pure
+        // value types on libsodium's group operations, like TavoloNoise's handshake.
+        .target(
+            name: "TavoloSealed",
+            dependencies: ["CSodium", "TavoloCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TavoloPacketLog", dependencies: ["TavoloProtocol", "TavoloCore"]),
         .target(
             name: "TavoloMesh",
@@ -139,6 +144,8 @@ let package = Package(
                 // The game journal's move line (MicroTimings.swift), as a node writes it; six table directories
                 // playing in one process (TableMachineTimings.swift).
                 "TavoloTable", "TavoloGames",
+                // The crypto and message bytes of a sealed deal and move (SealedDealTimings.swift).
+                "TavoloSealed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,6 +212,7 @@ let package = Package(
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
         .testTarget(name: "TavoloDoctorTests", dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol"]),
         .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
+        .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed"]),
         .testTarget(
             name: "TavoloNoiseTests",
             dependencies: ["TavoloNoise", .product(name: "Crypto", package: "swift-crypto")]),

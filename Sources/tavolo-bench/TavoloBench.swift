@@ -38,7 +38,7 @@ struct TavoloBench: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Runs one on-loop round trip only and prints its figures, for perf (raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast), times the pieces of one (micro), or plays six-player games through six in-process table directories (table).",
+            "Runs one on-loop round trip only and prints its figures, for perf (raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast), times the pieces of one (micro), plays six-player games through six in-process table directories (table), or times sealed deals and moves (sealed).",
             valueName: "phase"))
     var profile: String?
 
@@ -73,6 +73,10 @@ struct TavoloBench: AsyncParsableCommand {
                         "table: %d %d-player Spirits! games, %d moves, %d messages delivered in %.2f s: %.1f us a move "
                         + "for all %d table directories, %.1f us per node per move (no sockets, no event loop, no disk)",
                     r.games, nodes, r.moves, r.messages, r.seconds, perMove, nodes, perMove / Double(nodes)))
+            return
+        }
+        if profile == "sealed" {
+            SealedReport.print()
             return
         }
         if let profile {

@@ -1,0 +1,70 @@
+/// The end-of-game audit (PROTOCOL.md §14.10 steps 1–4): with every member's revealed secret, recompute every
+/// member's shuffle of every deal, check every share kept, and open every card. Names each member whose secret or shuffle was false; the
+/// game layer then replays the game with every hand known (step 5: a false `flee`).
+public enum SealedAudit {
+    public struct Outcome: Sendable {
+        /// One fault per member named, in member order.
+        public var faults: [SealedFault]
+        /// For each deal (in the order given), the card number at every position; nil when a false shuffle leaves
+        /// a deal that does not open to its deck.
+        public var orders: [[Int]?]
+
+        public var cheaters: [Int] { faults.compactMap(\.member) }
+        public var verified: Bool { faults.isEmpty }
+    }
+
+    /// `secrets[j]` is member `j`'s revealed σ, nil when it sent none.
+    public static func run(secrets: [[UInt8]?], deals: [SealedDeal]) -> Outcome {
+        guard let first = deals.first else { return Outcome(faults: [], orders: []) }
+        var faults: [SealedFault] = []
+        var members: [SealedMemberSecret?] = []
+        for (j, key) in first.publicKeys.enumerated() {
+            guard let seed = j < secrets.count ? secrets[j] : nil, seed.count == SealedMemberSecret.byteCount else {
+                faults.append(SealedFault(.noAudit, member: j, "no secret at the audit"))
+                members.append(nil)
+                continue
+            }
+            let secret = SealedMemberSecret(seed: seed, context: first.context, member: j)
+            guard secret.publicKey == key else {
+                faults.append(SealedFault(.badSecret, member: j, "the secret does not derive the member's key"))
+                members.append(nil)
+                continue
+            }
+            if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret) }) {
+                faults.append(
+                    SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's"))
+            } else if let (deal, p) = falseShare(deals, member: j, secret: secret) {
+                faults.append(SealedFault(.badShare, member: j, "deal \(deal): its share for position \(p) was false"))
+            }
+            members.append(secret)
+        }
+        let all = members.compactMap { $0 }
+        let orders = deals.map { all.count == first.members ? open($0, with: all) : nil }
+        return Outcome(faults: faults, orders: orders)
+    }
+
+    static func reproduces(_ deal: SealedDeal, member j: Int, secret: SealedMemberSecret) -> Bool {
+        guard j < deal.steps.count else { return false }
+        let input = j == 0 ? SealedDeck.initial(deal.cards) : deal.steps[j - 1]
+        return SealedShuffle.step(input, secret: secret, deal: deal.number, jointKey: deal.jointKey) == deal.steps[j]
+    }
+
+    /// The first share member `j` sent that is not `x_j·a`: kept unchecked live (§14.6), it is checked here.
+    static func falseShare(_ deals: [SealedDeal], member j: Int, secret: SealedMemberSecret) -> (Int, Int)? {
+        for deal in deals {
+            guard let deck = deal.finalDeck else { continue }
+            for (p, byMember) in deal.shares.sorted(by: { $0.key < $1.key }) {
+                if let s = byMember[j], s.share != deck[p].a.times(secret.key) { return (deal.number, p) }
+            }
+        }
+        return nil
+    }
+
+    /// Every position of the deal with the joint secret; nil unless each card of the deck comes out exactly once.
+    static func open(_ deal: SealedDeal, with secrets: [SealedMemberSecret]) -> [Int]? {
+        guard let deck = deal.finalDeck else { return nil }
+        let joint = secrets.map(\.key).reduce(RistrettoScalar.zero, +)
+        let order = deck.compactMap { deal.cards.card(of: $0.b - $0.a.times(joint)) }
+        return order.count == deck.count && Set(order).count == deck.count ? order : nil
+    }
+}
