@@ -112,6 +112,9 @@ public struct KnownPeers: Codable, Equatable, Sendable {
 final class KnownPeerBook: Sendable {
     let path: String
     private let state: NIOLockedValueBox<KnownPeers>
+    /// The file is written here, never on the mesh's event loop where a peer's connection updates the book; in the
+    /// order of the changes, as each is queued under the book's lock.
+    private let disk = DispatchQueue(label: "tavolo.known-peers", qos: .utility)
 
     /// Loads the file; a missing file is an empty book, an unreadable one an error (never silently forgotten: a
     /// forgotten book would trust a changed identity as new).
@@ -131,16 +134,21 @@ final class KnownPeerBook: Sendable {
 
     var snapshot: KnownPeers { state.withLockedValue { $0 } }
 
-    /// Runs `change` on the book and saves it if it changed; returns what `change` returned.
+    /// Runs `change` on the book and, if it changed, queues a save of it; returns what `change` returned.
     func update<R>(_ change: (inout KnownPeers) -> R) -> R {
-        let (result, changed) = state.withLockedValue { book -> (R, KnownPeers?) in
+        state.withLockedValue { book -> R in
             let before = book
             let r = change(&book)
-            return (r, book == before ? nil : book)
+            if book != before {
+                let changed = book
+                disk.async { self.save(changed) }
+            }
+            return r
         }
-        if let changed { save(changed) }
-        return result
     }
+
+    /// Waits for the saves queued so far (tests, shutdown).
+    func saved() { disk.sync {} }
 
     private func save(_ book: KnownPeers) {
         let encoder = JSONEncoder()

@@ -46,7 +46,8 @@ final class NodeRecords: Sendable {
     }
 
     /// Records a table that ended, synchronously: the transaction commits before the table's end is told to
-    /// local clients, so a game reported finished is on disk (called on the mesh loop, from the table shell).
+    /// local clients, so a game reported finished is on disk (called by the table shell on its disk's thread, never
+    /// on the mesh's loop: the shell holds the end's event back until this returns).
     func tableEnded(_ log: GameLog, logger: Logger) {
         guard let made = RecordedGame.withBody(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
         // This node signs what it played; the other seat owners' signatures come from them (`ownRecordStored`).

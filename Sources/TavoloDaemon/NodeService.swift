@@ -287,6 +287,7 @@ public final class NodeService: Sendable {
         (mesh.config.recorder as? PacketLogRecorder)?.close()
         // The journals' last appends, not flushed yet by the group commit (PROTOCOL.md §9.9).
         tables.flushLogs()
+        knownPeers.saved()
         logger.info("node \(options.name) stopped")
     }
 }

@@ -17,6 +17,8 @@ final class FakeNetwork: @unchecked Sendable {
     private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
     /// Every message as it left its sender (once, whatever the number of targets), for replay tests.
     private(set) var bodies: [(from: NodeID, body: [UInt8])] = []
+    /// Called with every message as its sender posts it, on the sender's executor (before it is delivered).
+    var onPost: (@Sendable (NodeID, MessageForm, [UInt8]) -> Void)?
 
     struct Endpoint: TableTransport {
         let network: FakeNetwork
@@ -31,6 +33,7 @@ final class FakeNetwork: @unchecked Sendable {
             form == .compact
             ? ((try? CompactMessage.decode(body))?.kind.typeName ?? "?")
             : (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
+        onPost?(from, form, body)
         lock.withLock {
             bodies.append((from, body))
             for n in nodes {
