@@ -76,8 +76,11 @@ final class TableDiskOrderTests: XCTestCase {
         XCTAssertNil(SavedGames.load(stateDirectory: dirs[0], table: table.id)?.moves.first, "written while closed")
         XCTAssertEqual(gate.waiting, 1)
         gate.open()
-        try await require { logs[1].first(.moved) != nil }
+        // `settled` returns once the write is done and the effects held behind it are carried out: no polling.
+        await nodes[0].settled()
         XCTAssertEqual(SavedGames.load(stateDirectory: dirs[0], table: table.id)?.moves.first?.number, 0)
+        XCTAssertTrue(net.sent.contains { $0.from == me && $0.type == "table.move" }, "not sent once written")
+        try await require { logs[1].first(.moved) != nil }
     }
 
     /// A whole bot game on real disks: every move and confirmation a node posts is already in its journal, and

@@ -15,9 +15,14 @@ struct EffectQueue {
 
     /// The effects waiting, a write included.
     var count: Int { items.count - head }
+    /// Effects appended since the start, and those of them carried out (a write once it is done): a reader waits
+    /// for `done` to reach what `appended` was when it asked (`TableManager.settled`).
+    private(set) var appended = 0
+    private(set) var done = 0
 
     mutating func append(_ effects: [TableEffect], about peer: NodeID?) {
         items.append(contentsOf: effects.map { ($0, peer) })
+        appended += effects.count
     }
 
     /// The next effect to carry out, or nil while a write is under way or when none is waiting. A `.persist`
@@ -33,10 +38,13 @@ struct EffectQueue {
             items.removeFirst(head)
             head = 0
         }
-        if case .persist = item.effect { writing = true }
+        if case .persist = item.effect { writing = true } else { done += 1 }
         return item
     }
 
     /// The write handed out last is done: the effects after it may go.
-    mutating func written() { writing = false }
+    mutating func written() {
+        writing = false
+        done += 1
+    }
 }

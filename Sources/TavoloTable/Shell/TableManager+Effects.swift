@@ -13,6 +13,19 @@ extension TableManager {
     func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
         outbox.append(effects, about: peer)
         while let (effect, about) = outbox.next() { carry(effect, about: about) }
+        while let first = readers.first, first.target <= outbox.done {
+            readers.removeFirst()
+            first.resume.resume()
+        }
+    }
+
+    /// Returns once every effect asked for so far is carried out, its writes done: a control request waits here
+    /// before it reads, so no answer shows a table whose game log or record is not yet on disk (a `state` that says
+    /// finished, then the log read).
+    public func settled() async {
+        let target = outbox.appended
+        guard outbox.done < target else { return }
+        await withCheckedContinuation { readers.append((target, $0)) }
     }
 
     private func carry(_ effect: TableEffect, about peer: NodeID?) {

@@ -91,6 +91,8 @@ public actor TableManager {
     nonisolated let disk: any TableDisk
     /// Effects in order, those after a write held until it is done (`TableManager+Effects.swift`).
     var outbox = EffectQueue()
+    /// Readers waiting in `settled` for the effects asked before them, oldest first.
+    var readers: [(target: Int, resume: CheckedContinuation<Void, Never>)] = []
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
