@@ -40,7 +40,10 @@ extension NodeService {
     /// Answers one typed control request (PROTOCOL.md §7, §9.7).
     func dispatch(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
         func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
-        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
+        func fail(_ code: ControlErrorCode, _ message: String) -> ControlReply { .failure(code, message, id: id) }
+        // The tables' writes asked for so far done first: an answer never shows a game whose log or record is not
+        // on disk yet (the shell writes them off the loop, `TableDisk`).
+        await tables.settled()
         do throws(TableError) {
             switch request {
             case .peers:
@@ -53,7 +56,7 @@ extension NodeService {
                     })
             case .acceptPeer(let name):
                 guard let accepted = knownPeers.update({ $0.accept(name: name) }) else {
-                    return fail("peer/nothing-to-accept", "no changed identity to accept for '\(name)'")
+                    return fail(.peerNothingToAccept, "no changed identity to accept for '\(name)'")
                 }
                 logger.notice("identity \(accepted.hex) accepted for peer \(name)")
                 return ok(Empty())
@@ -112,7 +115,7 @@ extension NodeService {
                     try await mesh.send(["text": text], service: .tables, to: target, on: .unreliable)
                     return ok(DatagramResult(sent: 1))
                 } catch {
-                    return fail("mesh/send-failed", "\(error)")
+                    return fail(.meshSendFailed, "\(error)")
                 }
             case .games:
                 return ok(
@@ -123,7 +126,7 @@ extension NodeService {
                     })
             case .web:
                 guard let link = web.link else {
-                    return fail("web/off", "this node serves no page (tavolod was started with --no-web)")
+                    return fail(.webOff, "this node serves no page (tavolod was started with --no-web)")
                 }
                 return ok(link)
             case .chat(let room, let text):
@@ -135,7 +138,7 @@ extension NodeService {
                 return chatLog(id, room: room, follow: follow)
             case .inject(let message):
                 guard options.allowInjection else {
-                    return fail("control/forbidden", "inject is for tests: start tavolod with --test-allow-injection")
+                    return fail(.controlForbidden, "inject is for tests: start tavolod with --test-allow-injection")
                 }
                 await tables.inject(message)
                 return ok(Empty())
@@ -143,7 +146,7 @@ extension NodeService {
             case .discovery: return ok(discoveryReport())
             }
         } catch {
-            return fail(error.code.rawValue, error.message)
+            return fail(ControlErrorCode(error.code), error.message)
         }
     }
 }

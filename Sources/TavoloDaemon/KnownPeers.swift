@@ -79,26 +79,26 @@ public struct KnownPeers: Codable, Equatable, Sendable {
     {
         if let id = NodeID(hex: nameOrID) {
             guard connected.contains(where: { $0.id == id }) else {
-                return .failure(ControlFailure(code: "mesh/not-connected", message: "no connected peer \(id.hex)"))
+                return .failure(ControlFailure(code: .meshNotConnected, message: "no connected peer \(id.hex)"))
             }
             return .success(id)
         }
         let named = connected.filter { $0.name == nameOrID }
         guard let first = named.first else {
             return .failure(
-                ControlFailure(code: "mesh/not-connected", message: "no connected peer called '\(nameOrID)'"))
+                ControlFailure(code: .meshNotConnected, message: "no connected peer called '\(nameOrID)'"))
         }
         guard named.count == 1 else {
             let ids = named.map { $0.id.short }.joined(separator: ", ")
             return .failure(
                 ControlFailure(
-                    code: "peer/ambiguous",
+                    code: .peerAmbiguous,
                     message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id"))
         }
         if isChanged(name: nameOrID, id: first.id), let known = peers[nameOrID] {
             return .failure(
                 ControlFailure(
-                    code: "peer/identity-changed",
+                    code: .peerIdentityChanged,
                     message: "'\(nameOrID)' has another identity (\(first.id.short)) than the one known "
                         + "(\(known.id.short)): check it, then accept it with tavolo peers --accept \(nameOrID)"))
         }

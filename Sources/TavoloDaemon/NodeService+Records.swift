@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloMesh
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloRecords
 import TavoloTable
 
@@ -70,7 +71,7 @@ final class NodeRecords: Sendable {
 extension NodeService {
     func answerRecords(_ id: Int?, _ request: ControlRequest) -> ControlReply {
         func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
-        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
+        func fail(_ code: ControlErrorCode, _ message: String) -> ControlReply { .failure(code, message, id: id) }
         let store = records.store
         do {
             switch request {
@@ -78,12 +79,12 @@ extension NodeService {
             case .scores(let game): return ok(try store.scores(game: game, catalog: .standard))
             case .record(let table):
                 let found = try store.stored(table: table)
-                guard !found.isEmpty else { return fail("records/unknown", "no recorded game of table '\(table)'") }
+                guard !found.isEmpty else { return fail(.recordsUnknown, "no recorded game of table '\(table)'") }
                 return ok(found)
-            default: return fail("control/bad-request", "not a records request")
+            default: return fail(.controlBadRequest, "not a records request")
             }
         } catch {
-            return fail("records/failed", "the records database failed: \(error)")
+            return fail(.recordsFailed, "the records database failed: \(error)")
         }
     }
 }

@@ -178,7 +178,7 @@ public final class NodeService: Sendable {
         }
         do {
             try await control.listen { [weak self] id, request in
-                guard let self else { return .failure("control/stopping", "the node is stopping", id: id) }
+                guard let self else { return .failure(.controlStopping, "the node is stopping", id: id) }
                 return await self.dispatch(id, request)
             }
         } catch {

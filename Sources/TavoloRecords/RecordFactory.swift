@@ -1,5 +1,5 @@
 import Foundation
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 /// Records of games played by bots with no table and no network: for tests and `tavolo-bench records`. The

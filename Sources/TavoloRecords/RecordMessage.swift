@@ -1,5 +1,5 @@
 import Foundation
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 /// The application messages of PROTOCOL.md §11.3, on the reliable channel.

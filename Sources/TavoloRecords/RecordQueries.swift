@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 extension RecordStore {

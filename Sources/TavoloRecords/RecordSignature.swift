@@ -1,5 +1,5 @@
 import Crypto
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 import TavoloNoise
 

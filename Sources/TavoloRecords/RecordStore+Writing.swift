@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 /// A record with the signatures that came with it, each already checked (`RecordSignature.check`).

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 /// The node's records: one SQLite file (`records.sqlite` in the state directory) in WAL mode, through GRDB.

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 import TavoloProtocol
 

@@ -1,5 +1,5 @@
 import Foundation
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 import TavoloProtocol
 import TavoloTable

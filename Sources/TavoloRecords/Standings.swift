@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 
 /// Leaderboards and achievements kept up to date as records are stored, so `scores` reads a few rows per

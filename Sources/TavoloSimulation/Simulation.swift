@@ -2,6 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 
 /// The N-node local simulation: real `tavolod` processes, real DNS-SD and sockets, one bot seat per node.

@@ -5,7 +5,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import TavoloControl
-import TavoloDaemon
 
 /// The page a node serves its user, on 127.0.0.1 only: the assets, and `/ws`, a WebSocket that carries control
 /// requests and their responses and event streams (the page is one more client of the control API).

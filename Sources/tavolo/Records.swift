@@ -3,6 +3,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloTable
 import TavoloTerminal
 

@@ -48,7 +48,7 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         let reply = try client.exchange(line: Array(nested.utf8))
         let took = Date().timeIntervalSince(start)
         let answer = try JSONDecoder().decode(ControlResponse<Empty>.self, from: Data(reply))
-        XCTAssertEqual(answer.error?.code, "control/bad-request", String(decoding: reply, as: UTF8.self))
+        XCTAssertEqual(answer.error?.code, .controlBadRequest, String(decoding: reply, as: UTF8.self))
         print("integration: a request nested \(depth) deep was refused in \(String(format: "%.1f", took * 1000)) ms")
         let status = try client.call(.status, as: NodeStatus.self)
         XCTAssertEqual(status.name, harness.name(node))

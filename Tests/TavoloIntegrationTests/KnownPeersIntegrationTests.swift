@@ -63,7 +63,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
 
         // A new invitation by that name is refused with one clear error...
         XCTAssertThrowsError(try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)) {
-            XCTAssertEqual(($0 as? ControlFailure)?.code, "peer/identity-changed", "\($0)")
+            XCTAssertEqual(($0 as? ControlFailure)?.code, .peerIdentityChanged, "\($0)")
         }
         let cli = try? runProcess(
             tavolo, ["table", "invite", info.id.rawValue, "--seat", "1", "--to", friend, "--control", harness.nodes[0].controlPath])

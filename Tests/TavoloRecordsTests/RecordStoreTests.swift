@@ -1,9 +1,10 @@
+@testable import TavoloRecords
 import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-@testable import TavoloRecords
+import TavoloRecordFormat
 import TavoloTable
 import XCTest
 

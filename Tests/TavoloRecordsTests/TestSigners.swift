@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TavoloControl
+import TavoloRecordFormat
 import TavoloCore
 import TavoloRecords
 

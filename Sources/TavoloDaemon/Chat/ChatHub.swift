@@ -84,12 +84,12 @@ public final class ChatHub: @unchecked Sendable {
     func outgoing(room: String, text: String) -> Result<ChatMessage, ControlFailure> {
         guard ChatMessage.isRoom(room) else {
             return .failure(
-                ControlFailure(code: "chat/bad-room", message: "a room is 'lobby' or a table id, not '\(room)'"))
+                ControlFailure(code: .chatBadRoom, message: "a room is 'lobby' or a table id, not '\(room)'"))
         }
         guard let clean = ChatMessage.clean(text) else {
             return .failure(
                 ControlFailure(
-                    code: "chat/bad-text",
+                    code: .chatBadText,
                     message: "a message is 1 to \(ChatMessage.maxTextBytes) bytes of text (control characters removed)"))
         }
         let now = ProcessInfo.processInfo.systemUptime
@@ -97,7 +97,7 @@ public final class ChatHub: @unchecked Sendable {
         guard lock.withLock({ rate.allow(me.hex, now: now) }) else {
             return .failure(
                 ControlFailure(
-                    code: "chat/too-fast",
+                    code: .chatTooFast,
                     message: "at most \(Int(ChatRateLimit.burst)) messages at once, then one a second: wait a moment"))
         }
         record(ChatEntry(room: room, from: myName, fromId: me, text: clean, mine: true, at: Self.nowMs()))
