@@ -20,7 +20,11 @@ extension ControlRequestLine {
         } catch {
             // Parsed again only when it failed: a good request is decoded once.
             guard case .object = try? JSONValue(json: line) else { return (id, .failure(notAnObject)) }
-            return (id, .failure(ControlFailure(code: .controlBadParams, message: "bad parameters: \(WireJSON.describe(error))")))
+            return (
+                id,
+                .failure(
+                    ControlFailure(code: .controlBadParams, message: "bad parameters: \(WireJSON.describe(error))"))
+            )
         }
     }
 

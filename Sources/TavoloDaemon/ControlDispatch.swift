@@ -121,8 +121,10 @@ extension NodeService {
                 return ok(
                     GameCatalog.standard.entries.map {
                         GameSummary(
-                            name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts, bots: $0.bots.map(\.kind),
-                            defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
+                            name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts,
+                            bots: $0.bots.map(\.kind),
+                            defaultBot: $0.defaultBot, scoreName: $0.scoreName,
+                            lowerScoreIsBetter: $0.lowerScoreIsBetter)
                     })
             case .web:
                 guard let link = web.link else {

@@ -52,7 +52,9 @@ public struct KnownPeers: Codable, Equatable, Sendable {
     /// hundred new names, not one per name.
     mutating func forgetLongestUnseen(keeping name: String) {
         guard peers.count > Self.limit else { return }
-        let oldest = peers.filter { $0.key != name }.sorted { ($0.value.lastSeen ?? 0, $0.key) < ($1.value.lastSeen ?? 0, $1.key) }
+        let oldest = peers.filter { $0.key != name }.sorted {
+            ($0.value.lastSeen ?? 0, $0.key) < ($1.value.lastSeen ?? 0, $1.key)
+        }
         for (old, _) in oldest.prefix(peers.count - Self.limit * 9 / 10) { peers[old] = nil }
     }
 
@@ -75,8 +77,7 @@ public struct KnownPeers: Codable, Equatable, Sendable {
 
     /// The connected peer a user means by `nameOrID` (a name, or an id's 32 hex digits), as an identity, or why
     /// there is none: no such peer, several connected under that name, or a name whose identity changed.
-    public func resolve(_ nameOrID: String, connected: [(name: String, id: NodeID)]) -> Result<NodeID, ControlFailure>
-    {
+    public func resolve(_ nameOrID: String, connected: [(name: String, id: NodeID)]) -> Result<NodeID, ControlFailure> {
         if let id = NodeID(hex: nameOrID) {
             guard connected.contains(where: { $0.id == id }) else {
                 return .failure(ControlFailure(code: .meshNotConnected, message: "no connected peer \(id.hex)"))
@@ -93,7 +94,8 @@ public struct KnownPeers: Codable, Equatable, Sendable {
             return .failure(
                 ControlFailure(
                     code: .peerAmbiguous,
-                    message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id"))
+                    message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id")
+            )
         }
         if isChanged(name: nameOrID, id: first.id), let known = peers[nameOrID] {
             return .failure(

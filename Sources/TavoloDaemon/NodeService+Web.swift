@@ -22,7 +22,8 @@ extension NodeService {
     /// Posts a chat message of this node's user to the lobby (every connected peer) or a table (its members).
     func sendChat(room: String, text: String) async -> Result<ChatSent, ControlFailure> {
         guard ChatMessage.isRoom(room) else {
-            return .failure(ControlFailure(code: .chatBadRoom, message: "a room is 'lobby' or a table id, not '\(room)'"))
+            return .failure(
+                ControlFailure(code: .chatBadRoom, message: "a room is 'lobby' or a table id, not '\(room)'"))
         }
         var recipients: [NodeID]
         if room == ChatMessage.lobby {
@@ -34,7 +35,8 @@ extension NodeService {
             guard table.members.contains(mesh.id) else {
                 return .failure(
                     ControlFailure(
-                        code: .chatNotMember, message: "only the members of table \(room) chat there: take a seat first"))
+                        code: .chatNotMember, message: "only the members of table \(room) chat there: take a seat first"
+                    ))
             }
             recipients = table.members.filter { $0 != mesh.id }
         }

@@ -99,7 +99,9 @@ public final class NodeService: Sendable {
         }
         try StateDirectory.prepare(options.stateDirectory)
         let leftovers = StateDirectory.cleanTemporaries(options.stateDirectory)
-        if leftovers > 0 { logger.info("removed \(leftovers) temporary files an earlier run left in the state directory") }
+        if leftovers > 0 {
+            logger.info("removed \(leftovers) temporary files an earlier run left in the state directory")
+        }
         let identity: NodeKeyFile.Identity
         do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
@@ -150,7 +152,9 @@ public final class NodeService: Sendable {
             of: mesh, discovery: discovery, router: router, recordSync: recordSync, tables: tables, chat: chat,
             knownPeers: knownPeers, logger: logger)
         let controlGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        (self.options, self.logger, self.knownPeers, self.mesh, self.records) = (options, logger, knownPeers, mesh, records)
+        (self.options, self.logger, self.knownPeers, self.mesh, self.records) = (
+            options, logger, knownPeers, mesh, records
+        )
         (self.tables, self.chat, self.router, self.discovery) = (tables, chat, router, discovery)
         self.controlGroup = controlGroup
         control = ControlServer(path: options.controlPath, group: controlGroup, logger: logger)

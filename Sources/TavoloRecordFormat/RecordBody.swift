@@ -122,7 +122,8 @@ public struct RecordBody: Codable, Sendable, Equatable {
     }
 
     public var seed: UInt64? {
-        guard jointSeed.utf8.count == 16, jointSeed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+        guard jointSeed.utf8.count == 16,
+            jointSeed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
         else { return nil }
         return UInt64(jointSeed, radix: 16)
     }

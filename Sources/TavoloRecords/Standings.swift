@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import TavoloRecordFormat
 import TavoloCore
+import TavoloRecordFormat
 
 /// Leaderboards and achievements kept up to date as records are stored, so `scores` reads a few rows per
 /// player instead of scanning every game (measured: 4.5 s with 100,000 games when scanning; see README).
@@ -43,7 +43,8 @@ enum Standings {
                     """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
                 try db.execute(
-                    sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.v2SQL))",
+                    sql:
+                        "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.v2SQL))",
                     arguments: [a.game, a.code, a.game])
             }
         }
@@ -83,11 +84,14 @@ enum Standings {
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO forfeit (recordID, node, name, seats, game, endedAt) VALUES (?,?,?,?,?,?)"
             ).execute(
-                arguments: [recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt])
+                arguments: [
+                    recordID, t.member, t.name, t.seats.map(String.init).joined(separator: ","), b.game, endedAt,
+                ])
         }
     }
 
-    static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws {
+    static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws
+    {
         try db.cachedStatement(
             sql: """
                 INSERT INTO standing (game, isBot, player, games, wins, total, minScore, maxScore)

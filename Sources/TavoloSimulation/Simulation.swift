@@ -289,7 +289,8 @@ public final class Simulation: @unchecked Sendable {
                 let hostState = peers?.first { $0.name == names[0] }?.state.rawValue ?? "unknown"
                 return "\(names[i]) (sees the host \(names[0]) as \(hostState))"
             }
-            throw Failure("timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
+            throw Failure(
+                "timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
         }
     }
 

@@ -80,7 +80,8 @@ public final class WebServer: Sendable {
             logger: webLogger)
         let task = Task {
             do { try await app.run() } catch {
-                running.resolve(.failure(StartError(description: "cannot serve the page on 127.0.0.1:\(port): \(error)")))
+                running.resolve(
+                    .failure(StartError(description: "cannot serve the page on 127.0.0.1:\(port): \(error)")))
             }
         }
         let bound: Int

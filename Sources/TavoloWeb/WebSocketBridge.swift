@@ -62,7 +62,8 @@ struct WebSocketBridge {
     static func answer(_ line: [UInt8], dispatch: ControlDispatcher) async -> ControlReply {
         switch ControlRequestLine.decode(line) {
         case (let id, .failure(let failure)): return .failure(failure, id: id)
-        case (let id, .success(.inject)): return .failure(.controlForbidden, "inject is not available to the page", id: id)
+        case (let id, .success(.inject)):
+            return .failure(.controlForbidden, "inject is not available to the page", id: id)
         case (let id, .success(let request)): return await dispatch(id, request)
         }
     }

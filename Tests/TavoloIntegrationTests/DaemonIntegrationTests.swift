@@ -37,8 +37,9 @@ final class DaemonIntegrationTests: DaemonTestCase {
             // Bounded: once seen here, an `avahi-browse -t` still resolving a service that had just gone never
             // printed "all for now" and hung the suite for 12 minutes; a cut-off listing is simply looked at again.
             guard
-                let out = (try? runProcess(
-                    "/usr/bin/timeout", ["5", "/usr/bin/avahi-browse", "-rtp", "_tavolo._tcp"]))?.combined
+                let out =
+                    (try? runProcess(
+                        "/usr/bin/timeout", ["5", "/usr/bin/avahi-browse", "-rtp", "_tavolo._tcp"]))?.combined
             else { return false }
             let resolved = out.split(separator: "\n").filter { $0.hasPrefix("=") }.map { String($0) }
             missing = []

@@ -12,7 +12,9 @@ final class ResilienceIntegrationTests: DaemonTestCase {
     /// Short heartbeats: a killed or stopped node is noticed in 1.5 s.
     override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
-    func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
+    func state(_ i: Int, _ id: TableID) throws -> TableState {
+        try client(i).call(.state(table: id), as: TableState.self)
+    }
 
     func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -55,7 +57,8 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         var st = try state(i, id)
         try waitFor("node \(i)'s turn") {
             st = try state(i, id)
-            return st.info.phase == .playing && st.turn.map { st.mySeats.contains($0) } == true && !st.legalMoves.isEmpty
+            return st.info.phase == .playing && st.turn.map { st.mySeats.contains($0) } == true
+                && !st.legalMoves.isEmpty
         }
         _ = try client(i).call(.move(table: id, move: st.legalMoves[0]), as: Empty.self)
         return st.moveNumber ?? 0
@@ -126,9 +129,12 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
         let out = try runProcess(
             tavolo,
-            ["playout", game, "--players", String(players), "--games", "1", "--seed", String(seed), "--bots", bots,
-             "--json"])
-        return (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
+            [
+                "playout", game, "--players", String(players), "--games", "1", "--seed", String(seed), "--bots", bots,
+                "--json",
+            ])
+        return (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])?["finalHash"]
+            as? String
     }
 
     /// kill -9 a member mid-game and restart it with its state dir: it reloads the table from its log, catches up,

@@ -225,7 +225,9 @@ final class TableIntegrationTests: DaemonTestCase {
                     .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
                 let decoded = try run(
                     tshark,
-                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst + ["-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
+                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst + [
+                        "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type",
+                    ])
                 let count = decoded.stdout.split(separator: "\n").reduce(0) { $0 + $1.split(separator: ",").count }
                 XCTAssertEqual(count, frames, "tshark and tavolo log stats disagree on \(f)")
                 let malformed = try run(

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import TavoloRecordFormat
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloRecords
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
-import TavoloRecordFormat
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloRecords
 import XCTest
 
@@ -68,16 +68,21 @@ final class RecordVectorTests: XCTestCase {
             records: [
                 .init(name: "othello, finished", id: genuine.id, body: text(genuine), expect: "accept"),
                 .init(name: "briscola, finished", id: briscola.id, body: text(briscola), expect: "accept"),
-                .init(name: "othello, winner changed (id recomputed)", id: tampered.id, body: text(tampered),
-                      expect: "winners or scores are not the ones the moves give"),
-                .init(name: "othello, winner changed under the genuine id", id: genuine.id, body: text(tampered),
-                      expect: "id is not the SHA-256 of the body"),
-                .init(name: "othello, last move missing", id: cut.id, body: text(cut),
-                      expect: "the moves reach"),
-                .init(name: "othello, finished, seat 1 left at move 10 and a bot played it on", id: forfeit.id,
-                      body: text(forfeit), expect: "accept"),
-                .init(name: "othello, a takeover whose heir does not own the seat at the end", id: stray.id,
-                      body: text(stray), expect: "takeover: seat 1 is not owned at the end by its last heir's bot"),
+                .init(
+                    name: "othello, winner changed (id recomputed)", id: tampered.id, body: text(tampered),
+                    expect: "winners or scores are not the ones the moves give"),
+                .init(
+                    name: "othello, winner changed under the genuine id", id: genuine.id, body: text(tampered),
+                    expect: "id is not the SHA-256 of the body"),
+                .init(
+                    name: "othello, last move missing", id: cut.id, body: text(cut),
+                    expect: "the moves reach"),
+                .init(
+                    name: "othello, finished, seat 1 left at move 10 and a bot played it on", id: forfeit.id,
+                    body: text(forfeit), expect: "accept"),
+                .init(
+                    name: "othello, a takeover whose heir does not own the seat at the end", id: stray.id,
+                    body: text(stray), expect: "takeover: seat 1 is not owned at the end by its last heir's bot"),
             ],
             summary: .init(ids: ids, buckets: RecordStore.bucketDigests(of: ids)),
             messages: [
@@ -116,6 +121,7 @@ final class RecordVectorTests: XCTestCase {
             XCTAssertEqual(String(decoding: try CanonicalJSON.encode(decoded), as: UTF8.self), m.json, m.name)
         }
         XCTAssertEqual(
-            file.records.filter { !isRace($0) }.map(\.id), made.records.map(\.id), "the engines or the body format changed")
+            file.records.filter { !isRace($0) }.map(\.id), made.records.map(\.id),
+            "the engines or the body format changed")
     }
 }

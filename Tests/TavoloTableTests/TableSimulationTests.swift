@@ -79,7 +79,10 @@ final class TableSimulationTests: XCTestCase {
     /// Seeds that once failed, each fixed since: the suite runs them every time, whatever `seedsPerCase` is.
     static let fixedSeeds: [(case: String, seed: UInt64, bug: String)] = [
         ("spirits/6", 58, "the host's successor dealt before this member agreed the host's takeover: deal/not-host"),
-        ("spirits/4", 42, "a seatless host voted out could not drop a member's move it applied apart: takeovers differ"),
+        (
+            "spirits/4", 42,
+            "a seatless host voted out could not drop a member's move it applied apart: takeovers differ"
+        ),
     ]
 
     func testSeedsThatOnceFailed() {

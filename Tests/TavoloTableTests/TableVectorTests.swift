@@ -48,7 +48,8 @@ final class TableVectorTests: XCTestCase {
             let orders = try XCTUnwrap(c["orders"] as? [[Int]])
             let completed = Set(try XCTUnwrap(c["completed"] as? [Int]))
             let moves = try XCTUnwrap(c["moves"] as? [Int])
-            XCTAssertEqual(RaceRanking.rank(orders: orders, completed: completed, moves: moves).ranking, c["ranking"] as? [Int])
+            XCTAssertEqual(
+                RaceRanking.rank(orders: orders, completed: completed, moves: moves).ranking, c["ranking"] as? [Int])
         }
     }
 

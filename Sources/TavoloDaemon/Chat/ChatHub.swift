@@ -18,7 +18,8 @@ public final class ChatHub: @unchecked Sendable {
     private var history: [ChatEntry] = []
     private var rate = ChatRateLimit()
     /// Every key from one address, and every peer, share a bound too (§12): fresh keys get no more through.
-    private var addressRate = ChatRateLimit(burst: ChatRateLimit.addressBurst, perSecond: ChatRateLimit.addressPerSecond)
+    private var addressRate = ChatRateLimit(
+        burst: ChatRateLimit.addressBurst, perSecond: ChatRateLimit.addressPerSecond)
     private var allRate = ChatRateLimit(burst: ChatRateLimit.allBurst, perSecond: ChatRateLimit.allPerSecond)
     private var addresses: [NodeID: String] = [:]
     private var subscribers: [UUID: (room: String?, continuation: AsyncStream<ChatEntry>.Continuation)] = [:]
@@ -90,7 +91,8 @@ public final class ChatHub: @unchecked Sendable {
             return .failure(
                 ControlFailure(
                     code: .chatBadText,
-                    message: "a message is 1 to \(ChatMessage.maxTextBytes) bytes of text (control characters removed)"))
+                    message: "a message is 1 to \(ChatMessage.maxTextBytes) bytes of text (control characters removed)")
+            )
         }
         let now = ProcessInfo.processInfo.systemUptime
         // The same bound as receivers apply: past it they would drop the message without a word.

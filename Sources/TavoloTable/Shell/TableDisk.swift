@@ -29,7 +29,8 @@ extension TableDisk {
             done.signal()
         }
         done.wait()
-        return result.value!
+        guard let value = result.value else { preconditionFailure("a disk job signalled before it set its result") }
+        return value
     }
 }
 

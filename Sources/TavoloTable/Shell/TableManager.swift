@@ -141,7 +141,9 @@ public actor TableManager {
                 if let failure { logger.error("\(failure)") }
                 restored.append(id)
                 let torn = game.tornTail ? " (a torn last line left out)" : ""
-                logger.notice("table \(id): restored from \(game.file) at move \(log.moves.count)\(torn); waiting for its members")
+                logger.notice(
+                    "table \(id): restored from \(game.file) at move \(log.moves.count)\(torn); waiting for its members"
+                )
             case .failure(let error): logger.error("cannot restore \(game.file): \(error)")
             }
         }

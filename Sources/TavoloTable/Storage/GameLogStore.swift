@@ -135,7 +135,7 @@ final class GameLogStore: @unchecked Sendable {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Failure) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: String(cString: strerror(errno)))
