@@ -1,3 +1,4 @@
+import Foundation
 import TavoloControl
 import TavoloTable
 import XCTest
@@ -18,5 +19,15 @@ final class ControlErrorCodeTests: XCTestCase {
             XCTAssertTrue(module.contains("  \(code): \"\(code.rawValue)\","), "\(code) missing from js/codes.js")
         }
         XCTAssertNotNil(WebAssets.files["/js/codes.js"])
+    }
+
+    /// The spec names every code a node answers with (PROTOCOL.md §7): an implementer never meets an unnamed one.
+    func testTheSpecNamesEveryCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let spec = try String(contentsOf: root.appendingPathComponent("Protocol/PROTOCOL.md"), encoding: .utf8)
+        for code in ControlErrorCode.allCases {
+            XCTAssertTrue(spec.contains("`\(code.rawValue)`"), "PROTOCOL.md does not name \(code.rawValue)")
+        }
     }
 }
