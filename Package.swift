@@ -196,7 +196,7 @@ let package = Package(
             name: "TavoloRecordsTests",
             dependencies: [
                 "TavoloRecords", "TavoloRecordFormat", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable",
-                "TavoloProtocol",
+                "TavoloProtocol", "TavoloTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(

@@ -35,14 +35,11 @@ final class HostileIntegrationTests: DaemonTestCase {
         return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 
-    func waitFor(_ what: String, seconds: Double = 15, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out: \(what)")
-        throw XCTSkip("gave up waiting for \(what)")
+    func waitFor(
+        _ what: String, seconds: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () throws -> Bool
+    ) throws {
+        try eventuallySync(what, within: seconds, file: file, line: line, condition)
     }
 
     /// deal, a forged offer, move, stop and reject from a connected non-member, to both members, mid-game:

@@ -16,15 +16,17 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         try client(i).call(.state(table: id), as: TableState.self)
     }
 
-    func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let tails = harness.nodes.indices.map { "--- \(harness.name($0)):\n\(harness.logTail($0, lines: 12))" }
-        XCTFail("timed out: \(what)\n" + tails.joined(separator: "\n"))
-        throw HarnessError("gave up waiting for \(what)")
+    func waitFor(
+        _ what: String, seconds: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () throws -> Bool
+    ) throws {
+        let harness: DaemonHarness = harness
+        try eventuallySync(
+            what, within: seconds, file: file, line: line,
+            context: {
+                harness.nodes.indices.map { "--- \(harness.name($0)):\n\(harness.logTail($0, lines: 12))" }
+                    .joined(separator: "\n")
+            }, condition)
     }
 
     /// Hosts a table on `host` (with `grace` seconds when given), seats `seats[i]` in order and starts it.

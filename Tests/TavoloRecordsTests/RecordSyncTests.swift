@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TavoloCore
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloRecords
@@ -49,16 +50,6 @@ final class RecordSyncTests: XCTestCase {
         Task { await syncA.run() }
         Task { await syncB.run() }
         return (syncA, syncB)
-    }
-
-    private func eventually(_ what: String, within seconds: Double = 10, _ check: () async throws -> Bool)
-        async throws
-    {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try await !check() {
-            guard Date() < deadline else { return XCTFail("not within \(seconds) s: \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 
     func testAGameThePeerJustPlayedWaitsForItsFreshnessThenGoesIfStillLacking() async throws {

@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// Connects table managers in memory: each node's messages are delivered to each target in order.
@@ -91,24 +92,16 @@ final class EventLog: @unchecked Sendable {
     deinit { task?.cancel() }
 }
 
+/// Whether `condition` came to hold within `seconds` (the caller asserts it: scripts/test refuses a result thrown
+/// away). Prefer `require`, which fails at once.
 func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return false
+    (try? await TavoloTestSupport.eventually("", within: seconds, failing: false, condition)) != nil
 }
 
-/// Waits for `condition`; on time-out fails the test where it was called and throws, so a wait can never be
-/// silently ignored.
+/// Waits for `condition` (`TavoloTestSupport.eventually`): on time-out fails the test where it was called and
+/// throws, so a wait can never be silently ignored.
 func require(
     _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () async -> Bool
 ) async throws {
-    guard await eventually(seconds, condition) else {
-        XCTFail("timed out after \(seconds) s", file: file, line: line)
-        throw TimedOut()
-    }
+    try await TavoloTestSupport.eventually("the condition", within: seconds, file: file, line: line, condition)
 }
-
-struct TimedOut: Error {}
