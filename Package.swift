@@ -77,24 +77,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Finished games in SQLite (history, scores, achievements) and the record format nodes share (§11).
+        // Finished games in SQLite (history, scores, achievements), their sync and checks (§11); the format itself is
+        // TavoloRecordFormat's.
         .target(
             name: "TavoloRecords",
             dependencies: [
                 // TavoloNoise: a record's signatures are bound to node ids by the identity key (§11.7).
-                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloNoise",
+                "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloRecordFormat", "TavoloNoise",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The record format nodes share (§11.1: a record's body) and the reports a node's records give (history,
+        // scores, a stored record): plain values, read by the records store, the client API and `tavolo show`.
+        .target(name: "TavoloRecordFormat", dependencies: ["TavoloCore"]),
         // What clients speak to a node: typed requests, responses, events, and the client (no NIO, no Avahi).
-        .target(name: "TavoloControl", dependencies: ["TavoloCore", "TavoloProtocol", "TavoloTable"]),
+        .target(
+            name: "TavoloControl", dependencies: ["TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloRecordFormat"]),
         .target(
             name: "TavoloDaemon",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
-                "TavoloPacketLog", "TavoloControl", "TavoloRecords",
+                "TavoloPacketLog", "TavoloControl", "TavoloRecords", "TavoloRecordFormat",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -105,7 +110,7 @@ let package = Package(
         .target(
             name: "TavoloWeb",
             dependencies: [
-                "TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloDaemon",
+                "TavoloControl", "TavoloCore", "TavoloProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -115,7 +120,9 @@ let package = Package(
             resources: [.embedInCode("Assets")]
         ),
         // Runs several tavolod processes and drives them through their control sockets (`tavolo simulate`).
-        .target(name: "TavoloSimulation", dependencies: ["TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloTable"]),
+        .target(
+            name: "TavoloSimulation",
+            dependencies: ["TavoloControl", "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloRecordFormat"]),
         // `tavolo doctor`: facts from the node (control socket), from Avahi's own tools (run as commands), from the
         // interfaces and the peers' ports, and the verdicts drawn from them. Links no NIO and no Avahi.
         .target(name: "TavoloDoctor", dependencies: ["TavoloControl"]),
@@ -124,7 +131,7 @@ let package = Package(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
-                "TavoloPacketLog", "TavoloTerminal", "TavoloDoctor",
+                "TavoloPacketLog", "TavoloTerminal", "TavoloDoctor", "TavoloRecordFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -195,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "TavoloRecordsTests",
             dependencies: [
-                "TavoloRecords", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable", "TavoloProtocol",
+                "TavoloRecords", "TavoloRecordFormat", "TavoloControl", "TavoloCore", "TavoloGames", "TavoloTable",
+                "TavoloProtocol", "TavoloTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
@@ -211,7 +219,7 @@ let package = Package(
         ),
         .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
         .testTarget(name: "TavoloDoctorTests", dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol"]),
-        .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb"]),
+        .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb", "TavoloControl", "TavoloTable"]),
         .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed"]),
         .testTarget(
             name: "TavoloNoiseTests",
@@ -249,7 +257,7 @@ let package = Package(
             dependencies: [
                 "TavoloDaemon", "TavoloMesh", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloTestSupport",
                 "TavoloCore", "TavoloSimulation",
-                "TavoloRecords", "TavoloGames",
+                "TavoloRecords", "TavoloRecordFormat", "TavoloGames",
                 // `tavolo doctor --json` on the LAN test hosts (DoctorLanTests).
                 "TavoloDoctor",
                 .product(name: "Crypto", package: "swift-crypto"),

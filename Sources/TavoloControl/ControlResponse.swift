@@ -20,20 +20,25 @@ public enum ControlSocket {
 
 /// A failed request: a stable code and a sentence.
 public struct ControlFailure: Codable, Sendable, Error, Equatable, CustomStringConvertible {
-    public var code: String
+    public var code: ControlErrorCode
     public var message: String
 
-    public init(code: String, message: String) {
+    public init(code: ControlErrorCode, message: String) {
         self.code = code
         self.message = message
     }
 
     /// A person's line: the sentence, then the code in brackets.
-    public var description: String { "\(message) [\(code)]" }
+    public var description: String { "\(message) [\(code.rawValue)]" }
+
+    /// The response line that carries this failure for request `id` (no newline).
+    public func line(id: Int?) -> [UInt8] {
+        (try? WireJSON.encode(ControlResponse<Empty>(id: id, error: self))) ?? []
+    }
 
     static func unknownOp(_ op: String) -> ControlFailure {
         ControlFailure(
-            code: "control/unknown-op",
+            code: .controlUnknownOp,
             message: "unknown op '\(op)'; ops: \(ControlRequest.ops.joined(separator: ", "))")
     }
 }

@@ -24,7 +24,9 @@ public enum CanonicalJSON {
 
     /// Appends `s` as a canonical JSON string (quoted, Foundation's escapes): for a line written by hand where a
     /// `Codable` encoding showed in a profile (the journal's move line, `GameJournal`).
-    public static func appendString(_ s: String, to out: inout [UInt8]) { CanonicalJSONWriter.writeString(s, into: &out) }
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        CanonicalJSONWriter.writeString(s, into: &out)
+    }
 
     /// Appends `n`'s digits.
     public static func appendInteger(_ n: Int, to out: inout [UInt8]) {

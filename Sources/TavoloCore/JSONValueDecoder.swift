@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (each `as! T` follows a check that T is that very type: the cast cannot fail)
 /// Decodes a `Decodable` straight from a parsed `JSONValue`: no bytes in between, no error thrown to find a type.
 ///
 /// Strict like the protocol (PROTOCOL.md §2): an integer field takes only an integer literal in range (`1.0` and
@@ -190,25 +193,25 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let where_ = path
-        return try decodeScalar(type, try next(type), where_)
+        let here = path
+        return try decodeScalar(type, try next(type), here)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        let where_ = path
-        return try JSONValueDecoder(try next([String: JSONValue].self), codingPath: where_).container(keyedBy: type)
+        let here = path
+        return try JSONValueDecoder(try next([String: JSONValue].self), codingPath: here).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let where_ = path
-        return try JSONValueDecoder(try next([JSONValue].self), codingPath: where_).unkeyedContainer()
+        let here = path
+        return try JSONValueDecoder(try next([JSONValue].self), codingPath: here).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let where_ = path
-        return JSONValueDecoder(try next(JSONValue.self), codingPath: where_)
+        let here = path
+        return JSONValueDecoder(try next(JSONValue.self), codingPath: here)
     }
 }
 

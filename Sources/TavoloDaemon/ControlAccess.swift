@@ -43,7 +43,8 @@ public enum ControlAccess {
         }
         var st = stat()
         guard lstat(dir, &st) == 0 else {
-            throw Unsafe(description: "cannot inspect control socket directory \(dir): \(String(cString: strerror(errno)))")
+            throw Unsafe(
+                description: "cannot inspect control socket directory \(dir): \(String(cString: strerror(errno)))")
         }
         guard st.st_mode & S_IFMT == S_IFDIR else {
             throw Unsafe(description: "control socket directory \(dir) is not a directory (a symbolic link?)")

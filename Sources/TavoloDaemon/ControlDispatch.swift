@@ -37,113 +37,136 @@ struct MeshTableTransport: TableTransport {
 }
 
 extension NodeService {
-    /// Answers one typed control request (PROTOCOL.md §7, §9.7).
+    /// Answers one typed control request (PROTOCOL.md §7, §9.7): the tables', the records', chat's or the node's.
     func dispatch(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
-        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
-        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
-        do throws(TableError) {
-            switch request {
-            case .peers:
-                let book = knownPeers.snapshot
-                return ok(
-                    await mesh.peerList().map { p in
-                        var summary = PeerSummary(p)
-                        if book.isChanged(name: p.name, id: p.id) { summary.trust = .identityChanged }
-                        return summary
-                    })
-            case .acceptPeer(let name):
-                guard let accepted = knownPeers.update({ $0.accept(name: name) }) else {
-                    return fail("peer/nothing-to-accept", "no changed identity to accept for '\(name)'")
-                }
-                logger.notice("identity \(accepted.hex) accepted for peer \(name)")
-                return ok(Empty())
-            case .status:
-                let peers = await mesh.peerList()
-                return ok(
-                    NodeStatus(
-                        name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
-                        protocolVersion: Int(options.wireVersion),
-                        connectedPeers: peers.filter { $0.state == .connected }.count,
-                        stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages,
-                        unroutedMessages: router.unroutedMessages, chatMessagesDropped: chat.droppedMessages))
-            case .tables: return ok(await tables.list())
-            case .host(let game, let players, let grace, let takeoverBot):
-                return ok(
-                    try await tables.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
-            case .join(let table, let game, let seat, let bot):
-                return ok(JoinResult(table: try await tables.join(table: table, game: game, seat: seat, bot: bot)))
-            case .fill(let table, let bot): return ok(try await tables.fill(table: table, bot: bot))
-            case .invite(let table, let seat, let node):
-                // To an identity, never to a name: the name resolves to exactly one connected peer whose identity
-                // is the one known for it.
-                switch await resolvePeer(node) {
-                case .failure(let f): return fail(f.code, f.message)
-                case .success(let (target, name)):
-                    return ok(try await tables.invite(table: table, seat: seat, node: target, name: name))
-                }
-            case .start(let table): return ok(try await tables.start(table: table))
-            case .move(let table, let move):
-                try await tables.move(table: table, move: move)
-                return ok(Empty())
-            case .leave(let table):
-                try await tables.leave(table: table)
-                return ok(Empty())
-            case .state(let table): return ok(try await tables.state(table: table))
-            case .events(let kinds):
-                let stream = await tables.subscribe(kinds: kinds.map(Set.init))
-                let lines = AsyncStream<[UInt8]> { continuation in
-                    let task = Task {
-                        for await e in stream { continuation.yield((try? WireJSON.encode(EventLine(event: e))) ?? []) }
-                        continuation.finish()
-                    }
-                    continuation.onTermination = { _ in task.cancel() }
-                }
-                return .stream(
-                    first: (try? WireJSON.encode(ControlResponse(id: id, result: Empty()))) ?? [], rest: lines)
-            case .datagram(let peer, let text):
-                let target: NodeID
-                switch await resolvePeer(peer) {
-                case .failure(let f): return fail(f.code, f.message)
-                case .success(let (id, _)): target = id
-                }
-                do {
-                    // A probe between hosts: the tables service, which counts the datagram received and ignores it
-                    // (not a `table.progress`, §10.4); an unassigned service would count it as unrouted, an error.
-                    try await mesh.send(["text": text], service: .tables, to: target, on: .unreliable)
-                    return ok(DatagramResult(sent: 1))
-                } catch {
-                    return fail("mesh/send-failed", "\(error)")
-                }
-            case .games:
-                return ok(
-                    GameCatalog.standard.entries.map {
-                        GameSummary(
-                            name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts, bots: $0.bots.map(\.kind),
-                            defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
-                    })
-            case .web:
-                guard let link = web.link else {
-                    return fail("web/off", "this node serves no page (tavolod was started with --no-web)")
-                }
-                return ok(link)
-            case .chat(let room, let text):
-                switch await sendChat(room: room, text: text) {
-                case .success(let sent): return ok(sent)
-                case .failure(let f): return fail(f.code, f.message)
-                }
-            case .chatLog(let room, let follow):
-                return chatLog(id, room: room, follow: follow)
-            case .inject(let message):
-                guard options.allowInjection else {
-                    return fail("control/forbidden", "inject is for tests: start tavolod with --test-allow-injection")
-                }
-                await tables.inject(message)
-                return ok(Empty())
-            case .history, .scores, .record: return answerRecords(id, request)
-            case .discovery: return ok(discoveryReport())
+        // The tables' writes asked for so far done first: an answer never shows a game whose log or record is not
+        // on disk yet (the shell writes them off the loop, `TableDisk`).
+        await tables.settled()
+        switch request {
+        case .tables, .host, .join, .fill, .invite, .start, .move, .leave, .state, .events, .inject:
+            do throws(TableError) { return try await answerTables(id, request) } catch {
+                return .failure(ControlErrorCode(error.code), error.message, id: id)
             }
-        } catch {
-            return fail(error.code.rawValue, error.message)
+        case .history, .scores, .record: return answerRecords(id, request)
+        case .chat(let room, let text):
+            switch await sendChat(room: room, text: text) {
+            case .success(let sent): return .ok(sent, id: id)
+            case .failure(let f): return .failure(f, id: id)
+            }
+        case .chatLog(let room, let follow): return chatLog(id, room: room, follow: follow)
+        case .peers, .acceptPeer, .status, .datagram, .games, .web, .discovery: return await answerNode(id, request)
+        }
+    }
+
+    /// The table requests (PROTOCOL.md §9.7): the table shell answers, or refuses with a `TableError`.
+    private func answerTables(_ id: Int?, _ request: ControlRequest) async throws(TableError) -> ControlReply {
+        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
+        switch request {
+        case .tables: return ok(await tables.list())
+        case .host(let game, let players, let grace, let takeoverBot):
+            return ok(try await tables.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
+        case .join(let table, let game, let seat, let bot):
+            return ok(JoinResult(table: try await tables.join(table: table, game: game, seat: seat, bot: bot)))
+        case .fill(let table, let bot): return ok(try await tables.fill(table: table, bot: bot))
+        case .invite(let table, let seat, let node):
+            // To an identity, never to a name: the name resolves to exactly one connected peer whose identity is the
+            // one known for it.
+            switch await resolvePeer(node) {
+            case .failure(let f): return .failure(f, id: id)
+            case .success(let (target, name)):
+                return ok(try await tables.invite(table: table, seat: seat, node: target, name: name))
+            }
+        case .start(let table): return ok(try await tables.start(table: table))
+        case .move(let table, let move):
+            try await tables.move(table: table, move: move)
+            return ok(Empty())
+        case .leave(let table):
+            try await tables.leave(table: table)
+            return ok(Empty())
+        case .state(let table): return ok(try await tables.state(table: table))
+        case .events(let kinds): return await eventStream(id, kinds: kinds)
+        case .inject(let message):
+            guard options.allowInjection else {
+                return .failure(
+                    .controlForbidden, "inject is for tests: start tavolod with --test-allow-injection", id: id)
+            }
+            await tables.inject(message)
+            return ok(Empty())
+        default: return .failure(.controlBadRequest, "not a table request", id: id)
+        }
+    }
+
+    /// `events`: the response line, then one line per table event of `kinds` (all when nil) until the client goes.
+    private func eventStream(_ id: Int?, kinds: [TableEvent.Kind]?) async -> ControlReply {
+        let stream = await tables.subscribe(kinds: kinds.map(Set.init))
+        let lines = AsyncStream<[UInt8]> { continuation in
+            let task = Task {
+                for await e in stream { continuation.yield((try? WireJSON.encode(EventLine(event: e))) ?? []) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return .stream(first: (try? WireJSON.encode(ControlResponse(id: id, result: Empty()))) ?? [], rest: lines)
+    }
+
+    /// The node's own requests: its peers and their identities, its status, a probe datagram, its games, its page.
+    private func answerNode(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
+        func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
+        switch request {
+        case .peers:
+            let book = knownPeers.snapshot
+            return ok(
+                await mesh.peerList().map { p in
+                    var summary = PeerSummary(p)
+                    if book.isChanged(name: p.name, id: p.id) { summary.trust = .identityChanged }
+                    return summary
+                })
+        case .acceptPeer(let name):
+            guard let accepted = knownPeers.update({ $0.accept(name: name) }) else {
+                return .failure(.peerNothingToAccept, "no changed identity to accept for '\(name)'", id: id)
+            }
+            logger.notice("identity \(accepted.hex) accepted for peer \(name)")
+            return ok(Empty())
+        case .status: return ok(await nodeStatus())
+        case .datagram(let peer, let text): return await sendDatagram(id, to: peer, text: text)
+        case .games:
+            return ok(
+                GameCatalog.standard.entries.map {
+                    GameSummary(
+                        name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts, bots: $0.bots.map(\.kind),
+                        defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
+                })
+        case .web:
+            guard let link = web.link else {
+                return .failure(.webOff, "this node serves no page (tavolod was started with --no-web)", id: id)
+            }
+            return ok(link)
+        case .discovery: return ok(discoveryReport())
+        default: return .failure(.controlBadRequest, "not a request of the node", id: id)
+        }
+    }
+
+    private func nodeStatus() async -> NodeStatus {
+        let peers = await mesh.peerList()
+        return NodeStatus(
+            name: options.name, id: mesh.id.hex, tcpPort: mesh.tcpPort, udpPort: mesh.udpPort,
+            protocolVersion: Int(options.wireVersion), connectedPeers: peers.filter { $0.state == .connected }.count,
+            stats: await mesh.statistics(), tableMessagesRefused: await tables.refusedMessages,
+            unroutedMessages: router.unroutedMessages, chatMessagesDropped: chat.droppedMessages)
+    }
+
+    /// `datagram`: a probe between hosts, to the tables service, which counts the datagram received and ignores it
+    /// (not a `table.progress`, §10.4); an unassigned service would count it as unrouted, an error.
+    private func sendDatagram(_ id: Int?, to peer: String, text: String) async -> ControlReply {
+        switch await resolvePeer(peer) {
+        case .failure(let f): return .failure(f, id: id)
+        case .success(let (target, _)):
+            do {
+                try await mesh.send(["text": text], service: .tables, to: target, on: .unreliable)
+                return .ok(DatagramResult(sent: 1), id: id)
+            } catch {
+                return .failure(.meshSendFailed, "\(error)", id: id)
+            }
         }
     }
 }

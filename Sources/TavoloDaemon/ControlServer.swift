@@ -7,29 +7,6 @@ import TavoloControl
 import TavoloCore
 import TavoloProtocol
 
-/// What a request gets back: one response line, or a first line and then a stream of lines (events).
-public enum ControlReply: Sendable {
-    case line([UInt8])
-    case stream(first: [UInt8], rest: AsyncStream<[UInt8]>)
-}
-
-extension ControlReply {
-    /// One response line carrying `result` for request `id`.
-    static func ok<R: Codable & Sendable>(_ result: R, id: Int?) -> ControlReply {
-        .line((try? WireJSON.encode(ControlResponse(id: id, result: result))) ?? [])
-    }
-
-    /// One response line carrying a failure for request `id`.
-    static func failure(_ code: String, _ message: String, id: Int?) -> ControlReply {
-        .line(
-            (try? WireJSON.encode(ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message))))
-                ?? [])
-    }
-}
-
-/// Answers one request line (JSON, no newline).
-public typealias ControlDispatcher = @Sendable (_ id: Int?, _ request: ControlRequest) async -> ControlReply
-
 /// The daemon's Unix-domain control socket: JSON lines, one task per request, errors answered not thrown.
 public final class ControlServer: Sendable {
     public let path: String
@@ -113,31 +90,9 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         let dispatch = self.dispatch
         let task = Task {
             let reply: ControlReply
-            // No decoder sees a line nested deeper than the wire allows (PROTOCOL.md §3.4): its cost is cubic.
-            let wellFormed = JSONSyntax.isWellFormed(line)
-            // The id first, so even a request that does not decode gets an answer it can match.
-            let id = wellFormed ? (try? WireJSON.decode(RequestID.self, line))?.id : nil
-            do {
-                guard wellFormed else {
-                    throw ControlFailure(
-                        code: "control/bad-request",
-                        message: "not a request object (one JSON object on one line, nested at most "
-                            + "\(JSONSyntax.maxDepth) deep)")
-                }
-                let request = try WireJSON.decode(ControlRequest.self, line)
-                reply = await dispatch(id, request)
-            } catch {
-                let failure: ControlFailure
-                if let known = error as? ControlFailure {
-                    failure = known
-                } else if case .object = try? JSONValue(json: line) {
-                    failure = ControlFailure(
-                        code: "control/bad-params", message: "bad parameters: \(WireJSON.describe(error))")
-                } else {
-                    failure = ControlFailure(
-                        code: "control/bad-request", message: "not a request object (a JSON object on one line)")
-                }
-                reply = .line((try? WireJSON.encode(ControlResponse<Empty>(id: id, error: failure))) ?? [])
+            switch ControlRequestLine.decode(line) {
+            case (let id, .success(let request)): reply = await dispatch(id, request)
+            case (let id, .failure(let failure)): reply = .failure(failure, id: id)
             }
             switch reply {
             case .line(let bytes):
@@ -152,8 +107,6 @@ final class ControlConnection: ChannelInboundHandler, Sendable {
         }
         channel.closeFuture.whenComplete { _ in task.cancel() }
     }
-
-    struct RequestID: Decodable { var id: Int? }
 
     static func writeLine(_ bytes: [UInt8], to channel: Channel) {
         var out = channel.allocator.buffer(capacity: bytes.count + 1)
@@ -188,7 +141,7 @@ final class RefusedControlConnection: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !answered else { return }
         answered = true
-        let failure = ControlFailure(code: "control/forbidden", message: reason)
+        let failure = ControlFailure(code: .controlForbidden, message: reason)
         let line = ((try? WireJSON.encode(ControlResponse<Empty>(id: nil, error: failure))) ?? []) + [10]
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: line))).whenComplete { _ in

@@ -52,7 +52,9 @@ public struct KnownPeers: Codable, Equatable, Sendable {
     /// hundred new names, not one per name.
     mutating func forgetLongestUnseen(keeping name: String) {
         guard peers.count > Self.limit else { return }
-        let oldest = peers.filter { $0.key != name }.sorted { ($0.value.lastSeen ?? 0, $0.key) < ($1.value.lastSeen ?? 0, $1.key) }
+        let oldest = peers.filter { $0.key != name }.sorted {
+            ($0.value.lastSeen ?? 0, $0.key) < ($1.value.lastSeen ?? 0, $1.key)
+        }
         for (old, _) in oldest.prefix(peers.count - Self.limit * 9 / 10) { peers[old] = nil }
     }
 
@@ -75,30 +77,30 @@ public struct KnownPeers: Codable, Equatable, Sendable {
 
     /// The connected peer a user means by `nameOrID` (a name, or an id's 32 hex digits), as an identity, or why
     /// there is none: no such peer, several connected under that name, or a name whose identity changed.
-    public func resolve(_ nameOrID: String, connected: [(name: String, id: NodeID)]) -> Result<NodeID, ControlFailure>
-    {
+    public func resolve(_ nameOrID: String, connected: [(name: String, id: NodeID)]) -> Result<NodeID, ControlFailure> {
         if let id = NodeID(hex: nameOrID) {
             guard connected.contains(where: { $0.id == id }) else {
-                return .failure(ControlFailure(code: "mesh/not-connected", message: "no connected peer \(id.hex)"))
+                return .failure(ControlFailure(code: .meshNotConnected, message: "no connected peer \(id.hex)"))
             }
             return .success(id)
         }
         let named = connected.filter { $0.name == nameOrID }
         guard let first = named.first else {
             return .failure(
-                ControlFailure(code: "mesh/not-connected", message: "no connected peer called '\(nameOrID)'"))
+                ControlFailure(code: .meshNotConnected, message: "no connected peer called '\(nameOrID)'"))
         }
         guard named.count == 1 else {
             let ids = named.map { $0.id.short }.joined(separator: ", ")
             return .failure(
                 ControlFailure(
-                    code: "peer/ambiguous",
-                    message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id"))
+                    code: .peerAmbiguous,
+                    message: "\(named.count) connected peers are called '\(nameOrID)' (ids \(ids)): name one by its id")
+            )
         }
         if isChanged(name: nameOrID, id: first.id), let known = peers[nameOrID] {
             return .failure(
                 ControlFailure(
-                    code: "peer/identity-changed",
+                    code: .peerIdentityChanged,
                     message: "'\(nameOrID)' has another identity (\(first.id.short)) than the one known "
                         + "(\(known.id.short)): check it, then accept it with tavolo peers --accept \(nameOrID)"))
         }
@@ -112,6 +114,9 @@ public struct KnownPeers: Codable, Equatable, Sendable {
 final class KnownPeerBook: Sendable {
     let path: String
     private let state: NIOLockedValueBox<KnownPeers>
+    /// The file is written here, never on the mesh's event loop where a peer's connection updates the book; in the
+    /// order of the changes, as each is queued under the book's lock.
+    private let disk = DispatchQueue(label: "tavolo.known-peers", qos: .utility)
 
     /// Loads the file; a missing file is an empty book, an unreadable one an error (never silently forgotten: a
     /// forgotten book would trust a changed identity as new).
@@ -131,16 +136,21 @@ final class KnownPeerBook: Sendable {
 
     var snapshot: KnownPeers { state.withLockedValue { $0 } }
 
-    /// Runs `change` on the book and saves it if it changed; returns what `change` returned.
+    /// Runs `change` on the book and, if it changed, queues a save of it; returns what `change` returned.
     func update<R>(_ change: (inout KnownPeers) -> R) -> R {
-        let (result, changed) = state.withLockedValue { book -> (R, KnownPeers?) in
+        state.withLockedValue { book -> R in
             let before = book
             let r = change(&book)
-            return (r, book == before ? nil : book)
+            if book != before {
+                let changed = book
+                disk.async { self.save(changed) }
+            }
+            return r
         }
-        if let changed { save(changed) }
-        return result
     }
+
+    /// Waits for the saves queued so far (tests, shutdown).
+    func saved() { disk.sync {} }
 
     private func save(_ book: KnownPeers) {
         let encoder = JSONEncoder()

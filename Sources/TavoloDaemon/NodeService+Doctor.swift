@@ -12,7 +12,8 @@ extension NodeService {
             registered: registration.registered, registrationError: registration.lastError,
             browsing: browse.browsing, browseError: browse.lastError,
             instances: browse.seen.map {
-                SeenInstance(name: $0.name, id: $0.txt[TXTKey.id], host: $0.host, port: $0.port, addresses: $0.addresses)
+                SeenInstance(
+                    name: $0.name, id: $0.txt[TXTKey.id], host: $0.host, port: $0.port, addresses: $0.addresses)
             })
     }
 }

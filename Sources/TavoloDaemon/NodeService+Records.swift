@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloMesh
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloRecords
 import TavoloTable
 
@@ -46,7 +47,8 @@ final class NodeRecords: Sendable {
     }
 
     /// Records a table that ended, synchronously: the transaction commits before the table's end is told to
-    /// local clients, so a game reported finished is on disk (called on the mesh loop, from the table shell).
+    /// local clients, so a game reported finished is on disk (called by the table shell on its disk's thread, never
+    /// on the mesh's loop: the shell holds the end's event back until this returns).
     func tableEnded(_ log: GameLog, logger: Logger) {
         guard let made = RecordedGame.withBody(log, startedAt: nil, endedAt: log.endedAt ?? 0) else { return }
         // This node signs what it played; the other seat owners' signatures come from them (`ownRecordStored`).
@@ -69,7 +71,7 @@ final class NodeRecords: Sendable {
 extension NodeService {
     func answerRecords(_ id: Int?, _ request: ControlRequest) -> ControlReply {
         func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
-        func fail(_ code: String, _ message: String) -> ControlReply { .failure(code, message, id: id) }
+        func fail(_ code: ControlErrorCode, _ message: String) -> ControlReply { .failure(code, message, id: id) }
         let store = records.store
         do {
             switch request {
@@ -77,12 +79,12 @@ extension NodeService {
             case .scores(let game): return ok(try store.scores(game: game, catalog: .standard))
             case .record(let table):
                 let found = try store.stored(table: table)
-                guard !found.isEmpty else { return fail("records/unknown", "no recorded game of table '\(table)'") }
+                guard !found.isEmpty else { return fail(.recordsUnknown, "no recorded game of table '\(table)'") }
                 return ok(found)
-            default: return fail("control/bad-request", "not a records request")
+            default: return fail(.controlBadRequest, "not a records request")
             }
         } catch {
-            return fail("records/failed", "the records database failed: \(error)")
+            return fail(.recordsFailed, "the records database failed: \(error)")
         }
     }
 }

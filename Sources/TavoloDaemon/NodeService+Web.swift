@@ -22,19 +22,21 @@ extension NodeService {
     /// Posts a chat message of this node's user to the lobby (every connected peer) or a table (its members).
     func sendChat(room: String, text: String) async -> Result<ChatSent, ControlFailure> {
         guard ChatMessage.isRoom(room) else {
-            return .failure(ControlFailure(code: "chat/bad-room", message: "a room is 'lobby' or a table id, not '\(room)'"))
+            return .failure(
+                ControlFailure(code: .chatBadRoom, message: "a room is 'lobby' or a table id, not '\(room)'"))
         }
         var recipients: [NodeID]
         if room == ChatMessage.lobby {
             recipients = await mesh.peerList().filter { $0.state == .connected }.map(\.id)
         } else {
             guard let table = await tables.list().first(where: { $0.id.rawValue == room }) else {
-                return .failure(ControlFailure(code: "table/unknown", message: "no table \(room) here"))
+                return .failure(ControlFailure(code: .tableUnknown, message: "no table \(room) here"))
             }
             guard table.members.contains(mesh.id) else {
                 return .failure(
                     ControlFailure(
-                        code: "chat/not-member", message: "only the members of table \(room) chat there: take a seat first"))
+                        code: .chatNotMember, message: "only the members of table \(room) chat there: take a seat first"
+                    ))
             }
             recipients = table.members.filter { $0 != mesh.id }
         }
@@ -42,7 +44,7 @@ extension NodeService {
         case .failure(let f): return .failure(f)
         case .success(let message):
             guard let body = try? WireJSON.encode(message) else {
-                return .failure(ControlFailure(code: "chat/bad-text", message: "cannot encode the message"))
+                return .failure(ControlFailure(code: .chatBadText, message: "cannot encode the message"))
             }
             recipients.sort()
             mesh.post(body, service: .chat, to: recipients)

@@ -99,7 +99,9 @@ public final class NodeService: Sendable {
         }
         try StateDirectory.prepare(options.stateDirectory)
         let leftovers = StateDirectory.cleanTemporaries(options.stateDirectory)
-        if leftovers > 0 { logger.info("removed \(leftovers) temporary files an earlier run left in the state directory") }
+        if leftovers > 0 {
+            logger.info("removed \(leftovers) temporary files an earlier run left in the state directory")
+        }
         let identity: NodeKeyFile.Identity
         do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
             throw StartError("\(error)")
@@ -140,7 +142,9 @@ public final class NodeService: Sendable {
         var tableOptions = options.tableOptions
         tableOptions.stateDirectory = options.stateDirectory
         tableOptions.gameEnded = { log in records.tableEnded(log, logger: logger) }
-        tableOptions.signForfeit = { table, seed, number in signer.signForfeit(table: table, jointSeed: seed, number: number) }
+        tableOptions.signForfeit = { table, seed, number in
+            signer.signForfeit(table: table, jointSeed: seed, number: number)
+        }
         let tables = TableManager(
             me: id, name: options.name, transport: MeshTableTransport(mesh: mesh), catalog: .standard,
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
@@ -151,7 +155,9 @@ public final class NodeService: Sendable {
             of: mesh, discovery: discovery, router: router, recordSync: recordSync, tables: tables, chat: chat,
             knownPeers: knownPeers, logger: logger)
         let controlGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        (self.options, self.logger, self.knownPeers, self.mesh, self.records) = (options, logger, knownPeers, mesh, records)
+        (self.options, self.logger, self.knownPeers, self.mesh, self.records) = (
+            options, logger, knownPeers, mesh, records
+        )
         (self.tables, self.chat, self.router, self.discovery) = (tables, chat, router, discovery)
         self.controlGroup = controlGroup
         control = ControlServer(path: options.controlPath, group: controlGroup, logger: logger)
@@ -179,7 +185,7 @@ public final class NodeService: Sendable {
         }
         do {
             try await control.listen { [weak self] id, request in
-                guard let self else { return .failure("control/stopping", "the node is stopping", id: id) }
+                guard let self else { return .failure(.controlStopping, "the node is stopping", id: id) }
                 return await self.dispatch(id, request)
             }
         } catch {
@@ -288,6 +294,7 @@ public final class NodeService: Sendable {
         (mesh.config.recorder as? PacketLogRecorder)?.close()
         // The journals' last appends, not flushed yet by the group commit (PROTOCOL.md §9.9).
         tables.flushLogs()
+        knownPeers.saved()
         logger.info("node \(options.name) stopped")
     }
 }

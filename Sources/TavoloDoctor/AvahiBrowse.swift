@@ -46,7 +46,8 @@ public enum AvahiBrowse {
         guard result.status == 0 else {
             let line = result.stderr.split(separator: "\n").last.map(String.init)
             return AvahiBrowseResult(
-                sightings: sightings, error: line ?? (result.timedOut ? "no answer within \(Int(timeout)) s" : "failed"))
+                sightings: sightings, error: line ?? (result.timedOut ? "no answer within \(Int(timeout)) s" : "failed")
+            )
         }
         return AvahiBrowseResult(sightings: sightings, error: nil)
     }

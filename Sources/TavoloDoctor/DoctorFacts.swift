@@ -102,7 +102,8 @@ extension DoctorFacts {
         let ownName = node?.name
         var byName: [String: SeenNode] = [:]
         for sighting in avahiBrowse?.sightings ?? [] where sighting.name != ownName && byName[sighting.name] == nil {
-            byName[sighting.name] = SeenNode(name: sighting.name, peer: nil, address: sighting.address, port: sighting.port)
+            byName[sighting.name] = SeenNode(
+                name: sighting.name, peer: nil, address: sighting.address, port: sighting.port)
         }
         for instance in node?.instances ?? [] where instance.name != ownName && byName[instance.name] == nil {
             guard let address = instance.addresses.first else { continue }

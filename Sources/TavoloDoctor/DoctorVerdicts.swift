@@ -18,7 +18,8 @@ public enum DoctorVerdicts {
         }
         return DoctorCheck(
             "node", .ok,
-            "the node \(node.name) (id \(node.id.prefix(8))) answers; TCP port \(node.tcpPort), UDP port \(node.udpPort)")
+            "the node \(node.name) (id \(node.id.prefix(8))) answers; TCP port \(node.tcpPort), UDP port \(node.udpPort)"
+        )
     }
 
     static func avahi(_ facts: DoctorFacts) -> DoctorCheck {
@@ -95,7 +96,9 @@ public enum DoctorVerdicts {
         if !published.isEmpty {
             return DoctorCheck("published", .ok, "Avahi publishes \(node.name) on \(published.joined(separator: ", "))")
         }
-        if own.contains(where: { $0.interface == "lo" }) { return DoctorCheck("published", .failed, onlyLo, hint: allow) }
+        if own.contains(where: { $0.interface == "lo" }) {
+            return DoctorCheck("published", .failed, onlyLo, hint: allow)
+        }
         return DoctorCheck(
             "published", .failed, "Avahi shows \(node.name) on no interface that has an address",
             hint: withAddress.isEmpty ? "this machine has no network link (see interfaces)" : allow)
@@ -129,7 +132,8 @@ public enum DoctorVerdicts {
         let connected = seen.filter { $0.peer?.state == .connected }
         let list = seen.map { "\($0.name) (\(state($0)))" }.joined(separator: ", ")
         return DoctorCheck(
-            "discovered", .ok, "\(seen.count) other node\(seen.count == 1 ? "" : "s") seen, \(connected.count) connected: \(list)")
+            "discovered", .ok,
+            "\(seen.count) other node\(seen.count == 1 ? "" : "s") seen, \(connected.count) connected: \(list)")
     }
 
     static func state(_ node: DoctorFacts.SeenNode) -> String {
@@ -145,7 +149,8 @@ public enum DoctorVerdicts {
         guard !seen.isEmpty else { return DoctorCheck("connections", .skipped, "no other node to connect to") }
         let unconnected = seen.filter { $0.peer?.state != .connected }
         guard !unconnected.isEmpty else { return DoctorCheck("connections", .ok, "every node seen is connected") }
-        let verdicts = unconnected.map { node in verdict(for: node, probe: facts.probes.first { $0.name == node.name }) }
+        let verdicts = unconnected.map { node in verdict(for: node, probe: facts.probes.first { $0.name == node.name })
+        }
         let worst: DoctorCheck.Status = verdicts.contains { $0.status == .failed } ? .failed : .warning
         let hints = verdicts.compactMap(\.hint)
         return DoctorCheck(
@@ -175,7 +180,8 @@ public enum DoctorVerdicts {
                 hint: "the nodes dial again by themselves; if it stays so, read the log: journalctl --user -u tavolod")
         case .refused?:
             return DoctorCheck(
-                "connections", .failed, "\(at): connection refused — nothing listens there, or a firewall rejects it\(why)",
+                "connections", .failed,
+                "\(at): connection refused — nothing listens there, or a firewall rejects it\(why)",
                 hint: "is \(node.name)'s node still running? run tavolo doctor on that machine too")
         case .noAnswer?, .unreachable?:
             let port = node.port

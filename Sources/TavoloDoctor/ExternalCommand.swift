@@ -21,7 +21,8 @@ enum ExternalCommand {
     /// are removed: a pipe left unread would block a chatty command.
     static func run(_ path: String, _ arguments: [String], timeout: Double) -> Result {
         let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("tavolo-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
+        let outURL = directory.appendingPathComponent(
+            "tavolo-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
         let errURL = outURL.appendingPathExtension("err")
         defer {
             try? FileManager.default.removeItem(at: outURL)

@@ -53,7 +53,8 @@ extension MeshNode {
         if theirCircle != config.circle?.tag {
             if peer.state != .otherCircle && peer.session == nil {
                 peer.state = .otherCircle
-                peer.reason = "other circle (\(theirCircle.map { "tag \($0)" } ?? "none")); this node: \(config.circle.map { "\($0.name), tag \($0.tag)" } ?? "none")"
+                peer.reason =
+                    "other circle (\(theirCircle.map { "tag \($0)" } ?? "none")); this node: \(config.circle.map { "\($0.name), tag \($0.tag)" } ?? "none")"
                 emit(.peerIncompatible(peer.info, reason: peer.reason ?? ""))
             }
             return

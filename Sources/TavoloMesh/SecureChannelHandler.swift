@@ -238,7 +238,8 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func sayCircleMismatch(_ context: ChannelHandlerContext) {
         let g = Goodbye(
             code: .circleMismatch,
-            reason: "the handshake did not authenticate: not the same private circle (another circle, another passphrase, or none), or a damaged message"
+            reason:
+                "the handshake did not authenticate: not the same private circle (another circle, another passphrase, or none), or a damaged message"
         )
         guard let bytes = try? Frame.goodbye(g).encoded() else { return }
         writeWire(type: MessageType.goodbye.rawValue, Array(bytes.dropFirst(FrameLimits.headerSize)), context: context)
@@ -327,7 +328,8 @@ final class SecureChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                         try send.seal(
                             UnsafeRawBufferPointer(rebasing: plaintext[FrameLimits.headerSize...]),
                             associatedData: UnsafeRawBufferPointer(rebasing: storage[..<FrameLimits.headerSize]),
-                            into: UnsafeMutableRawBufferPointer(rebasing: storage[FrameLimits.headerSize..<sealedLength]))
+                            into: UnsafeMutableRawBufferPointer(
+                                rebasing: storage[FrameLimits.headerSize..<sealedLength]))
                     }
                 }
                 out.moveWriterIndex(forwardBy: length + 16)

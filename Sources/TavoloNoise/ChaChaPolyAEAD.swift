@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (the buffers unwrapped are fixed-size keys, nonces and outputs, never empty, so their base address is never nil)
 import CSodium
 
 /// ChaCha20-Poly1305 with a 96-bit nonce (RFC 8439; Noise's `ChaChaPoly`, section 12.3) on raw memory, from
@@ -64,7 +67,9 @@ public enum ChaChaPolyAEAD {
         var out = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
         key.withUnsafeBytes { k in
             plaintext.withUnsafeBytes { p in
-                ad.withUnsafeBytes { a in out.withUnsafeMutableBytes { seal(key: k, nonce: n, plaintext: p, ad: a, into: $0) } }
+                ad.withUnsafeBytes { a in
+                    out.withUnsafeMutableBytes { seal(key: k, nonce: n, plaintext: p, ad: a, into: $0) }
+                }
             }
         }
         return out
@@ -75,7 +80,9 @@ public enum ChaChaPolyAEAD {
         var out = [UInt8](repeating: 0, count: sealed.count - tagBytes)
         let ok = key.withUnsafeBytes { k in
             sealed.withUnsafeBytes { s in
-                ad.withUnsafeBytes { a in out.withUnsafeMutableBytes { open(key: k, nonce: n, sealed: s, ad: a, into: $0) } }
+                ad.withUnsafeBytes { a in
+                    out.withUnsafeMutableBytes { open(key: k, nonce: n, sealed: s, ad: a, into: $0) }
+                }
             }
         }
         return ok ? out : nil

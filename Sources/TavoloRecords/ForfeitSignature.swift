@@ -1,5 +1,6 @@
-import TavoloControl
+import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 
 /// A member that leaves a game during play signs its forfeit (PROTOCOL.md §11.7): the statement names the game
@@ -8,7 +9,8 @@ import TavoloTable
 /// the end of — and nobody else can charge it with one.
 extension RecordSigner {
     public func signForfeit(table: TableID, jointSeed: UInt64, number: Int) -> SignatureObject? {
-        sign(SignatureObject.forfeitStatement(table: table, jointSeed: jointSeed, number: number)).map(SignatureObject.init)
+        sign(SignatureObject.forfeitStatement(table: table, jointSeed: jointSeed, number: number)).map(
+            SignatureObject.init)
     }
 }
 

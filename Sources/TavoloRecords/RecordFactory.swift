@@ -1,6 +1,6 @@
 import Foundation
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 /// Records of games played by bots with no table and no network: for tests and `tavolo-bench records`. The
 /// record is the one a table of made-up nodes would have written (same body rules as `RecordedGame.body(of:)`).

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 import TavoloTable
 
 /// Opening the records of a state directory: the first start imports the game logs written before records

@@ -1,6 +1,6 @@
 import Foundation
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 /// The application messages of PROTOCOL.md §11.3, on the reliable channel.
 public enum RecordMessage: Codable, Sendable, Equatable {
@@ -52,7 +52,8 @@ public enum RecordMessage: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: Key.self)
         switch try c.decode(String.self, forKey: .type) {
         case "records.summary":
-            self = .summary(count: try c.decode(Int.self, forKey: .count), buckets: try c.decode([String].self, forKey: .buckets))
+            self = .summary(
+                count: try c.decode(Int.self, forKey: .count), buckets: try c.decode([String].self, forKey: .buckets))
         case "records.ids":
             self = .ids(bucket: try c.decode(Int.self, forKey: .bucket), ids: try c.decode([String].self, forKey: .ids))
         case "records.data": self = .data(try c.decode([WireRecord].self, forKey: .records))
@@ -65,7 +66,8 @@ public enum RecordMessage: Codable, Sendable, Equatable {
                 id: try c.decode(String.self, forKey: .id),
                 signatures: try c.decode([RecordSignature].self, forKey: .signatures))
         case let t:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "not a records message: \(t)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c, debugDescription: "not a records message: \(t)")
         }
     }
 

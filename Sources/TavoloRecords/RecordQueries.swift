@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 extension RecordStore {
     /// Recorded games, newest first: of `game`, and with a seat named `player`, when given.
@@ -117,7 +117,8 @@ extension RecordStore {
                         arguments: [a.game, a.code])
                 achievements += rows.map {
                     var line = ScoreBoard.Achievement(
-                        player: $0["name"] ?? $0["player"], bot: $0["isBot"], game: a.game, code: a.code, title: a.title,
+                        player: $0["name"] ?? $0["player"], bot: $0["isBot"], game: a.game, code: a.code,
+                        title: a.title,
                         times: $0["times"])
                     line.node = $0["isBot"] ? nil : $0["player"]
                     return line

@@ -1,7 +1,7 @@
 import Crypto
-import TavoloControl
 import TavoloCore
 import TavoloNoise
+import TavoloRecordFormat
 
 /// One member's signature of a record (PROTOCOL.md §11.7): its record-signing key, that key's binding to the
 /// member's node id, and the signature of the record's id. Everything needed to check it travels with it, so a

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 /// A record with the signatures that came with it, each already checked (`RecordSignature.check`).
 public struct SignedRecord: Sendable {

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import GRDB
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 /// The node's records: one SQLite file (`records.sqlite` in the state directory) in WAL mode, through GRDB.
 /// Every write is one transaction, committed before the caller goes on: a game written here survives a
@@ -106,7 +106,9 @@ public final class RecordStore: Sendable {
 
     // MARK: Reading
 
-    public var count: Int { ((try? pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record") }) ?? nil) ?? 0 }
+    public var count: Int {
+        ((try? pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record") }) ?? nil) ?? 0
+    }
 
     /// Records whose every required signature is held (§11.7): the ones a summary covers and peers are sent.
     public var verifiedCount: Int {
@@ -116,7 +118,8 @@ public final class RecordStore: Sendable {
     /// The summary of §11.2 over the signed records (§11.7): for each of the 256 buckets (first two hex digits of the id), "" when empty, else
     /// the first 16 hex digits of SHA-256 over the bucket's ids in ascending order, each as its 64 ASCII digits.
     public func bucketDigests() throws -> [String] {
-        Self.bucketDigests(of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record WHERE verified ORDER BY id") })
+        Self.bucketDigests(
+            of: try pool.read { try String.fetchAll($0, sql: "SELECT id FROM record WHERE verified ORDER BY id") })
     }
 
     /// The 256 digests of a set of ids, given in ascending order.
@@ -125,7 +128,7 @@ public final class RecordStore: Sendable {
         for id in ids {
             guard let b = Int(id.prefix(2), radix: 16) else { continue }
             if hashers[b] == nil { hashers[b] = SHA256() }
-            hashers[b]!.update(data: Array(id.utf8))
+            hashers[b]?.update(data: Array(id.utf8))
         }
         return hashers.map { h in h.map { String(Array($0.finalize()).hexString.prefix(16)) } ?? "" }
     }
@@ -157,7 +160,8 @@ public final class RecordStore: Sendable {
     public func known(_ ids: [String]) throws -> Set<String> {
         try pool.read { db in
             var out = Set<String>()
-            for id in ids where try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE id = ?", arguments: [id]) != nil {
+            for id in ids where try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE id = ?", arguments: [id]) != nil
+            {
                 out.insert(id)
             }
             return out
@@ -175,7 +179,8 @@ public final class RecordStore: Sendable {
             return Set(
                 try String.fetchAll(
                     db,
-                    sql: "SELECT DISTINCT recordID FROM seat WHERE node = ? AND endedAt >= ? AND recordID IN (\(marks))",
+                    sql:
+                        "SELECT DISTINCT recordID FROM seat WHERE node = ? AND endedAt >= ? AND recordID IN (\(marks))",
                     arguments: StatementArguments(arguments)))
         }
     }

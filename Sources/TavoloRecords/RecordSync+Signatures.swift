@@ -1,7 +1,7 @@
 import Foundation
-import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 
 extension RecordSync {
     /// A `records.data`: each record not held is checked — signatures first, then the replay (§11.4) — and
@@ -57,7 +57,8 @@ extension RecordSync {
             sayOver(id, "records checked a minute")
         }
         logger.debug(
-            "records: from \(id.short) \(records.count) came, \(added) stored, \(completed) completed, \(refusedIDs.count) refused, \(deferred) deferred")
+            "records: from \(id.short) \(records.count) came, \(added) stored, \(completed) completed, \(refusedIDs.count) refused, \(deferred) deferred"
+        )
         send(.ack(accepted: added + completed, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
         if added + completed > 0 { recordsAdded() }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 
 /// Exchanges records with connected peers (PROTOCOL.md §11.3): a summary of 256 bucket digests on connecting,
 /// the ids of every bucket that differs, then only the records the other side lacks, pushed in small
@@ -120,9 +120,11 @@ public actor RecordSync {
 
     public nonisolated func finish() { inputs.finish() }
 
-    public init(store: RecordStore, verifier: RecordVerifier, signer: RecordSigner? = nil, pause: Duration = .milliseconds(5),
-                freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
-                limits: RecordQuotas.Limits = .init(), logger: Logger, send: @escaping Send) {
+    public init(
+        store: RecordStore, verifier: RecordVerifier, signer: RecordSigner? = nil, pause: Duration = .milliseconds(5),
+        freshness: Duration = .seconds(10), pushesPerMinute: Int = RecordSync.defaultPushesPerMinute,
+        limits: RecordQuotas.Limits = .init(), logger: Logger, send: @escaping Send
+    ) {
         self.pushesPerMinute = pushesPerMinute
         var limits = limits
         limits.checksPerPeer = pushesPerMinute

@@ -1,7 +1,7 @@
 import Foundation
-import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 
 /// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
@@ -30,7 +30,9 @@ public struct RecordVerifier: Sendable {
         decode(id: id, body: body).flatMap { b in
             let (valid, missing) = RecordSignature.check(signatures, recordID: id, body: b)
             if let missing { return .failure(.init("unsigned: \(missing)")) }
-            return replay(b).map { SignedRecord(RecordedGame(body: body, startedAt: nil, endedAt: 0), b, signatures: valid) }
+            return replay(b).map {
+                SignedRecord(RecordedGame(body: body, startedAt: nil, endedAt: 0), b, signatures: valid)
+            }
         }
     }
 
@@ -193,6 +195,8 @@ public enum RecordLimits {
     static func isName(_ s: String) -> Bool { !s.isEmpty && s.utf8.count <= 63 && Handshake.isValidName(s) }
     static func isTableID(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64
-            && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }
+            && s.utf8.allSatisfy {
+                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45
+            }
     }
 }

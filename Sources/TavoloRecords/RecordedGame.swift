@@ -1,7 +1,7 @@
 import Foundation
-import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 
 /// The record of one game that was played (PROTOCOL.md §11.1): what every node stores and shares. Its `body` is
@@ -82,4 +82,3 @@ public struct RecordedGame: Sendable, Equatable {
 
     public func decodedBody() throws -> RecordBody { try CanonicalJSON.decode(RecordBody.self, body) }
 }
-

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 
 /// Leaderboards and achievements kept up to date as records are stored, so `scores` reads a few rows per
 /// player instead of scanning every game (measured: 4.5 s with 100,000 games when scanning; see README).
@@ -43,7 +43,8 @@ enum Standings {
                     """)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
                 try db.execute(
-                    sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.v2SQL))",
+                    sql:
+                        "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(a.v2SQL))",
                     arguments: [a.game, a.code, a.game])
             }
         }
@@ -82,7 +83,8 @@ enum Standings {
             guard let draw = Achievements.all.first(where: { $0.code == "briscola/draw" }) else { return }
             try db.execute(sql: "DELETE FROM earned WHERE code = ?", arguments: [draw.code])
             try db.execute(
-                sql: "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(draw.sql))",
+                sql:
+                    "INSERT INTO earned (game, code, isBot, player, times) SELECT ?, ?, isBot, player, times FROM (\(draw.sql))",
                 arguments: [draw.game, draw.code, draw.game])
         }
     }
@@ -116,7 +118,8 @@ enum Standings {
 
     /// Whether `member`'s forfeit of `table` already counted in another record (the members of a table may write
     /// records that differ; a forger may write more): a member leaves a table once, and loses it once.
-    static func forfeitCounted(member: String, table: String, otherThan recordID: String, _ db: Database) throws -> Bool {
+    static func forfeitCounted(member: String, table: String, otherThan recordID: String, _ db: Database) throws -> Bool
+    {
         try Bool.fetchOne(
             db,
             sql: """
@@ -126,7 +129,8 @@ enum Standings {
                 """, arguments: [member, table, recordID]) != nil
     }
 
-    static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws {
+    static func upsertStanding(game: String, isBot: Bool, player: String, won: Bool, score: Int?, _ db: Database) throws
+    {
         try db.cachedStatement(
             sql: """
                 INSERT INTO standing (game, isBot, player, games, wins, total, minScore, maxScore)
@@ -146,7 +150,8 @@ enum Standings {
     static func add(_ b: RecordBody, recordID: String, signers: Set<String>, _ db: Database) throws {
         guard b.outcome == .finished else { return }
         let signedForfeits = RecordSignature.signedForfeits(of: b)
-        for t in b.takeovers ?? [] where t.forfeit && (signers.contains(t.member) || signedForfeits.contains(t.member)) {
+        for t in b.takeovers ?? [] where t.forfeit && (signers.contains(t.member) || signedForfeits.contains(t.member))
+        {
             guard try !forfeitCounted(member: t.member, table: b.table, otherThan: recordID, db) else { continue }
             try upsertStanding(game: b.game, isBot: false, player: t.member, won: false, score: nil, db)
         }

@@ -68,7 +68,8 @@ extension ChaosSimulation {
         return id
     }
 
-    func inject(_ fault: Fault, victim: Int, _ id: TableID, _ report: inout GameReport, _ expected: inout [Int]) throws {
+    func inject(_ fault: Fault, victim: Int, _ id: TableID, _ report: inout GameReport, _ expected: inout [Int]) throws
+    {
         switch fault {
         case .none: break
         case .killRestart, .hostKill:
@@ -146,7 +147,8 @@ extension ChaosSimulation {
     /// log on disk holds every move, the same as every other node's.
     func assess(_ states: [TableState], _ expected: [Int], _ id: TableID, _ report: inout GameReport) {
         let over: TablePhase = report.abandoned == true ? .stopped : .finished
-        report.finished = report.abandoned != true && !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
+        report.finished =
+            report.abandoned != true && !states.isEmpty && states.allSatisfy { $0.info.phase == .finished }
         let ended = !states.isEmpty && states.allSatisfy { $0.info.phase == over }
         let sameStop = Set(states.map { $0.stopped?.prefix(while: { $0 != ":" }) ?? "" }).count == 1
         // An abandoned table may stop a move apart at its two members (a move in flight when the other was lost):
@@ -166,7 +168,10 @@ extension ChaosSimulation {
         guard let reference = logs.first.map(Self.bySeat) else { return }
         for l in logs {
             let mismatched = Self.bySeat(l).reduce(0) { sum, entry in
-                sum + zip(entry.value, reference[entry.key] ?? []).count { $0.after != $1.after || $0.number != $1.number }
+                sum
+                    + zip(entry.value, reference[entry.key] ?? []).count {
+                        $0.after != $1.after || $0.number != $1.number
+                    }
             }
             // An abandoned table's members hold what each applied: only a move that differs is lost.
             report.movesLost += mismatched + (report.abandoned == true ? 0 : max(0, report.moves - l.count))

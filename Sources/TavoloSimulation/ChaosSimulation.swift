@@ -127,7 +127,9 @@ public final class ChaosSimulation: @unchecked Sendable {
 
     func socket(_ i: Int) -> String { "\(workDir)/run/\(names[i]).sock" }
     func client(_ i: Int) throws -> ControlClient { try ControlClient(path: socket(i), timeout: 5) }
-    func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
+    func state(_ i: Int, _ id: TableID) throws -> TableState {
+        try client(i).call(.state(table: id), as: TableState.self)
+    }
 
     public func run() throws -> Report {
         defer { stopAll(keepingLogs: keepLogs) }
@@ -154,7 +156,9 @@ public final class ChaosSimulation: @unchecked Sendable {
                     + (report.problem.map { " — \($0)" } ?? ""))
             games.append(report)
             // A game that did not end well keeps the nodes' logs for a look (the path is told at the end).
-            if !(report.finished || report.abandoned == true) || !report.agreed || report.movesLost > 0 { keepLogs = true }
+            if !(report.finished || report.abandoned == true) || !report.agreed || report.movesLost > 0 {
+                keepLogs = true
+            }
         }
         if keepLogs { log("the nodes' logs are kept in \(workDir)") }
         return Report(

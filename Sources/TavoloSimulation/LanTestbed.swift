@@ -28,7 +28,9 @@ public enum LanTestbed {
     /// Plugs test host K's cable in or pulls it out (`scripts/lan heal|cut tvhK`: link up or down on the bridge's
     /// end of its veth pair, `tvvK`), as root.
     public static func setCable(host k: Int, plugged: Bool) throws {
-        let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let ip else { throw Missing(description: "ip (iproute2) is missing") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ip)
@@ -39,7 +41,8 @@ public enum LanTestbed {
         do { try p.run() } catch { throw Missing(description: "cannot run \(ip): \(error.localizedDescription)") }
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw Missing(description: "`ip link set tvv\(k) \(plugged ? "up" : "down")` failed (root, scripts/lan up?)")
+            throw Missing(
+                description: "`ip link set tvv\(k) \(plugged ? "up" : "down")` failed (root, scripts/lan up?)")
         }
     }
 }

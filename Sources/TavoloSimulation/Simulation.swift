@@ -2,6 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 
 /// The N-node local simulation: real `tavolod` processes, real DNS-SD and sockets, one bot seat per node.
@@ -288,7 +289,8 @@ public final class Simulation: @unchecked Sendable {
                 let hostState = peers?.first { $0.name == names[0] }?.state.rawValue ?? "unknown"
                 return "\(names[i]) (sees the host \(names[0]) as \(hostState))"
             }
-            throw Failure("timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
+            throw Failure(
+                "timed out waiting until every node sees table \(table.id): not \(report.joined(separator: ", "))")
         }
     }
 

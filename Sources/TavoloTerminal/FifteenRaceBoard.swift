@@ -37,7 +37,11 @@ struct FifteenRaceBoard: GameBoard {
         let others = obs.boards.indices.filter { $0 != me || mySeat == nil }
         var small: [[Line]] = others.map { seat in
             let s = shown(seat)
-            var lines = [Line("seat \(seat): \(s.moves) move\(s.moves == 1 ? "" : "s") · \(obs.status[seat])\(s.live ? " ·live" : "")", .dim)]
+            var lines = [
+                Line(
+                    "seat \(seat): \(s.moves) move\(s.moves == 1 ? "" : "s") · \(obs.status[seat])\(s.live ? " ·live" : "")",
+                    .dim)
+            ]
             for r in 0..<n {
                 var line = Line("")
                 for c in 0..<n {

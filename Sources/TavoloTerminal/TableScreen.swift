@@ -126,7 +126,8 @@ public struct TableScreen {
         case .stopped: return Line("The table stopped before the end.", .alert)
         case .finished: return Line("Game over.", .accent)
         case .paused:
-            return Line(s.status.first { $0.hasPrefix("Paused") } ?? "Paused: a member was lost; moves wait for them", .alert)
+            return Line(
+                s.status.first { $0.hasPrefix("Paused") } ?? "Paused: a member was lost; moves wait for them", .alert)
         case .playing:
             guard let t = s.turn else {
                 let away = "Under way among its members: their moves reach only their nodes"

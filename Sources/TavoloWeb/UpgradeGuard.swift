@@ -16,7 +16,8 @@ struct GuardedUpgradeChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         let value = inner.setup(channel: channel, logger: logger)
         do {
-            let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let decoder = try channel.pipeline.syncOperations.handler(
+                type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(UpgradeGuard(gate: gate), position: .after(decoder))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)

@@ -1,3 +1,5 @@
+import TavoloControl
+
 /// The page's files, compiled into the binary (`resources: [.embedInCode("Assets")]`): an installed `tavolod`
 /// needs no resource bundle next to it, and the page works with no internet. SwiftPM flattens the folder into
 /// `PackageResources.<file>_<ext>`, so every file name is unique and listed here by its URL path.
@@ -24,6 +26,8 @@ enum WebAssets {
         "/js/chat.js": Asset(bytes: PackageResources.chat_js, contentType: js),
         "/js/dom.js": Asset(bytes: PackageResources.dom_js, contentType: js),
         "/js/names.js": Asset(bytes: PackageResources.names_js, contentType: js),
+        // Made from the one list of control error codes, so the page compares with what the node answers.
+        "/js/codes.js": Asset(bytes: codesModule, contentType: js),
         // One module per game screen (`games/<game>.js`, registered in js/games.js).
         "/js/games.js": Asset(bytes: PackageResources.games_js, contentType: js),
         "/js/games/spirits.js": Asset(bytes: PackageResources.spirits_js, contentType: js),
@@ -31,4 +35,13 @@ enum WebAssets {
         "/js/games/othello.js": Asset(bytes: PackageResources.othello_js, contentType: js),
         "/js/games/fifteen.js": Asset(bytes: PackageResources.fifteen_js, contentType: js),
     ]
+
+    /// `export const codes = {controlBadRequest: "control/bad-request", …}`: `ControlErrorCode`, every case.
+    static let codesModule: [UInt8] = {
+        let members = ControlErrorCode.allCases.map { "  \($0): \"\($0.rawValue)\"," }
+        let text =
+            "// Made by tavolod from ControlErrorCode (Sources/TavoloControl): the codes a control response carries.\n"
+            + "export const codes = Object.freeze({\n\(members.joined(separator: "\n"))\n});\n"
+        return Array(text.utf8)
+    }()
 }

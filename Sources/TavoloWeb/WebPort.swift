@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import TavoloControl
-import TavoloDaemon
 
 /// The page's port, kept in the state directory (`web-port`): a node started again serves its page where it was, so
 /// a tab left open reconnects instead of going dead (issue 34). A new port only when that one is taken.

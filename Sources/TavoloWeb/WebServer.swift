@@ -5,7 +5,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import TavoloControl
-import TavoloDaemon
 
 /// The page a node serves its user, on 127.0.0.1 only: the assets, and `/ws`, a WebSocket that carries control
 /// requests and their responses and event streams (the page is one more client of the control API).
@@ -81,7 +80,8 @@ public final class WebServer: Sendable {
             logger: webLogger)
         let task = Task {
             do { try await app.run() } catch {
-                running.resolve(.failure(StartError(description: "cannot serve the page on 127.0.0.1:\(port): \(error)")))
+                running.resolve(
+                    .failure(StartError(description: "cannot serve the page on 127.0.0.1:\(port): \(error)")))
             }
         }
         let bound: Int

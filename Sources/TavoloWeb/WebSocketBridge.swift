@@ -3,7 +3,6 @@ import HummingbirdWebSocket
 import Logging
 import TavoloControl
 import TavoloCore
-import TavoloDaemon
 import TavoloProtocol
 
 /// One page's WebSocket: each text message is a control request line (PROTOCOL.md §7), answered with the same
@@ -36,7 +35,8 @@ struct WebSocketBridge {
                         case .line(let bytes): sink.yield(String(decoding: bytes, as: UTF8.self))
                         case .stream(let first, let rest):
                             guard streams.take() else {
-                                sink.yield(Self.failure(nil, "web/too-many-streams", "too many open streams"))
+                                let refusal = ControlFailure(code: .webTooManyStreams, message: "too many open streams")
+                                sink.yield(String(decoding: refusal.line(id: nil), as: UTF8.self))
                                 return
                             }
                             defer { streams.give() }
@@ -57,31 +57,15 @@ struct WebSocketBridge {
         await writer.value
     }
 
-    /// The control socket's parsing, minus what a page must never do (`inject`, even on a test node).
+    /// The control socket's parsing (`ControlRequestLine`), minus what a page must never do (`inject`, even on a
+    /// test node).
     static func answer(_ line: [UInt8], dispatch: ControlDispatcher) async -> ControlReply {
-        // Not a JSON object at all is `bad-request`, as on the socket (§7); an object that does not decode is
-        // `bad-params` below.
-        guard JSONSyntax.isWellFormed(line), case .object = try? JSONValue(json: line) else {
-            return .line(Array(failure(nil, "control/bad-request", "not a request object").utf8))
+        switch ControlRequestLine.decode(line) {
+        case (let id, .failure(let failure)): return .failure(failure, id: id)
+        case (let id, .success(.inject)):
+            return .failure(.controlForbidden, "inject is not available to the page", id: id)
+        case (let id, .success(let request)): return await dispatch(id, request)
         }
-        let id = (try? WireJSON.decode(RequestID.self, line))?.id
-        let request: ControlRequest
-        do { request = try WireJSON.decode(ControlRequest.self, line) } catch {
-            if let known = error as? ControlFailure { return .line(Array(failure(id, known.code, known.message).utf8)) }
-            return .line(
-                Array(failure(id, "control/bad-params", "bad parameters: \(WireJSON.describe(error))").utf8))
-        }
-        if case .inject = request {
-            return .line(Array(failure(id, "control/forbidden", "inject is not available to the page").utf8))
-        }
-        return await dispatch(id, request)
-    }
-
-    struct RequestID: Decodable { var id: Int? }
-
-    static func failure(_ id: Int?, _ code: String, _ message: String) -> String {
-        let response = ControlResponse<Empty>(id: id, error: ControlFailure(code: code, message: message))
-        return String(decoding: (try? WireJSON.encode(response)) ?? [], as: UTF8.self)
     }
 }
 

@@ -60,7 +60,8 @@ struct BenchResult: Encodable {
     var nioToBaselineP50: Double { nioBaseline.p50 / baseline.p50 }
 
     private enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, udpBaseline, nioBaseline, reliable, reliableOnLoop, reliableRaw, reliableOnLoopClear
+        case frameBytes, pings, baseline, udpBaseline, nioBaseline, reliable, reliableOnLoop, reliableRaw,
+            reliableOnLoopClear
         case meshFormationSeconds, meshFormationClearSeconds, unreliable, unreliableOnLoop, unreliableRaw
         case broadcastNodes, broadcastEach, broadcastFrameBytes, broadcastMessagesReceived, broadcastSeconds
         case broadcastMessagesPerSecond, broadcastOnLoopMessagesReceived, broadcastOnLoopSeconds

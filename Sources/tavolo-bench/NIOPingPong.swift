@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (a bound listener has a local address)
 import Dispatch
 import NIOCore
 import NIOPosix

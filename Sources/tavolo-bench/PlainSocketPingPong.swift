@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (a benchmark's buffers are allocated with a size, never empty: their base address is never nil)
 import Foundation
 
 /// The baseline: blocking POSIX TCP sockets on 127.0.0.1, TCP_NODELAY on both ends, one thread echoing
@@ -87,7 +90,9 @@ enum PlainSocketPingPong {
                 guard r > 0 else { continue }
                 _ = buf.withUnsafeBytes { raw in
                     withUnsafePointer(to: &from) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(server.fd, raw.baseAddress!, r, 0, $0, len) }
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            sendto(server.fd, raw.baseAddress!, r, 0, $0, len)
+                        }
                     }
                 }
             }
@@ -108,7 +113,9 @@ enum PlainSocketPingPong {
                     }
                 }
             }
-            guard sent == frameBytes else { throw BenchError("udp baseline: sendto: \(String(cString: strerror(errno)))") }
+            guard sent == frameBytes else {
+                throw BenchError("udp baseline: sendto: \(String(cString: strerror(errno)))")
+            }
             let got = out.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress!, $0.count, 0) }
             guard got == frameBytes else { continue }  // timed out: lost on loopback, ping again
             if i >= total - count { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (ids made from 16 literal bytes, and nodes looked up by the ids the benchmark itself made)
 import Foundation
 import TavoloCore
 import TavoloGames
@@ -89,7 +92,9 @@ enum TableMachineTimings {
             queue.removeAll(keepingCapacity: true)
         }
 
-        mutating func request(_ i: Int, _ r: (inout TableDirectory) -> (Swift.Result<TableInfo, TableError>, [TableEffect]))
+        mutating func request(
+            _ i: Int, _ r: (inout TableDirectory) -> (Swift.Result<TableInfo, TableError>, [TableEffect])
+        )
             throws -> TableInfo
         {
             var d = nodes[order[i]]!

@@ -94,12 +94,21 @@ struct TavoloBench: AsyncParsableCommand {
                     pings: pings, pad: message.pad, codable: false, channel: .unreliable)
             case "broadcast":
                 let (n, seconds) = try await Self.loopBroadcastThroughput(nodes: nodes, each: broadcasts)
-                print(String(format: "broadcast on the loop: %.0f messages/s (%d in %.2f s)", Double(n) / seconds, n, seconds))
+                print(
+                    String(
+                        format: "broadcast on the loop: %.0f messages/s (%d in %.2f s)", Double(n) / seconds, n, seconds
+                    ))
                 return
-            default: throw ValidationError("--profile: micro, table, raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast, not '\(profile)'")
+            default:
+                throw ValidationError(
+                    "--profile: micro, table, raw, raw-clear, loop, clear, datagram, raw-datagram or broadcast, not '\(profile)'"
+                )
             }
             let p = Percentiles(samples)
-            print(String(format: "%@: p50 %.1f us  p99 %.1f us  mean %.1f us  (%d round trips)", profile, p.p50, p.p99, p.mean, pings))
+            print(
+                String(
+                    format: "%@: p50 %.1f us  p99 %.1f us  mean %.1f us  (%d round trips)", profile, p.p50, p.p99,
+                    p.mean, pings))
             return
         }
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (fixed keys make a signer, and percentiles are taken of a non-empty sample)
 import ArgumentParser
 import Foundation
 import Logging
@@ -72,34 +75,46 @@ struct RecordsBench: AsyncParsableCommand {
             say("wrote \(store.count) records to \(fill)/\(RecordStore.fileName)")
             return
         }
-        let root = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)").path
+        let root =
+            dir
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(atPath: root) } }
 
         let count = max(games, sync, single)
         var t = Clock()
         let records = try Self.makeRecords(count)
-        say(String(format: "made %d Othello records (at most 5,000 distinct games of random bots) in %.1f s", count, t.lap()))
+        say(
+            String(
+                format: "made %d Othello records (at most 5,000 distinct games of random bots) in %.1f s", count,
+                t.lap()))
 
         // Insert rate.
         let main = try RecordStore(path: root + "/main.sqlite", me: String(repeating: "0", count: 32))
         for r in records.prefix(single) { try main.insert([r], source: .local) }
         let singleSeconds = t.lap()
-        say(String(format: "insert, one game per transaction:   %8.0f records/s  (%d in %.2f s)",
-                     Double(single) / singleSeconds, single, singleSeconds))
+        say(
+            String(
+                format: "insert, one game per transaction:   %8.0f records/s  (%d in %.2f s)",
+                Double(single) / singleSeconds, single, singleSeconds))
         var i = single
         while i < games {
             try main.insert(Array(records[i..<min(i + 1_000, games)]), source: .peer)
             i += 1_000
         }
         let batchSeconds = t.lap()
-        say(String(format: "insert, 1,000 per transaction:      %8.0f records/s  (%d in %.2f s)",
-                     Double(games - single) / batchSeconds, games - single, batchSeconds))
+        say(
+            String(
+                format: "insert, 1,000 per transaction:      %8.0f records/s  (%d in %.2f s)",
+                Double(games - single) / batchSeconds, games - single, batchSeconds))
 
         // Queries.
         say("queries with \(main.count) records stored (median of 5):")
         for (label, query) in [
-            ("scores, every game (leaderboards + achievements)", { _ = try main.scores(game: nil, catalog: .standard) }),
+            (
+                "scores, every game (leaderboards + achievements)",
+                { _ = try main.scores(game: nil, catalog: .standard) }
+            ),
             ("scores --game othello", { _ = try main.scores(game: "othello", catalog: .standard) }),
             ("history (latest 200)", { _ = try main.history(game: nil, player: nil) }),
             ("history --player ann (latest 200)", { _ = try main.history(game: nil, player: "ann") }),
@@ -111,7 +126,9 @@ struct RecordsBench: AsyncParsableCommand {
                 try query()
                 samples.append(t.lap() * 1000)
             }
-            say("  " + label.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: " %8.1f ms", samples.sorted()[2]))
+            say(
+                "  " + label.padding(toLength: 50, withPad: " ", startingAt: 0)
+                    + String(format: " %8.1f ms", samples.sorted()[2]))
         }
         try main.close()
 
@@ -130,7 +147,9 @@ struct RecordsBench: AsyncParsableCommand {
         let verifier = RecordVerifier(catalog: .standard)
         // The shares of §11.3 are for strangers; the bench measures how fast two nodes sync when nothing holds them.
         var open = RecordQuotas.Limits()
-        (open.checksPerAddress, open.checks, open.storedPerPeer, open.storedFromPeers) = (.max / 2, .max / 2, .max / 2, .max / 2)
+        (open.checksPerAddress, open.checks, open.storedPerPeer, open.storedFromPeers) = (
+            .max / 2, .max / 2, .max / 2, .max / 2
+        )
         (open.answerBytesPerPeer, open.answerBytesPerAddress, open.answerBytes) = (.max / 2, .max / 2, .max / 2)
         open.idsBytesPerSummary = .max / 2
         let syncA = RecordSync(store: a, verifier: verifier, limits: open, logger: logger) { m, peer in
@@ -141,7 +160,9 @@ struct RecordsBench: AsyncParsableCommand {
         }
         let tasks = [Task { await syncA.run() }, Task { await syncB.run() }]
         let pings = Pings()
-        let moveBody = Array(#"{"move":"d3","number":12,"seat":0,"stateHash":"\#(String(repeating: "ab", count: 32))","table":"bench-1","type":"bench.move"}"#.utf8)
+        let moveBody = Array(
+            #"{"move":"d3","number":12,"seat":0,"stateHash":"\#(String(repeating: "ab", count: 32))","table":"bench-1","type":"bench.move"}"#
+                .utf8)
         nb.setEventHandler { event in
             guard case .message(let m) = event, m.channel == .reliable else { return }
             if m.service == .records { return syncB.post(.message(m.body, from: m.from)) }
@@ -178,8 +199,10 @@ struct RecordsBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(20))
         }
         let seconds = clock.lap()
-        say(String(format: "sync: %d records one node lacks, over one connection: %.2f s (%.0f records/s)",
-                     total, seconds, Double(total) / seconds))
+        say(
+            String(
+                format: "sync: %d records one node lacks, over one connection: %.2f s (%.0f records/s)",
+                total, seconds, Double(total) / seconds))
         say("move-sized message and its answer on the same connection (ms):")
         say("  idle          " + percentiles(idle))
         say("  during sync   " + percentiles(during))
@@ -191,7 +214,8 @@ struct RecordsBench: AsyncParsableCommand {
         guard !v.isEmpty else { return "no samples" }
         let s = v.sorted()
         func p(_ q: Double) -> Double { s[min(s.count - 1, Int(Double(s.count) * q))] }
-        return String(format: "p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  (%d samples)", p(0.5), p(0.9), p(0.99), s.last!, s.count)
+        return String(
+            format: "p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  (%d samples)", p(0.5), p(0.9), p(0.99), s.last!, s.count)
     }
 
     static func makeNodes(_ count: Int) async throws -> [MeshNode] {
@@ -205,7 +229,8 @@ struct RecordsBench: AsyncParsableCommand {
         }
         for a in made {
             for b in made where a !== b {
-                a.discovered(DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
+                a.discovered(
+                    DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
             }
         }
         let deadline = Date().addingTimeInterval(10)
@@ -239,7 +264,11 @@ final class Pings: @unchecked Sendable {
     private let lock = NSLock()
     private var sentAt: UInt64 = 0
     private var answeredAt: UInt64?
-    func sent() { lock.withLock { sentAt = DispatchTime.now().uptimeNanoseconds; answeredAt = nil } }
+    func sent() {
+        lock.withLock {
+            sentAt = DispatchTime.now().uptimeNanoseconds; answeredAt = nil
+        }
+    }
     func answered() { lock.withLock { answeredAt = DispatchTime.now().uptimeNanoseconds } }
     var isAnswered: Bool { lock.withLock { answeredAt != nil } }
     var lastMs: Double { lock.withLock { Double((answeredAt ?? sentAt) - sentAt) / 1e6 } }

@@ -17,7 +17,10 @@ struct Chat: ParsableCommand {
 
     @OptionGroup var nodeOptions: NodeOptions
 
-    @Option(help: "'lobby' (every node nearby) or a table id (its players). Sending: the lobby by default; reading: every room.")
+    @Option(
+        help:
+            "'lobby' (every node nearby) or a table id (its players). Sending: the lobby by default; reading: every room."
+    )
     var room: String?
 
     @Flag(help: "After the recent messages, print new ones as they come, until interrupted.")

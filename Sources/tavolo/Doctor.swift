@@ -23,7 +23,9 @@ struct Doctor: ParsableCommand {
 
     @OptionGroup var nodeOptions: NodeOptions
 
-    @Flag(help: "Print {ok, checks: [{check, status, text, hint?}], facts} as JSON (status: ok, warning, failed, skipped).")
+    @Flag(
+        help:
+            "Print {ok, checks: [{check, status, text, hint?}], facts} as JSON (status: ok, warning, failed, skipped).")
     var json = false
 
     @Option(help: "Seconds to wait for each peer's TCP port.")

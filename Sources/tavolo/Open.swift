@@ -34,7 +34,8 @@ struct Open: ParsableCommand {
         print(link.url)
         guard !printOnly else { return }
         let env = ProcessInfo.processInfo.environment
-        let hasDisplay = env["DISPLAY"].map { !$0.isEmpty } == true || env["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
+        let hasDisplay =
+            env["DISPLAY"].map { !$0.isEmpty } == true || env["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
         guard hasDisplay, let opener = Self.find("xdg-open") else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: opener)
@@ -46,6 +47,8 @@ struct Open: ParsableCommand {
 
     static func find(_ program: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }

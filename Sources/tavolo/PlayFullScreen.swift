@@ -17,7 +17,8 @@ struct PlayFullScreen {
         let terminal = try RawTerminal()
         defer { terminal.restore() }
         // Said on Ctrl-C (or SIGTERM, SIGHUP) after the terminal is restored: the seat stays, the way back.
-        RawTerminal.farewell = "\ninterrupted: \(session.table) goes on at your node (tavolo play \(session.table) to come back)\n"
+        RawTerminal.farewell =
+            "\ninterrupted: \(session.table) goes on at your node (tavolo play \(session.table) to come back)\n"
         do { try loop(terminal, first) } catch {
             terminal.restore()
             throw CleanExit.failure(Self.explain(error, table: session.table))

@@ -95,7 +95,8 @@ final class PlaySession {
         for l in s.live ?? [] {
             // A race's live board (§10.4): `{"board": [cells], …}`.
             guard case .object(let o) = l.progress, case .array(let cells)? = o["board"] else { continue }
-            let ints = cells.compactMap { v -> Int? in if case .integer(let i) = v { return Int(i) } else { return nil } }
+            let ints = cells.compactMap { v -> Int? in if case .integer(let i) = v { return Int(i) } else { return nil }
+            }
             snapshot.live[l.seat] = TableSnapshot.LiveBoard(moves: l.number, cells: ints)
         }
         return snapshot

@@ -108,7 +108,9 @@ struct Playout: ParsableCommand {
             // Every seat solves its own copy: a game of the race is `players` solves; mean moves is the length.
             let solves = Double(r.games * r.players)
             let lengths = r.seats.map { "\($0.bot) \(format($0.meanScore, 1))" }.joined(separator: ", ")
-            print("solution length (mean moves): \(lengths); time per solve: \(format(1000 * r.elapsedSeconds / solves, 2)) ms")
+            print(
+                "solution length (mean moves): \(lengths); time per solve: \(format(1000 * r.elapsedSeconds / solves, 2)) ms"
+            )
         }
         if let h = r.finalHash { print("final hash: \(h)") }
         print("transcript: \(r.transcript)")

@@ -3,6 +3,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloTable
 import TavoloTerminal
 
@@ -52,7 +53,8 @@ struct History: ParsableCommand {
 
 struct Scores: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Leaderboards per game (games, wins, win rate, the game's own score; people and bots apart) and achievements.",
+        abstract:
+            "Leaderboards per game (games, wins, win rate, the game's own score; people and bots apart) and achievements.",
         discussion: """
             Counts every finished game the node has recorded, its own and those its peers shared, that every person \
             at it signed; people by node id (a name shared by two nodes is shown with each one's id).
@@ -72,7 +74,8 @@ struct Scores: ParsableCommand {
             let best = g.lowerScoreIsBetter ? "fewest" : "most"
             let unverified = g.unverified > 0 ? ", \(g.unverified) unverified (not counted)" : ""
             print(
-                "\(g.game): \(g.finished) finished, \(g.stopped) not finished\(unverified)  (\(g.scoreName): \(best) is best)")
+                "\(g.game): \(g.finished) finished, \(g.stopped) not finished\(unverified)  (\(g.scoreName): \(best) is best)"
+            )
             for (title, lines) in [("people", g.humans), ("bots", g.bots)] where !lines.isEmpty {
                 print("  \(title)")
                 let shown = PeerNameDisplay.names(lines.map { ($0.player, $0.node) })
@@ -138,7 +141,9 @@ struct ShowRecord: ParsableCommand {
         }
         var steps: [Step] = []
         if !json {
-            print("\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) move\(body.moves.count == 1 ? "" : "s")")
+            print(
+                "\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) move\(body.moves.count == 1 ? "" : "s")"
+            )
             for s in body.seats { print("  seat \(s.seat): \(s.name)\(s.bot.map { " (\($0) bot)" } ?? "")") }
         }
         for (n, m) in body.moves.enumerated() {
@@ -163,8 +168,12 @@ struct ShowRecord: ParsableCommand {
             board(m.seat).forEach { print($0) }
         }
         if json { return try printJSON(steps) }
-        let verdict = session.stateHash.hex == body.finalHash ? "reaches the recorded final hash" : "DOES NOT reach the recorded final hash"
-        print("\nresult: winners \(body.winners.map { "seat \($0)" }.joined(separator: ", ")), scores \(body.scores); the replay \(verdict)")
+        let verdict =
+            session.stateHash.hex == body.finalHash
+            ? "reaches the recorded final hash" : "DOES NOT reach the recorded final hash"
+        print(
+            "\nresult: winners \(body.winners.map { "seat \($0)" }.joined(separator: ", ")), scores \(body.scores); the replay \(verdict)"
+        )
     }
 }
 

@@ -128,7 +128,8 @@ struct Simulate: ParsableCommand {
                 let stale = live.reduce(0) { $0 + $1.stale }
                 print(
                     "  live progress: \(format(perNode.reduce(0, +) / Double(perNode.count), 1)) datagrams/s sent per node "
-                        + "while racing; \(heard) heard, \(stale) (\(format(heard > 0 ? 100 * Double(stale) / Double(heard) : 0, 1))%) dropped as stale")
+                        + "while racing; \(heard) heard, \(stale) (\(format(heard > 0 ? 100 * Double(stale) / Double(heard) : 0, 1))%) dropped as stale"
+                )
             }
             for (name, h) in g.finalHashes.sorted(by: { $0.key < $1.key }) { print("  \(pad(name, 18)) \(h)") }
         }
@@ -149,7 +150,8 @@ struct Simulate: ParsableCommand {
                     + "\(format(busiest, 0)) µs)")
         }
         for n in r.nodes {
-            let dropped = (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
+            let dropped =
+                (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
             let place = [n.host, n.address.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
             print(
                 "  \(pad(n.name, 18)) \(place.isEmpty ? "" : pad(place, 20) + " ")sent \(n.bytesSent) bytes in \(n.framesSent) frames\(dropped)"

@@ -24,7 +24,8 @@ extension Simulate {
                     + "grace \(report.grace) s")
             for (i, g) in report.games.enumerated() {
                 print(
-                    "game \(i + 1): \(g.fault.rawValue)" + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
+                    "game \(i + 1): \(g.fault.rawValue)"
+                        + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
                         + (g.cutSeconds.map { " for \(String(format: "%.0f", $0)) s" } ?? "")
                         + ", \(counted(g.moves, "move")), \(g.outcomeText), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"

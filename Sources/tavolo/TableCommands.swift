@@ -68,7 +68,8 @@ struct Host: ParsableCommand {
     @Flag(help: "Take seat 0 yourself, as a human.") var seat = false
     @Option(help: "Take seat 0 with a bot of this kind.") var seatBot: String?
     @Option(
-        help: "Fill every other free seat with bots of this kind (the host's bots): a level (easy, medium, hard, expert) or one of the game's own kinds (`tavolo rules GAME` lists them)."
+        help:
+            "Fill every other free seat with bots of this kind (the host's bots): a level (easy, medium, hard, expert) or one of the game's own kinds (`tavolo rules GAME` lists them)."
     ) var fill: String?
     @Flag(help: "Fill every other free seat with the game's strongest bot.") var bots = false
     @Flag(help: "Start at once (every seat must be taken).") var start = false
@@ -77,20 +78,23 @@ struct Host: ParsableCommand {
             "Seconds a member lost during the game has to come back before a bot takes its seats (default 120).",
             valueName: "seconds"))
     var grace: Int?
-    @Option(help: "Bot kind that takes the seats of a member lost past the grace, or that leaves (default: the strongest).")
+    @Option(
+        help: "Bot kind that takes the seats of a member lost past the grace, or that leaves (default: the strongest).")
     var takeoverBot: String?
     @Flag(help: "Print the table as JSON.") var json = false
 
     func validate() throws {
         if let grace, !TableInfo.graceRange.contains(grace) {
             throw ValidationError(
-                "--grace is \(TableInfo.graceRange.lowerBound)-\(TableInfo.graceRange.upperBound) seconds, not \(grace)")
+                "--grace is \(TableInfo.graceRange.lowerBound)-\(TableInfo.graceRange.upperBound) seconds, not \(grace)"
+            )
         }
     }
 
     func run() throws {
         let client = try nodeOptions.connect()
-        var table = try callNode(client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot), as: TableInfo.self)
+        var table = try callNode(
+            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot), as: TableInfo.self)
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {
@@ -134,7 +138,8 @@ struct Join: ParsableCommand {
         // person's and its bots').
         let mine = { (t: TableInfo) in Set(t.seats.filter { $0.owner?.hex == me }.map(\.seat)) }
         let held = Dictionary(
-            try callNode(client, .tables, as: [TableInfo].self).map { ($0.id, mine($0)) }, uniquingKeysWith: { a, _ in a })
+            try callNode(client, .tables, as: [TableInfo].self).map { ($0.id, mine($0)) },
+            uniquingKeysWith: { a, _ in a })
         let request = ControlRequest.join(table: table.flatMap { TableID($0) }, game: game, seat: seat, bot: bot)
         let id = try callNode(client, request, as: JoinResult.self).table
         let deadline = Date().addingTimeInterval(wait)
@@ -217,7 +222,9 @@ struct Invite: ParsableCommand {
     @OptionGroup var nodeOptions: NodeOptions
     @Argument(help: "The table's id.") var table: TableID
     @Option(
-        help: "The invited node's name (or id): the seat goes to the identity known for that name, never to whoever uses the name.")
+        help:
+            "The invited node's name (or id): the seat goes to the identity known for that name, never to whoever uses the name."
+    )
     var to: String
     @Option(help: "The seat to offer.") var seat: Int
 

@@ -13,7 +13,8 @@ enum CirclePassphrase {
                 throw ValidationError("cannot read the circle passphrase file \(file)")
             }
             // One line: a trailing newline (as `echo` writes) is not part of the passphrase.
-            passphrase = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            passphrase =
+                String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 .first.map(String.init) ?? ""
         } else if let value = ProcessInfo.processInfo.environment[environmentVariable] {
             passphrase = value

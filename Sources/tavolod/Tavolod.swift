@@ -131,7 +131,9 @@ struct Tavolod: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard (0...1).contains(testDropDatagrams) else { throw ValidationError("--test-drop-datagrams must be in 0...1") }
+        guard (0...1).contains(testDropDatagrams) else {
+            throw ValidationError("--test-drop-datagrams must be in 0...1")
+        }
         guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
             throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
         }
@@ -188,7 +190,9 @@ struct Tavolod: AsyncParsableCommand {
         options.rebuildRecords = rebuildRecords
         if let circle {
             do {
-                options.circle = (name: circle, passphrase: try CirclePassphrase.read(circle: circle, file: circlePassphraseFile))
+                options.circle = (
+                    name: circle, passphrase: try CirclePassphrase.read(circle: circle, file: circlePassphraseFile)
+                )
             } catch {
                 FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
                 throw ExitCode(1)
@@ -218,7 +222,9 @@ struct Tavolod: AsyncParsableCommand {
                 page = server
             } catch {
                 FileHandle.standardError.write(
-                    Data("tavolod: cannot serve the page on 127.0.0.1:\(webPort ?? 0): \(error) (pick another --web-port, or --no-web)\n".utf8))
+                    Data(
+                        "tavolod: cannot serve the page on 127.0.0.1:\(webPort ?? 0): \(error) (pick another --web-port, or --no-web)\n"
+                            .utf8))
                 await service.shutdown()
                 throw ExitCode(1)
             }

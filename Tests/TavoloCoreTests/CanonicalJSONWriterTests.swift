@@ -79,13 +79,16 @@ final class CanonicalJSONWriterTests: XCTestCase {
     }
 
     func testStringsAndKeysGiveFoundationsBytes() throws {
-        let tricky = "ctl: \u{0}\u{1}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1b}\u{1f}\u{7f} \" \\ / é € 𝄞 \u{2028}\u{2029} e\u{301}"
+        let tricky =
+            "ctl: \u{0}\u{1}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1b}\u{1f}\u{7f} \" \\ / é € 𝄞 \u{2028}\u{2029} e\u{301}"
         try assertSameBytes(tricky)
         try assertSameBytes([tricky: tricky])
         // Keys ordered by UTF-8 bytes: digits before upper case before `_` before lower case, then non-ASCII.
         try assertSameBytes(
-            ["B": 1, "a": 2, "_": 3, "é": 4, "aa": 5, "a b": 6, "": 7, "Z": 8, "z": 9, "10": 10, "9": 11, "a1": 12,
-             "a10": 13, "a2": 14, "\u{e9}x": 16, "\u{1}": 17])
+            [
+                "B": 1, "a": 2, "_": 3, "é": 4, "aa": 5, "a b": 6, "": 7, "Z": 8, "z": 9, "10": 10, "9": 11, "a1": 12,
+                "a10": 13, "a2": 14, "\u{e9}x": 16, "\u{1}": 17,
+            ])
     }
 
     func testWhatItLeavesToFoundationIsLeft() {
@@ -103,8 +106,10 @@ final class CanonicalJSONWriterTests: XCTestCase {
     /// Random JSON trees (random keys, strings with any character, integers at the edges), 2,000 of them.
     func testRandomValuesGiveFoundationsBytes() throws {
         var rng = TavoloRNG(seed: 19)
-        let alphabet: [Character] = ["a", "b", "B", "_", "0", "9", " ", "\"", "\\", "/", "é", "€", "𝄞", "\u{1}",
-            "\u{1f}", "\n", "\t", "\u{7f}", "\u{2028}"]
+        let alphabet: [Character] = [
+            "a", "b", "B", "_", "0", "9", " ", "\"", "\\", "/", "é", "€", "𝄞", "\u{1}",
+            "\u{1f}", "\n", "\t", "\u{7f}", "\u{2028}",
+        ]
         func string() -> String { String((0..<Int(rng.next() % 6)).map { _ in alphabet[Int(rng.next() % 19)] }) }
         func value(_ depth: Int) -> JSONValue {
             switch rng.next() % (depth > 3 ? 5 : 7) {
@@ -144,7 +149,8 @@ extension CanonicalJSONWriterTests {
             init?(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
         }
-        XCTAssertEqual(String(decoding: try CanonicalJSONWriter.encode(Twice()), as: UTF8.self), #"{"a":"x","b":3,"c":true}"#)
+        XCTAssertEqual(
+            String(decoding: try CanonicalJSONWriter.encode(Twice()), as: UTF8.self), #"{"a":"x","b":3,"c":true}"#)
         XCTAssertEqual(try CanonicalJSONWriter.encode(Twice()), try CanonicalJSON.encodeWithFoundation(Twice()))
         // The first key in order encoded twice: the object still opens without a comma.
         struct FirstTwice: Encodable {

@@ -19,7 +19,8 @@ final class AvahiBrowseParseTests: XCTestCase {
         XCTAssertEqual(sightings.count, 3)
         XCTAssertEqual(
             sightings[0],
-            AvahiSighting(interface: "eth0", name: "alice", host: "tvh1.local", address: "10.77.0.1", port: 7878, id: "abcd"))
+            AvahiSighting(
+                interface: "eth0", name: "alice", host: "tvh1.local", address: "10.77.0.1", port: 7878, id: "abcd"))
         XCTAssertEqual(sightings[1].interface, "lo")
         XCTAssertEqual(sightings[2].name, "my node;x")
         XCTAssertNil(sightings[2].id)

@@ -55,7 +55,8 @@ final class DoctorVerdictsTests: XCTestCase {
                 sightings: [sighting("alice", on: "eth0", "10.0.0.1"), sighting("bob", on: "eth0", "10.0.0.2")]))
         XCTAssertTrue(report.ok)
         XCTAssertEqual(report.checks.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok], "\(report.checks)")
-        XCTAssertEqual(report.checks.map(\.check), ["node", "avahi", "interfaces", "published", "discovered", "connections"])
+        XCTAssertEqual(
+            report.checks.map(\.check), ["node", "avahi", "interfaces", "published", "discovered", "connections"])
     }
 
     func testNoNodeFailsAndSaysHowToStartOne() throws {
@@ -83,10 +84,15 @@ final class DoctorVerdictsTests: XCTestCase {
     }
 
     func testWithoutAvahiBrowseTheNodesOwnBrowseStandsIn() throws {
-        var f = facts(node: node(instances: [SeenInstance(name: "alice", id: ownID, host: "h.local", port: 7878, addresses: ["127.0.0.1"])]))
+        var f = facts(
+            node: node(instances: [
+                SeenInstance(name: "alice", id: ownID, host: "h.local", port: 7878, addresses: ["127.0.0.1"])
+            ]))
         f.avahiBrowse = nil
         XCTAssertEqual(try verdict("published", f).status, .failed)
-        f.node = node(instances: [SeenInstance(name: "alice", id: ownID, host: "h.local", port: 7878, addresses: ["10.0.0.1"])])
+        f.node = node(instances: [
+            SeenInstance(name: "alice", id: ownID, host: "h.local", port: 7878, addresses: ["10.0.0.1"])
+        ])
         XCTAssertEqual(try verdict("published", f).status, .ok)
     }
 
@@ -126,7 +132,9 @@ final class DoctorVerdictsTests: XCTestCase {
     }
 
     func testAPeerSeenByAvahiAloneIsListedAndTried() throws {
-        let f = facts(sightings: [sighting("alice", on: "eth0", "10.0.0.1"), sighting("bob", on: "eth0", "10.0.0.2", port: 4000)])
+        let f = facts(sightings: [
+            sighting("alice", on: "eth0", "10.0.0.1"), sighting("bob", on: "eth0", "10.0.0.2", port: 4000),
+        ])
         XCTAssertEqual(f.unconnectedNodes.map(\.name), ["bob"])
         XCTAssertEqual(f.unconnectedNodes.first?.port, 4000)
         XCTAssertTrue(try verdict("discovered", f).text.contains("seen by Avahi, not by the node"))

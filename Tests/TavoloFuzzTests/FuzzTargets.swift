@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (node ids made from 16 literal bytes)
 import Foundation
 import NIOCore
 import NIOEmbedded

@@ -44,7 +44,7 @@ final class ChatIntegrationTests: DaemonTestCase {
             ((try? log(1, room: info.id.rawValue)) ?? []).contains { $0.text == "good luck" && $0.from == a }
         }
         XCTAssertThrowsError(try client(2).call(.chat(room: info.id.rawValue, text: "let me in"), as: ChatSent.self)) {
-            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/not-member")
+            XCTAssertEqual(($0 as? ControlFailure)?.code, .chatNotMember)
         }
         // A barrier, not a sleep: node 0's lobby line after the table's goes on the same connection to node 2, so
         // once node 2 has it, a table line sent to node 2 would have arrived before it.
@@ -90,12 +90,12 @@ final class ChatIntegrationTests: DaemonTestCase {
             Result { try client(0).call(.chat(room: "lobby", text: "message \(n)"), as: ChatSent.self) }
         }
         XCTAssertEqual(results.filter { (try? $0.get()) != nil }.count, 5)
-        if case .failure(let e) = results.last { XCTAssertEqual((e as? ControlFailure)?.code, "chat/too-fast") }
+        if case .failure(let e) = results.last { XCTAssertEqual((e as? ControlFailure)?.code, .chatTooFast) }
         XCTAssertThrowsError(try client(0).call(.chat(room: "lobby", text: "\u{1}\u{2} "), as: ChatSent.self)) {
-            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/bad-text")
+            XCTAssertEqual(($0 as? ControlFailure)?.code, .chatBadText)
         }
         XCTAssertThrowsError(try client(0).call(.chat(room: "no room", text: "hi"), as: ChatSent.self)) {
-            XCTAssertEqual(($0 as? ControlFailure)?.code, "chat/bad-room")
+            XCTAssertEqual(($0 as? ControlFailure)?.code, .chatBadRoom)
         }
     }
 }

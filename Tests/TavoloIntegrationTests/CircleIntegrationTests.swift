@@ -84,7 +84,9 @@ final class CircleIntegrationTests: DaemonTestCase {
     func testTavolodRefusesACircleWithoutAPassphraseSource() throws {
         let p = Process()
         p.executableURL = harness.binary
-        p.arguments = ["--name", harness.name(7), "--state-dir", harness.root.appendingPathComponent("s7").path, "--circle", "x"]
+        p.arguments = [
+            "--name", harness.name(7), "--state-dir", harness.root.appendingPathComponent("s7").path, "--circle", "x",
+        ]
         p.standardInput = FileHandle.nullDevice  // no terminal to ask on
         let err = Pipe()
         p.standardError = err

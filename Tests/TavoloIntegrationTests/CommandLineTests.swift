@@ -1,6 +1,6 @@
 import Foundation
-import TavoloTestSupport
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 /// The commands' contract with users and scripts: bad arguments give one line on stderr and exit code 2;

@@ -15,7 +15,9 @@ final class CommandWordsTests: DaemonTestCase {
 
     func othello() throws -> TableID {
         _ = try harness.start(1)
-        try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
+        try harness.eventually("the node answers", seconds: 30) {
+            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+        }
         let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
@@ -39,7 +41,9 @@ final class CommandWordsTests: DaemonTestCase {
     /// `host --seat` printed `seat 0: free` (the host's answer from before the seat was taken).
     func testHostWithASeatShowsTheSeatTaken() throws {
         _ = try harness.start(1)
-        try harness.eventually("the node answers", seconds: 30) { (try? client(0).call(.status, as: NodeStatus.self)) != nil }
+        try harness.eventually("the node answers", seconds: 30) {
+            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+        }
         let r = try run(["host", "othello", "--seat"])
         XCTAssertEqual(r.status, 0, r.combined)
         XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0))\n"), r.stdout)

@@ -22,7 +22,10 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         try harness.eventually("the first node answers", seconds: 20) { (try? ControlClient(path: path)) != nil }
         let second = try runProcess(
             harness.binary.path,
-            ["--name", harness.name(50), "--state-dir", harness.root.appendingPathComponent("s50").path, "--control", path],
+            [
+                "--name", harness.name(50), "--state-dir", harness.root.appendingPathComponent("s50").path, "--control",
+                path,
+            ],
             environment: environment())
         XCTAssertNotEqual(second.status, 0)
         XCTAssertEqual(second.stderr.split(separator: "\n").count, 1, second.stderr)
@@ -42,13 +45,14 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         }
         let client = try ControlClient(path: path)
         let depth = 5_000
-        let nested = #"{"id":7,"op":"move","table":"x-1","move":"# + String(repeating: "[", count: depth)
+        let nested =
+            #"{"id":7,"op":"move","table":"x-1","move":"# + String(repeating: "[", count: depth)
             + String(repeating: "]", count: depth) + "}"
         let start = Date()
         let reply = try client.exchange(line: Array(nested.utf8))
         let took = Date().timeIntervalSince(start)
         let answer = try JSONDecoder().decode(ControlResponse<Empty>.self, from: Data(reply))
-        XCTAssertEqual(answer.error?.code, "control/bad-request", String(decoding: reply, as: UTF8.self))
+        XCTAssertEqual(answer.error?.code, .controlBadRequest, String(decoding: reply, as: UTF8.self))
         print("integration: a request nested \(depth) deep was refused in \(String(format: "%.1f", took * 1000)) ms")
         let status = try client.call(.status, as: NodeStatus.self)
         XCTAssertEqual(status.name, harness.name(node))

@@ -37,8 +37,9 @@ final class DaemonIntegrationTests: DaemonTestCase {
             // Bounded: once seen here, an `avahi-browse -t` still resolving a service that had just gone never
             // printed "all for now" and hung the suite for 12 minutes; a cut-off listing is simply looked at again.
             guard
-                let out = (try? runProcess(
-                    "/usr/bin/timeout", ["5", "/usr/bin/avahi-browse", "-rtp", "_tavolo._tcp"]))?.combined
+                let out =
+                    (try? runProcess(
+                        "/usr/bin/timeout", ["5", "/usr/bin/avahi-browse", "-rtp", "_tavolo._tcp"]))?.combined
             else { return false }
             let resolved = out.split(separator: "\n").filter { $0.hasPrefix("=") }.map { String($0) }
             missing = []
@@ -200,10 +201,10 @@ final class DaemonIntegrationTests: DaemonTestCase {
         env["AVAHI_COMPAT_NOWARN"] = "1"
         env["XDG_RUNTIME_DIR"] = harness.root.appendingPathComponent("run").path
         let state = harness.root.appendingPathComponent("state-noavahi").path
-        let start = Date()
+        // It exits (a node that hung waiting for Avahi would hang this test: the suite's own limit catches that);
+        // how fast is a benchmark's business, not asserted here.
         let result = try runProcess(
             harness.binary.path, ["--name", harness.name(99), "--state-dir", state], environment: env)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         XCTAssertNotEqual(result.status, 0)
         let lines = result.combined.split(separator: "\n", omittingEmptySubsequences: true)
         XCTAssertEqual(lines.count, 1, "one line, got:\n\(result.combined)")

@@ -49,14 +49,17 @@ final class DoctorLanTests: XCTestCase {
         let lan = try LanTestbedHarness(hosts: 2)
         self.lan = lan
         harness = try DaemonHarness(heartbeatInterval: 0.3, heartbeatTimeout: 1.5)
-        for h in 1...2 { _ = try harness.startNode(extraArguments: ["--port", String(Self.port)], testHost: try lan.holder(h)) }
+        for h in 1...2 {
+            _ = try harness.startNode(extraArguments: ["--port", String(Self.port)], testHost: try lan.holder(h))
+        }
         try harness.eventually("the two hosts connect", seconds: 30) { harness.isFullMesh([0, 1]) }
 
         // Healthy: every check passes, and the node's own service is published on eth0.
         var run = try doctor(0)
         XCTAssertEqual(run.status, 0, run.text)
         XCTAssertTrue(run.report.ok)
-        XCTAssertEqual(try check("published", in: run.report).text, "Avahi publishes \(harness.name(0)) on eth0", run.text)
+        XCTAssertEqual(
+            try check("published", in: run.report).text, "Avahi publishes \(harness.name(0)) on eth0", run.text)
         XCTAssertEqual(try check("connections", in: run.report).status, .ok, run.text)
         XCTAssertTrue(try check("discovered", in: run.report).text.contains("\(harness.name(1)) (connected)"), run.text)
 
@@ -71,7 +74,9 @@ final class DoctorLanTests: XCTestCase {
             add rule inet tavolodoctor in tcp dport \(Self.port) drop
             add rule inet tavolodoctor out tcp dport \(Self.port) drop
             """)
-        try harness.eventually("tvh1 loses tvh2", seconds: 20) { harness.view(0)?[harness.name(1)]?.state != .connected }
+        try harness.eventually("tvh1 loses tvh2", seconds: 20) {
+            harness.view(0)?[harness.name(1)]?.state != .connected
+        }
         run = try doctor(0)
         XCTAssertEqual(run.status, 1, run.text)
         let blocked = try check("connections", in: run.report)
@@ -89,7 +94,9 @@ final class DoctorLanTests: XCTestCase {
 
         // tvh2's cable pulled: its interface has no link, and Avahi publishes the node on no interface with one.
         try lan.lan(["cut", "tvh2"])
-        try harness.eventually("tvh2 loses tvh1", seconds: 20) { harness.view(1)?[harness.name(0)]?.state != .connected }
+        try harness.eventually("tvh2 loses tvh1", seconds: 20) {
+            harness.view(1)?[harness.name(0)]?.state != .connected
+        }
         run = try doctor(1)
         XCTAssertEqual(run.status, 1, run.text)
         let interfaces = try check("interfaces", in: run.report)

@@ -2,8 +2,8 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
-import TavoloTestSupport
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// A hostile peer against real `tavolod` nodes on loopback (issue 12): a raw client that completes the handshake
@@ -35,14 +35,11 @@ final class HostileIntegrationTests: DaemonTestCase {
         return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 
-    func waitFor(_ what: String, seconds: Double = 15, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out: \(what)")
-        throw XCTSkip("gave up waiting for \(what)")
+    func waitFor(
+        _ what: String, seconds: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () throws -> Bool
+    ) throws {
+        try eventuallySync(what, within: seconds, file: file, line: line, condition)
     }
 
     /// deal, a forged offer, move, stop and reject from a connected non-member, to both members, mid-game:
@@ -108,7 +105,8 @@ final class HostileIntegrationTests: DaemonTestCase {
         }
         // A table message too large to read, one that is no table message, then a flood of forged moves: all
         // counted, none acted on, and the log says so in a few lines, not one per message (§9.1).
-        let oversized = #"{"type":"table.stop","table":"\#(info.id.rawValue)","code":"x","reason":""#
+        let oversized =
+            #"{"type":"table.stop","table":"\#(info.id.rawValue)","code":"x","reason":""#
             + String(repeating: "a", count: TableMessage.maxBodyBytes) + #""}"#
         try attackers[0].send(Frame.application(.tables, Array(oversized.utf8)))
         try attackers[0].send(Frame.application(.tables, Array(#"{"type":"table.nope","table":"x"}"#.utf8)))

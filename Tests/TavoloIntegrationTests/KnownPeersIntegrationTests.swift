@@ -63,15 +63,20 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
 
         // A new invitation by that name is refused with one clear error...
         XCTAssertThrowsError(try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)) {
-            XCTAssertEqual(($0 as? ControlFailure)?.code, "peer/identity-changed", "\($0)")
+            XCTAssertEqual(($0 as? ControlFailure)?.code, .peerIdentityChanged, "\($0)")
         }
         let cli = try? runProcess(
-            tavolo, ["table", "invite", info.id.rawValue, "--seat", "1", "--to", friend, "--control", harness.nodes[0].controlPath])
+            tavolo,
+            [
+                "table", "invite", info.id.rawValue, "--seat", "1", "--to", friend, "--control",
+                harness.nodes[0].controlPath,
+            ])
         XCTAssertNotEqual(cli?.status, 0)
         XCTAssertTrue(cli?.stderr.contains("tavolo peers --accept") == true, (cli?.stderr ?? "") + (cli?.stdout ?? ""))
 
         // ...until the user accepts the new identity: then the name means it.
-        let accepted = try? runProcess(tavolo, ["peers", "--accept", friend, "--control", harness.nodes[0].controlPath])
+        let accepted = try? runProcess(
+            tavolo, ["peers", "--accept", friend, "--control", harness.nodes[0].controlPath])
         XCTAssertEqual(accepted?.status, 0, accepted?.stderr ?? "")
         XCTAssertNil(harness.peers(0)?.first { $0.name == friend && $0.state == .connected }?.trust)
         let invited = try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)

@@ -52,7 +52,8 @@ final class LanIntegrationTests: XCTestCase {
         self.lan = lan
         let tavolo = try locateTavolod().deletingLastPathComponent().appendingPathComponent("tavolo").path
         let sim = try runProcess(
-            tavolo, ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"])
+            tavolo,
+            ["simulate", "--hosts", "--peers", "6", "--game", "spirits", "--games", "1", "--seed", "21", "--json"])
         XCTAssertEqual(sim.status, 0, sim.stderr)
         let report = try JSONDecoder().decode(Simulation.Report.self, from: Data(sim.stdout.utf8))
         XCTAssertEqual(report.network, "test-hosts")
@@ -65,7 +66,10 @@ final class LanIntegrationTests: XCTestCase {
         let seed = try XCTUnwrap(game.jointSeed)
         let playout = try runProcess(
             tavolo,
-            ["playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot, "--json"])
+            [
+                "playout", "spirits", "--players", "6", "--games", "1", "--seed", String(seed), "--bots", report.bot,
+                "--json",
+            ])
         let engine = try JSONSerialization.jsonObject(with: Data(playout.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(engine?["finalHash"] as? String, game.finalHashes.values.first, "seed \(seed)")
     }
@@ -139,7 +143,8 @@ final class LanIntegrationTests: XCTestCase {
             Thread.sleep(forTimeInterval: 1)
             try lan?.lan(["avahi", "tvh1", "start"])
             Thread.sleep(forTimeInterval: 1)
-            XCTAssertTrue(harness.nodes[0].process.isRunning, "the node of tvh1 died when its Avahi went: \(harness.logTail(0))")
+            XCTAssertTrue(
+                harness.nodes[0].process.isRunning, "the node of tvh1 died when its Avahi went: \(harness.logTail(0))")
         }
         let lan = try XCTUnwrap(lan)
         _ = try harness.startNode(testHost: try lan.holder(2))
@@ -163,7 +168,8 @@ final class LanIntegrationTests: XCTestCase {
         let length = UInt32(prefix.count + body.count + 16)
         let header: [UInt8] = [0x54, 0x56, 2, 6, 0, 0] + withUnsafeBytes(of: length.bigEndian, Array.init)
         let nonce = try ChaChaPoly.Nonce(data: [0, 0, 0, 0] + withUnsafeBytes(of: seq.littleEndian, Array.init))
-        let box = try ChaChaPoly.seal(body, using: SymmetricKey(size: .bits256), nonce: nonce, authenticating: header + prefix)
+        let box = try ChaChaPoly.seal(
+            body, using: SymmetricKey(size: .bits256), nonce: nonce, authenticating: header + prefix)
         return header + prefix + Array(box.ciphertext) + Array(box.tag)
     }
 }

@@ -39,10 +39,13 @@ extension LanIntegrationTests {
         let info = try client(0).call(.host(game: "spirits", players: 6, grace: 5), as: TableInfo.self)
         let id = info.id
         try harness.eventually("every node sees the table", seconds: 60) {
-            (0..<6).allSatisfy { i in (try? client(i).call(.tables, as: [TableInfo].self))?.contains { $0.id == id } == true }
+            (0..<6).allSatisfy { i in
+                (try? client(i).call(.tables, as: [TableInfo].self))?.contains { $0.id == id } == true
+            }
         }
         for i in 0..<6 {
-            _ = try client(i).call(.join(table: id, game: nil, seat: i, bot: i == 0 ? nil : "random"), as: JoinResult.self)
+            _ = try client(i).call(
+                .join(table: id, game: nil, seat: i, bot: i == 0 ? nil : "random"), as: JoinResult.self)
         }
         try harness.eventually("seats taken", seconds: 60) {
             (try? client(0).call(.tables, as: [TableInfo].self))?.first { $0.id == id }?.freeSeats.isEmpty == true

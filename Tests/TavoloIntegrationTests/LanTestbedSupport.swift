@@ -1,6 +1,6 @@
 import Foundation
-import TavoloSimulation
 import TavoloDaemon
+import TavoloSimulation
 import TavoloTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 import TavoloTable
 import XCTest
 
@@ -16,7 +17,9 @@ extension LeaveIntegrationTests {
         try harness.eventually("the game ends", seconds: 120) {
             guard let state = try? client(0).call(.state(table: id), as: TableState.self) else { return false }
             if state.info.phase == .finished { return true }
-            if let move = state.legalMoves.first { _ = try? client(0).call(.move(table: id, move: move), as: Empty.self) }
+            if let move = state.legalMoves.first {
+                _ = try? client(0).call(.move(table: id, move: move), as: Empty.self)
+            }
             return false
         }
         for node in 0..<2 {

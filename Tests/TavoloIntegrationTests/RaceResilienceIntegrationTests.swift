@@ -2,6 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloCore
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloTable
 import TavoloTestSupport
 import XCTest

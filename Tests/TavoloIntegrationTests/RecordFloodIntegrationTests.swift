@@ -3,6 +3,7 @@ import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloRecords
 import TavoloTable
 import TavoloTestSupport

@@ -3,6 +3,7 @@ import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
+import TavoloRecordFormat
 import TavoloRecords
 import TavoloSimulation
 import TavoloTable
@@ -45,8 +46,9 @@ final class RecordsIntegrationTests: DaemonTestCase {
             }
             let log = (try? String(contentsOfFile: harness.nodes[i].logPath, encoding: .utf8)) ?? ""
             let sync = log.split(separator: "\n").filter { $0.contains("record") || $0.contains("peer") }.suffix(80)
-            print("node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog of records and peers:\n"
-                + sync.joined(separator: "\n") + "\nlog:\n" + harness.logTail(i, lines: 30))
+            print(
+                "node \(i) holds:\n  " + held.joined(separator: "\n  ") + "\nlog of records and peers:\n"
+                    + sync.joined(separator: "\n") + "\nlog:\n" + harness.logTail(i, lines: 30))
         }
     }
 
@@ -92,7 +94,8 @@ final class RecordsIntegrationTests: DaemonTestCase {
         _ = try c0.call(.join(table: shared.id, game: nil, seat: 0, bot: "random"), as: JoinResult.self)
         _ = try client(1).call(.join(table: shared.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
         try harness.eventually("seats taken", seconds: 15) {
-            ((try? c0.call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == shared.id }?.freeSeats.isEmpty == true
+            ((try? c0.call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == shared.id }?.freeSeats.isEmpty
+                == true
         }
         _ = try c0.call(.start(table: shared.id), as: TableInfo.self)
 
@@ -215,10 +218,14 @@ final class RecordsIntegrationTests: DaemonTestCase {
         try harness.eventually("the game is recorded", seconds: 60) { finishedCount(0) == 1 }
         harness.kill9(0)
         let state = harness.nodes[0].stateDir
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + "/records.sqlite" + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: state + "/records.sqlite" + suffix)
+        }
         try Data(repeating: 0x5A, count: 32_768).write(to: URL(fileURLWithPath: state + "/records.sqlite"))
 
-        let broken = runTavolod(["--state-dir", state, "--name", harness.name(0) + "x", "--control", harness.root.path + "/b.sock"])
+        let broken = runTavolod([
+            "--state-dir", state, "--name", harness.name(0) + "x", "--control", harness.root.path + "/b.sock",
+        ])
         XCTAssertEqual(broken.status, 1)
         let lines = broken.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, broken.stderr)
@@ -227,7 +234,9 @@ final class RecordsIntegrationTests: DaemonTestCase {
         let rebuilt = Process()
         rebuilt.executableURL = harness.binary
         let sock = harness.root.path + "/r.sock"
-        rebuilt.arguments = ["--state-dir", state, "--name", harness.name(0) + "r", "--control", sock, "--rebuild-records"]
+        rebuilt.arguments = [
+            "--state-dir", state, "--name", harness.name(0) + "r", "--control", sock, "--rebuild-records",
+        ]
         rebuilt.standardError = FileHandle.nullDevice
         try rebuilt.run()
         defer {
@@ -236,7 +245,9 @@ final class RecordsIntegrationTests: DaemonTestCase {
         }
         var tables: [String] = []
         try harness.eventually("the rebuilt node answers", seconds: 30) {
-            tables = ((try? ControlClient(path: sock).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? []).map(\.table)
+            tables =
+                ((try? ControlClient(path: sock).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? [])
+                .map(\.table)
             return !tables.isEmpty
         }
         XCTAssertEqual(tables, [table.rawValue])

@@ -12,17 +12,21 @@ final class ResilienceIntegrationTests: DaemonTestCase {
     /// Short heartbeats: a killed or stopped node is noticed in 1.5 s.
     override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
-    func state(_ i: Int, _ id: TableID) throws -> TableState { try client(i).call(.state(table: id), as: TableState.self) }
+    func state(_ i: Int, _ id: TableID) throws -> TableState {
+        try client(i).call(.state(table: id), as: TableState.self)
+    }
 
-    func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let tails = harness.nodes.indices.map { "--- \(harness.name($0)):\n\(harness.logTail($0, lines: 12))" }
-        XCTFail("timed out: \(what)\n" + tails.joined(separator: "\n"))
-        throw HarnessError("gave up waiting for \(what)")
+    func waitFor(
+        _ what: String, seconds: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () throws -> Bool
+    ) throws {
+        let harness: DaemonHarness = harness
+        try eventuallySync(
+            what, within: seconds, file: file, line: line,
+            context: {
+                harness.nodes.indices.map { "--- \(harness.name($0)):\n\(harness.logTail($0, lines: 12))" }
+                    .joined(separator: "\n")
+            }, condition)
     }
 
     /// Hosts a table on `host` (with `grace` seconds when given), seats `seats[i]` in order and starts it.
@@ -55,7 +59,8 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         var st = try state(i, id)
         try waitFor("node \(i)'s turn") {
             st = try state(i, id)
-            return st.info.phase == .playing && st.turn.map { st.mySeats.contains($0) } == true && !st.legalMoves.isEmpty
+            return st.info.phase == .playing && st.turn.map { st.mySeats.contains($0) } == true
+                && !st.legalMoves.isEmpty
         }
         _ = try client(i).call(.move(table: id, move: st.legalMoves[0]), as: Empty.self)
         return st.moveNumber ?? 0
@@ -126,9 +131,12 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
         let out = try runProcess(
             tavolo,
-            ["playout", game, "--players", String(players), "--games", "1", "--seed", String(seed), "--bots", bots,
-             "--json"])
-        return (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])?["finalHash"] as? String
+            [
+                "playout", game, "--players", String(players), "--games", "1", "--seed", String(seed), "--bots", bots,
+                "--json",
+            ])
+        return (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])?["finalHash"]
+            as? String
     }
 
     /// kill -9 a member mid-game and restart it with its state dir: it reloads the table from its log, catches up,

@@ -34,14 +34,11 @@ final class TableIntegrationTests: DaemonTestCase {
         func close() { client.close() }
     }
 
-    func waitFor(_ what: String, seconds: Double = 15, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out: \(what)")
-        throw XCTSkip("gave up waiting for \(what)")
+    func waitFor(
+        _ what: String, seconds: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () throws -> Bool
+    ) throws {
+        try eventuallySync(what, within: seconds, file: file, line: line, condition)
     }
 
     /// Hosts a table on `host`, seats `seats[i]` (node index, bot or nil for a human) in order, returns its id.
@@ -225,7 +222,9 @@ final class TableIntegrationTests: DaemonTestCase {
                     .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
                 let decoded = try run(
                     tshark,
-                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst + ["-Y", "tavolo", "-T", "fields", "-e", "tavolo.type"])
+                    ["-r", path, "-X", "lua_script:\(dissector)"] + Self.heuristicFirst + [
+                        "-Y", "tavolo", "-T", "fields", "-e", "tavolo.type",
+                    ])
                 let count = decoded.stdout.split(separator: "\n").reduce(0) { $0 + $1.split(separator: ",").count }
                 XCTAssertEqual(count, frames, "tshark and tavolo log stats disagree on \(f)")
                 let malformed = try run(

@@ -190,9 +190,12 @@ final class TerminalPlayTests: DaemonTestCase {
         let screen = try term.waitFor("the pause line") { $0.contains("Paused for ") }
         let name = NSRegularExpression.escapedPattern(for: harness.name(1))
         let pause = try NSRegularExpression(
-            pattern: "Paused for [0-9]+ (min|s)( [0-9]+ s)?: \(name) was lost at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]; a bot "
-                + "takes their seat at [0-2][0-9]:[0-5][0-9]:[0-5][0-9], in [0-9]+ (min|s)( [0-9]+ s)?, unless they come back")
-        let joined = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            pattern:
+                "Paused for [0-9]+ (min|s)( [0-9]+ s)?: \(name) was lost at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]; a bot "
+                + "takes their seat at [0-2][0-9]:[0-5][0-9]:[0-5][0-9], in [0-9]+ (min|s)( [0-9]+ s)?, unless they come back"
+        )
+        let joined = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
         XCTAssertNotNil(
             pause.firstMatch(in: joined, range: NSRange(joined.startIndex..., in: joined)), "the pause line: \(screen)")
         XCTAssertEqual(screen.components(separatedBy: "Paused").count, 2, "said once: \(screen)")

@@ -12,9 +12,12 @@ final class UserNodeTests: XCTestCase {
     var root: URL!
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("tavolo-user-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("config/tavolo"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tavolo-user-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("config/tavolo"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
     }
 
     override func tearDown() {
@@ -59,7 +62,8 @@ final class UserNodeTests: XCTestCase {
 
         let peers = try runProcess(try binary("tavolo"), ["peers", "--json"], environment: environment)
         XCTAssertEqual(peers.status, 0, peers.stderr)
-        let doctor = try runProcess(try binary("tavolo"), ["doctor", "--json", "--probe-timeout", "1"], environment: environment)
+        let doctor = try runProcess(
+            try binary("tavolo"), ["doctor", "--json", "--probe-timeout", "1"], environment: environment)
         let report = try JSONDecoder().decode(DoctorReport.self, from: Data(doctor.stdout.utf8))
         XCTAssertEqual(report.facts.node?.name, name, doctor.stdout)
         XCTAssertEqual(report.facts.socket, socket)

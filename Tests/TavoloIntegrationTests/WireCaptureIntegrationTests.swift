@@ -19,9 +19,11 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
     }
 
     func testALiveCaptureShowsNoReadableTableMessageWhileThePacketLogsDoAndReplay() throws {
-        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else { throw XCTSkip("tshark is not installed") }
+        guard
+            let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { throw XCTSkip("tshark is not installed") }
         // Fixed ports, so the capture (filtered to these nodes: other tests run on lo too) starts before the
         // nodes and sees their handshakes.
         let ports = try (0..<3).map { _ in try freeTCPPort() }
@@ -92,7 +94,9 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         // The dissector reads the capture as what it is: Noise handshakes and sealed frames.
         let dissector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Protocol/tavolo.lua").path
-        let decoded = try? runProcess(tshark, ["-r", pcap, "-X", "lua_script:\(dissector)"] + TableIntegrationTests.heuristicFirst + ["-Y", "tavolo"])
+        let decoded = try? runProcess(
+            tshark,
+            ["-r", pcap, "-X", "lua_script:\(dissector)"] + TableIntegrationTests.heuristicFirst + ["-Y", "tavolo"])
         let summary = decoded?.stdout ?? ""
         XCTAssertTrue(summary.contains("noise-handshake"), "dissector: \(summary.prefix(2_000))")
         XCTAssertTrue(summary.contains("sealed application"), "dissector: \(summary.prefix(2_000))")
@@ -106,7 +110,8 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
         let confirms = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "table.confirm"])
         XCTAssertEqual(confirms?.status, 0, confirms?.stderr ?? "")
-        XCTAssertTrue(confirms?.stdout.contains("stateHash=") == true, "confirm not shown: \(confirms?.stdout.prefix(500) ?? "")")
+        XCTAssertTrue(
+            confirms?.stdout.contains("stateHash=") == true, "confirm not shown: \(confirms?.stdout.prefix(500) ?? "")")
         XCTAssertTrue(
             confirms?.stdout.contains(" tables ") == true, "no service shown: \(confirms?.stdout.prefix(500) ?? "")")
         let shown = try? runProcess(tavolo, ["log", "show", logs[0], "--type", "handshake"])

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh
@@ -43,13 +44,11 @@ class LoopbackMeshTestCase: XCTestCase {
 
     /// Polls until `condition` holds or `seconds` pass; fails the test if it never does. Only a bound on waiting,
     /// never a measurement: nothing asserts how long anything took.
-    func eventually(_ what: String, seconds: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        XCTFail("timed out waiting for: \(what)")
+    func eventually(
+        _ what: String, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () async -> Bool
+    ) async throws {
+        try await TavoloTestSupport.eventually(what, within: seconds, file: file, line: line, condition)
     }
 
     func connectedCount(_ n: MeshNode) async -> Int { await n.peerList().filter { $0.state == .connected }.count }

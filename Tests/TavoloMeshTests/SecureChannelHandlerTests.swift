@@ -124,7 +124,8 @@ final class SecureChannelHandlerTests: XCTestCase {
             // that refusal (or has nothing more to read).
             let errors = (a.collector.errors + b.collector.errors).map { "\($0)" }
             XCTAssertTrue((1...2).contains(errors.count), "message \(message): \(errors)")
-            XCTAssertEqual(errors.filter { $0.contains("authentication failed") }.count, 1, "message \(message): \(errors)")
+            XCTAssertEqual(
+                errors.filter { $0.contains("authentication failed") }.count, 1, "message \(message): \(errors)")
             if errors.count == 2 { XCTAssertTrue(errors.contains { $0.contains("circle-mismatch") }, "\(errors)") }
         }
     }

@@ -19,7 +19,8 @@ final class TwoPhaseStartTests: LoopbackMeshTestCase {
         late.setEventHandler { event in
             switch event {
             case .peerConnected(let p): seen.withLockedValue { $0.append("connected \(p.name)") }
-            case .message(let m): seen.withLockedValue { $0.append("message \(String(decoding: m.body, as: UTF8.self))") }
+            case .message(let m):
+                seen.withLockedValue { $0.append("message \(String(decoding: m.body, as: UTF8.self))") }
             default: break
             }
         }

@@ -26,10 +26,12 @@ final class NoiseCircleVectorTests: XCTestCase {
         let prologue = TavoloKeyDerivation.prologue
         return (
             NoiseHandshakeState(
-                initiator: true, prologue: prologue, staticKey: try key(i["static"]), ephemeral: try key(i["ephemeral"]),
+                initiator: true, prologue: prologue, staticKey: try key(i["static"]),
+                ephemeral: try key(i["ephemeral"]),
                 psk: psk),
             NoiseHandshakeState(
-                initiator: false, prologue: prologue, staticKey: try key(r["static"]), ephemeral: try key(r["ephemeral"]),
+                initiator: false, prologue: prologue, staticKey: try key(r["static"]),
+                ephemeral: try key(r["ephemeral"]),
                 psk: psk)
         )
     }
@@ -53,7 +55,8 @@ final class NoiseCircleVectorTests: XCTestCase {
         for (index, m) in messages.enumerated() {
             let payload = try XCTUnwrap(m["payload"].flatMap(bytes(hex:)))
             let wire =
-                index % 2 == 0 ? try initiator.writeMessage(payload: payload) : try responder.writeMessage(payload: payload)
+                index % 2 == 0
+                ? try initiator.writeMessage(payload: payload) : try responder.writeMessage(payload: payload)
             XCTAssertEqual(hex(wire), m["message"], "message \(index + 1)")
             let read = index % 2 == 0 ? try responder.readMessage(wire) : try initiator.readMessage(wire)
             XCTAssertEqual(read, payload)

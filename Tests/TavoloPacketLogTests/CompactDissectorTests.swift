@@ -57,7 +57,9 @@ final class CompactDissectorTests: XCTestCase {
         XCTAssertEqual(rows.count, cases.count)
         for (row, c) in zip(rows, cases) {
             let name = c["name"] as? String ?? "?"
-            func column(_ f: String) -> String { Self.fieldNames.firstIndex(of: f).flatMap { $0 < row.count ? row[$0] : nil } ?? "" }
+            func column(_ f: String) -> String {
+                Self.fieldNames.firstIndex(of: f).flatMap { $0 < row.count ? row[$0] : nil } ?? ""
+            }
             let value = try XCTUnwrap(c["value"] as? [String: Any])
             XCTAssertEqual(column("tavolo.app.type"), c["kind"] as? String, name)
             XCTAssertEqual(column("tavolo.compact.table"), value["table"] as? String, name)
@@ -65,7 +67,8 @@ final class CompactDissectorTests: XCTestCase {
             XCTAssertEqual(column("tavolo.compact.seat"), value["seat"].map { "\($0)" } ?? "", name)
             XCTAssertEqual(
                 column("tavolo.compact.hash"), (value["stateHash"] ?? value["seatHash"]).map { "\($0)" } ?? "", name)
-            XCTAssertEqual(column("tavolo.compact.json").isEmpty, value["move"] == nil && value["progress"] == nil, name)
+            XCTAssertEqual(
+                column("tavolo.compact.json").isEmpty, value["move"] == nil && value["progress"] == nil, name)
             XCTAssertEqual(column("_ws.malformed"), "", name)
             XCTAssertEqual(column("_ws.expert"), "", name)
         }
@@ -102,7 +105,8 @@ final class CompactDissectorTests: XCTestCase {
             let body = try XCTUnwrap(f.applicationBody, name)
             let expected = try JSONSerialization.data(withJSONObject: try XCTUnwrap(c["value"]), options: [.sortedKeys])
             XCTAssertEqual(
-                try CanonicalJSON.decode(JSONValue.self, body), try CanonicalJSON.decode(JSONValue.self, Array(expected)),
+                try CanonicalJSON.decode(JSONValue.self, body),
+                try CanonicalJSON.decode(JSONValue.self, Array(expected)),
                 name)
         }
     }

@@ -55,7 +55,8 @@ final class PcapngRoundTripTests: XCTestCase {
             records.append(
                 PacketRecord(
                     timeNanos: last.timeNanos + UInt64(i + 1) * 1_000, direction: .received, transport: .tcp,
-                    local: Fixtures.alphaTCP, remote: Fixtures.bravoTCP, bytes: Fixtures.frame(.application(.tables, body))))
+                    local: Fixtures.alphaTCP, remote: Fixtures.bravoTCP,
+                    bytes: Fixtures.frame(.application(.tables, body))))
         }
         let log = try PacketLog.decode(Fixtures.pcapng(records))
         let all = log.frames(matching: PacketLogFilter())

@@ -40,8 +40,10 @@ enum Tshark {
         // Tavolo's dissector is heuristic: without these, a node's random port that another protocol registered (EtherCAT,
         // X11, …) is decoded as that protocol and its frames go uncounted.
         var argv =
-            [tshark, "-n", "-r", file, "-X", "lua_script:\(dissector)", "-o", "tcp.try_heuristic_first:TRUE", "-o",
-                "udp.try_heuristic_first:TRUE"] + arguments
+            [
+                tshark, "-n", "-r", file, "-X", "lua_script:\(dissector)", "-o", "tcp.try_heuristic_first:TRUE", "-o",
+                "udp.try_heuristic_first:TRUE",
+            ] + arguments
         if getuid() == 0 && !rootMayRunLua(), FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
             try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
             argv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv

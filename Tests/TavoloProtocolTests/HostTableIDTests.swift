@@ -35,8 +35,10 @@ final class HostTableIDTests: XCTestCase {
             XCTAssertEqual(try CompactMessage.decode(body), m, table)
         }
         // The long kinds keep the text form even for a host-made id.
-        let long = try CompactMessage(kind: .confirm, table: "1267f349-1-12", number: 0, hash: Array(repeating: 1, count: 32))
-            .encoded()
+        let long = try CompactMessage(
+            kind: .confirm, table: "1267f349-1-12", number: 0, hash: Array(repeating: 1, count: 32)
+        )
+        .encoded()
         XCTAssertEqual(long[1], 13)
         // A short hash in a long kind, or a long one in a short kind, is a sender's bug.
         XCTAssertThrowsError(try CompactMessage(kind: .confirm, table: "t", number: 0, hash: Array(1...8)).encoded())

@@ -1,8 +1,9 @@
 import Foundation
 import TavoloControl
 import TavoloCore
-@testable import TavoloRecords
 import XCTest
+
+@testable import TavoloRecords
 
 /// "A 60–60 draw" is a draw of two sides only (Protocol/games/briscola.md, Outcome): with three players a seat's 60
 /// is no draw (most often a win), with five a side's 60 is decided by the bid.
@@ -32,10 +33,14 @@ final class BriscolaDrawAchievementTests: XCTestCase {
         let three = try gameWithSixty(players: 3)
         XCTAssertTrue(Achievements.all.first { $0.code == "briscola/draw" }!.earnedBy(two.body, 0))
         XCTAssertFalse(
-            three.body.scores.indices.contains { Achievements.all.first { $0.code == "briscola/draw" }!.earnedBy(three.body, $0) },
+            three.body.scores.indices.contains {
+                Achievements.all.first { $0.code == "briscola/draw" }!.earnedBy(three.body, $0)
+            },
             "a three-player 60 is no draw")
         XCTAssertEqual(try store.insert([two, three], source: .peer), 2)
-        let draws = try store.scores(game: "briscola", catalog: .standard).achievements.filter { $0.code == "briscola/draw" }
+        let draws = try store.scores(game: "briscola", catalog: .standard).achievements.filter {
+            $0.code == "briscola/draw"
+        }
         XCTAssertEqual(draws.map(\.times).reduce(0, +), 2, "the two seats of the two-player draw, and no one else")
         let (stored, recomputed) = try store.standingsCheck()
         XCTAssertEqual(stored, recomputed)

@@ -32,7 +32,8 @@ final class ForfeitSignatureVectorTests: XCTestCase {
             let table = try XCTUnwrap(TableID(f.table))
             let seed = try XCTUnwrap(UInt64(f.jointSeed))
             XCTAssertEqual(
-                SignatureObject.forfeitStatement(table: table, jointSeed: seed, number: f.number).hexString, f.statement,
+                SignatureObject.forfeitStatement(table: table, jointSeed: seed, number: f.number).hexString,
+                f.statement,
                 f.name)
             let problem = RecordSignature.forfeitProblem(
                 f.signature, member: f.member, table: table, jointSeed: seed, number: f.number)

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import TavoloControl
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloRecords
 import XCTest
 

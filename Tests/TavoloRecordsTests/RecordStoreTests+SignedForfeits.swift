@@ -1,9 +1,10 @@
 import Foundation
 import TavoloControl
 import TavoloCore
-@testable import TavoloRecords
 import TavoloTable
 import XCTest
+
+@testable import TavoloRecords
 
 /// A member that leaves signs its forfeit (PROTOCOL.md §11.7), so the loss counts for it although it never signs
 /// the record of a game whose end it does not see; nobody else's signature can charge it with one, and one forfeit
@@ -17,7 +18,8 @@ extension RecordStoreTests {
         b.seats[0].name = name
         let table = try XCTUnwrap(TableID(b.table))
         let seed = try XCTUnwrap(b.seed)
-        b.takeovers?[0].signature = TestSigners.all[signer - 1].signForfeit(table: table, jointSeed: seed, number: number)
+        b.takeovers?[0].signature = TestSigners.all[signer - 1].signForfeit(
+            table: table, jointSeed: seed, number: number)
         let game = RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 5)
         let signed = try TestSigners.signed(game, except: [9])
         XCTAssertTrue(signed.isSigned, "every seat owner signed it")

@@ -3,9 +3,11 @@ import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-@testable import TavoloRecords
+import TavoloRecordFormat
 import TavoloTable
 import XCTest
+
+@testable import TavoloRecords
 
 /// Records of games where a bot took a seat over (the record store tests, continued).
 extension RecordStoreTests {
@@ -22,12 +24,16 @@ extension RecordStoreTests {
             }
             return why.description
         }
-        XCTAssertEqual(try refusal { $0.takeovers![0].heir = $0.seats[0].node }, "takeover: seat 1 is not owned at the end by its last heir's bot")
+        XCTAssertEqual(
+            try refusal { $0.takeovers![0].heir = $0.seats[0].node },
+            "takeover: seat 1 is not owned at the end by its last heir's bot")
         XCTAssertEqual(try refusal { $0.takeovers![0].seats = [2] }, "takeover 0: seats")
         XCTAssertEqual(try refusal { $0.takeovers![0].seats = [] }, "takeover 0: seats")
         XCTAssertEqual(try refusal { $0.takeovers![0].appliedAt = $0.moves.count + 1 }, "takeover 0: move numbers")
         XCTAssertEqual(try refusal { $0.takeovers![0].member = "eve" }, "takeover 0: node ids")
-        XCTAssertEqual(try refusal { $0.takeovers![0].bot = "random" }, "takeover: seat 1 is not owned at the end by its last heir's bot")
+        XCTAssertEqual(
+            try refusal { $0.takeovers![0].bot = "random" },
+            "takeover: seat 1 is not owned at the end by its last heir's bot")
         // The seat passed twice: the first heir's bot is no kind of the game's.
         XCTAssertEqual(
             try refusal {
@@ -51,11 +57,19 @@ extension RecordStoreTests {
         }
         let log = try gameLog(
             of: b,
-            extra: ["takeovers": [takeover(String(repeating: "09", count: 16), "eve", [], true), takeover(gil, "gil", [1], false)]])
+            extra: [
+                "takeovers": [
+                    takeover(String(repeating: "09", count: 16), "eve", [], true), takeover(gil, "gil", [1], false),
+                ]
+            ])
         let made = try XCTUnwrap(RecordedGame.body(of: log))
         XCTAssertEqual(
             made.takeovers,
-            [.init(member: gil, name: "gil", seats: [1], heir: b.seats[1].node, bot: "greedy", number: 4, appliedAt: 5, forfeit: false)])
+            [
+                .init(
+                    member: gil, name: "gil", seats: [1], heir: b.seats[1].node, bot: "greedy", number: 4, appliedAt: 5,
+                    forfeit: false)
+            ])
         XCTAssertNil(try XCTUnwrap(RecordedGame.body(of: try gameLog(of: b))).takeovers)
         // The copy of the member that left, stopped by its leave, is no record of its own (the others' is).
         let left = try gameLog(of: b, extra: ["stopped": "table/member-left: gil left the game"])

@@ -3,9 +3,11 @@ import TavoloControl
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-@testable import TavoloRecords
+import TavoloRecordFormat
 import TavoloTable
 import XCTest
+
+@testable import TavoloRecords
 
 /// The store, the queries and the verifier, on a real SQLite file in a temp directory (no daemon).
 final class RecordStoreTests: XCTestCase {
@@ -19,8 +21,10 @@ final class RecordStoreTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func record(_ game: String = "othello", players: Int = 2, seed: UInt64 = 7, bot: String = "random",
-                names: [String]? = nil) throws -> RecordedGame {
+    func record(
+        _ game: String = "othello", players: Int = 2, seed: UInt64 = 7, bot: String = "random",
+        names: [String]? = nil
+    ) throws -> RecordedGame {
         try RecordFactory.playout(catalog: .standard, game: game, players: players, seed: seed, bot: bot, names: names)
     }
 
@@ -51,14 +55,18 @@ final class RecordStoreTests: XCTestCase {
             for w in b.winners { wins[w] += 1 }
             // Seats as people: the bot field cleared by making a body of people (as a table of humans writes).
             var people = b
-            people.seats = people.seats.enumerated().map { .init(seat: $0.offset, node: $0.element.node, name: ["ann", "bob"][$0.offset], bot: nil) }
+            people.seats = people.seats.enumerated().map {
+                .init(seat: $0.offset, node: $0.element.node, name: ["ann", "bob"][$0.offset], bot: nil)
+            }
             let peopleRecord = RecordedGame(body: try CanonicalJSON.encode(people), startedAt: nil, endedAt: 1)
             try store.insert([try TestSigners.signed(peopleRecord), try TestSigners.signed(r)], source: .peer)
         }
         let board = try store.scores(game: nil, catalog: .standard)
         let othello = try XCTUnwrap(board.games.first { $0.game == "othello" })
         XCTAssertEqual(othello.finished, 24)
-        XCTAssertEqual(Dictionary(uniqueKeysWithValues: othello.humans.map { ($0.player, $0.wins) }), ["ann": wins[0], "bob": wins[1]])
+        XCTAssertEqual(
+            Dictionary(uniqueKeysWithValues: othello.humans.map { ($0.player, $0.wins) }),
+            ["ann": wins[0], "bob": wins[1]])
         XCTAssertEqual(othello.bots.map(\.player), ["random"])
         XCTAssertEqual(othello.bots.first?.games, 24)
         let firstWins = board.achievements.filter { $0.code == "othello/first-win" && !$0.bot }.map(\.player).sorted()
@@ -67,7 +75,9 @@ final class RecordStoreTests: XCTestCase {
 
     func testAGenuineRecordVerifiesAndAChangedWinnerOrIdIsRefused() throws {
         let verifier = RecordVerifier(catalog: .standard)
-        for (game, players, bot) in [("othello", 2, "greedy"), ("briscola", 4, "emulator"), ("spirits", 3, "heuristic")] {
+        for (game, players, bot) in [
+            ("othello", 2, "greedy"), ("briscola", 4, "emulator"), ("spirits", 3, "heuristic"),
+        ] {
             let r = try record(game, players: players, seed: 42, bot: bot)
             XCTAssertNoThrow(try verifier.verify(id: r.id, body: r.body).get(), game)
             var b = try r.decodedBody()
@@ -115,7 +125,8 @@ final class RecordStoreTests: XCTestCase {
         let host = try XCTUnwrap(NodeID(hex: b.seats[0].node))
         var logJSON: [String: Any] = [
             "table": [
-                "id": b.table, "game": b.game, "players": 2, "host": host.hex, "hostName": "bench0", "phase": "finished",
+                "id": b.table, "game": b.game, "players": 2, "host": host.hex, "hostName": "bench0",
+                "phase": "finished",
                 "revision": 3,
                 "seats": b.seats.map { ["seat": $0.seat, "owner": $0.node, "ownerName": $0.name, "bot": $0.bot!] },
             ],
@@ -124,7 +135,8 @@ final class RecordStoreTests: XCTestCase {
             "moves": try b.moves.enumerated().map {
                 [
                     "number": $0.offset, "seat": $0.element.seat, "text": "", "before": "", "after": b.finalHash,
-                    "move": try JSONSerialization.jsonObject(with: Data($0.element.move.jsonBytes), options: .fragmentsAllowed),
+                    "move": try JSONSerialization.jsonObject(
+                        with: Data($0.element.move.jsonBytes), options: .fragmentsAllowed),
                 ]
             },
             "winners": b.winners, "scores": b.scores, "finalHash": b.finalHash,
@@ -134,7 +146,8 @@ final class RecordStoreTests: XCTestCase {
     }
 
     func testABrokenDatabaseIsOneErrorNamingTheRebuildAndTheRebuildWorks() throws {
-        try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: dir + "/records.sqlite"))
+        try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(
+            to: URL(fileURLWithPath: dir + "/records.sqlite"))
         do {
             _ = try RecordStore.open(stateDirectory: dir, me: me)
             XCTFail("a broken database opened")
@@ -150,7 +163,8 @@ final class RecordStoreTests: XCTestCase {
         let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
         var batch: [SignedRecord] = []
         for seed in UInt64(1)...30 {
-            for (game, players, bot) in [("othello", 2, "greedy"), ("briscola", 2, "random"), ("spirits", 3, "random")] {
+            for (game, players, bot) in [("othello", 2, "greedy"), ("briscola", 2, "random"), ("spirits", 3, "random")]
+            {
                 let r = try record(game, players: players, seed: seed, bot: bot, names: ["ann", "bob", "cat"])
                 batch.append(try TestSigners.signed(r))
             }
@@ -302,7 +316,9 @@ final class RecordStoreTests: XCTestCase {
         for seed in UInt64(1)...2 {
             var b = try record(seed: seed, bot: "greedy", names: ["ann", "ann"]).decodedBody()
             b.seats = b.seats.map { .init(seat: $0.seat, node: $0.node, name: $0.name, bot: nil) }
-            try store.insert([try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 1))], source: .peer)
+            try store.insert(
+                [try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(b), startedAt: nil, endedAt: 1))],
+                source: .peer)
         }
         let humans = try XCTUnwrap(try store.scores(game: "othello", catalog: .standard).games.first).humans
         XCTAssertEqual(humans.map(\.player), ["ann", "ann"])

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import TavoloCore
 import TavoloProtocol
-@testable import TavoloRecords
+import TavoloTestSupport
 import XCTest
+
+@testable import TavoloRecords
 
 /// Two syncs wired to each other directly (no mesh): a game the peer has just played is not pushed to it at once
 /// (it records the game itself), and is pushed once it is no longer fresh if the peer still lacks it.
@@ -50,25 +52,17 @@ final class RecordSyncTests: XCTestCase {
         return (syncA, syncB)
     }
 
-    private func eventually(_ what: String, within seconds: Double = 10, _ check: () async throws -> Bool)
-        async throws
-    {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try await !check() {
-            guard Date() < deadline else { return XCTFail("not within \(seconds) s: \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     func testAGameThePeerJustPlayedWaitsForItsFreshnessThenGoesIfStillLacking() async throws {
         let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let old = try TestSigners.signed(
-            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 1, bot: "random")).game
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 1, bot: "random")
+        ).game
         let fresh = try TestSigners.signed(
-            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now))
-            .game
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 2, bot: "random", endedAt: now)
+        )
+        .game
         try storeA.insert([try TestSigners.signed(old), try TestSigners.signed(fresh)], source: .local)
         // 5 s: room for a loaded machine between the record's end (`now`) and the first exchange.
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
@@ -87,7 +81,8 @@ final class RecordSyncTests: XCTestCase {
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let fresh = try TestSigners.signed(
-            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now))
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 3, bot: "random", endedAt: now)
+        )
         try storeA.insert([fresh], source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(5))
         try await Task.sleep(for: .milliseconds(300))
@@ -110,18 +105,22 @@ final class RecordSyncTests: XCTestCase {
         let genuine = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 5, bot: "greedy")
         var body = try genuine.decodedBody()
         body.winners = body.winners == [0] ? [1] : [0]
-        let forgedSigned = try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
+        let forgedSigned = try TestSigners.signed(
+            RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
         let forged = forgedSigned.game
         try storeA.insert([forgedSigned], source: .local)
         let (syncA, syncB) = wire(storeA, storeB, freshness: .milliseconds(1))
         try await eventually("b refused the forged record") { await syncB.stats.refused == 1 }
         for seed in 6...7 {
             let signed = try TestSigners.signed(
-                RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random"))
+                RecordFactory.playout(
+                    catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random"))
             let next = signed.game
             try storeA.insert([signed], source: .local)
             await syncA.announce()
-            try await eventually("b holds the genuine record of seed \(seed)") { try storeB.known([next.id]) == [next.id] }
+            try await eventually("b holds the genuine record of seed \(seed)") {
+                try storeB.known([next.id]) == [next.id]
+            }
         }
         let (sent, refused) = (await syncA.stats.sent, await syncB.stats.refused)
         XCTAssertEqual(sent, 3, "the forged record once, then the two genuine ones")
@@ -160,7 +159,8 @@ final class RecordSyncTests: XCTestCase {
         var body = try RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 8, bot: "greedy")
             .decodedBody()
         body.seats = body.seats.map { .init(seat: $0.seat, node: $0.node, name: $0.name, bot: nil) }
-        let full = try TestSigners.signed(RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
+        let full = try TestSigners.signed(
+            RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1))
         var onlyA = full
         onlyA.signatures = full.signatures.filter { $0.node == a.hex }
         var onlyB = full

@@ -1,7 +1,7 @@
 import Foundation
-import TavoloControl
 import TavoloCore
 import TavoloGames
+import TavoloRecordFormat
 import TavoloRecords
 import XCTest
 

@@ -1,7 +1,10 @@
+// swift-format-ignore-file: NeverForceUnwrap, NeverUseForceTry
+
+// (keys made from 32 literal bytes: they cannot fail)
 import Crypto
 import Foundation
-import TavoloControl
 import TavoloCore
+import TavoloRecordFormat
 import TavoloRecords
 
 /// Test nodes with real keys (PROTOCOL.md §11.7). `RecordFactory` gives seat s the made-up node id s + 1; `signed`

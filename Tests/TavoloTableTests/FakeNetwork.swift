@@ -5,6 +5,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// Connects table managers in memory: each node's messages are delivered to each target in order.
@@ -17,6 +18,8 @@ final class FakeNetwork: @unchecked Sendable {
     private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
     /// Every message as it left its sender (once, whatever the number of targets), for replay tests.
     private(set) var bodies: [(from: NodeID, body: [UInt8])] = []
+    /// Called with every message as its sender posts it, on the sender's executor (before it is delivered).
+    var onPost: (@Sendable (NodeID, MessageForm, [UInt8]) -> Void)?
 
     struct Endpoint: TableTransport {
         let network: FakeNetwork
@@ -31,6 +34,7 @@ final class FakeNetwork: @unchecked Sendable {
             form == .compact
             ? ((try? CompactMessage.decode(body))?.kind.typeName ?? "?")
             : (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
+        onPost?(from, form, body)
         lock.withLock {
             bodies.append((from, body))
             for n in nodes {
@@ -88,24 +92,16 @@ final class EventLog: @unchecked Sendable {
     deinit { task?.cancel() }
 }
 
+/// Whether `condition` came to hold within `seconds` (the caller asserts it: scripts/test refuses a result thrown
+/// away). Prefer `require`, which fails at once.
 func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return false
+    (try? await TavoloTestSupport.eventually("", within: seconds, failing: false, condition)) != nil
 }
 
-/// Waits for `condition`; on time-out fails the test where it was called and throws, so a wait can never be
-/// silently ignored.
+/// Waits for `condition` (`TavoloTestSupport.eventually`): on time-out fails the test where it was called and
+/// throws, so a wait can never be silently ignored.
 func require(
     _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () async -> Bool
 ) async throws {
-    guard await eventually(seconds, condition) else {
-        XCTFail("timed out after \(seconds) s", file: file, line: line)
-        throw TimedOut()
-    }
+    try await TavoloTestSupport.eventually("the condition", within: seconds, file: file, line: line, condition)
 }
-
-struct TimedOut: Error {}

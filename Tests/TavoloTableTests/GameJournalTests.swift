@@ -26,7 +26,8 @@ final class GameJournalTests: XCTestCase {
 
     func store(_ dir: String) -> GameLogStore {
         GameLogStore(
-            stateDirectory: dir, sync: JournalSync(enabled: false, interval: .milliseconds(1), logger: Logger(label: "t")))
+            stateDirectory: dir,
+            sync: JournalSync(enabled: false, interval: .milliseconds(1), logger: Logger(label: "t")))
     }
 
     func node(_ i: Int) -> NodeID { NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])! }
@@ -141,7 +142,8 @@ final class GameJournalTests: XCTestCase {
         moves.append(GameLog.LoggedMove(number: 0, seat: 0, move: .string(""), text: "", before: "x", after: "y"))
         for m in moves {
             let codable = try CanonicalJSON.encodeWithFoundation(GameJournal.Record.move(m)) + [0x0A]
-            XCTAssertEqual(String(decoding: try m.journalLine(), as: UTF8.self), String(decoding: codable, as: UTF8.self))
+            XCTAssertEqual(
+                String(decoding: try m.journalLine(), as: UTF8.self), String(decoding: codable, as: UTF8.self))
             XCTAssertEqual(try GameJournal.Record.move(m).line(), codable)
         }
         // A fraction is Foundation's to write: the line falls back to the generic encoding, the same bytes.
@@ -172,7 +174,8 @@ final class GameJournalTests: XCTestCase {
 
     func testACorruptMiddleLineIsNotRestored() throws {
         let log = try sampleLog()
-        var lines = try GameJournal.lines(for: log).split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        var lines = try GameJournal.lines(for: log).split(separator: 0x0A, omittingEmptySubsequences: false).map(
+            Array.init)
         lines[2] = Array(lines[2].dropLast(3))
         let bytes = Array(lines.joined(separator: [0x0A]))
         XCTAssertThrowsError(try GameJournal.read(bytes)) { error in

@@ -136,11 +136,17 @@ final class TableMachineTests: XCTestCase {
             XCTAssertNotEqual(mover[number], mesh[0], "the host confirms no move of its own")
             XCTAssertEqual(c.to, mover[number], "the host's confirmation of move \(number) goes to its mover only")
         }
-        XCTAssertEqual(fromHost.count, Set(fromHost.map { c -> Int in
-            if case .confirm(_, let n, _) = c.message { n } else { -1 } }).count, "one confirmation per move")
-        XCTAssertTrue(confirms.allSatisfy { c in
-            if case .confirm(_, _, let h) = c.message { h.bytes.count == StateHash.shortSize } else { false }
-        })
+        XCTAssertEqual(
+            fromHost.count,
+            Set(
+                fromHost.map { c -> Int in
+                    if case .confirm(_, let n, _) = c.message { n } else { -1 }
+                }
+            ).count, "one confirmation per move")
+        XCTAssertTrue(
+            confirms.allSatisfy { c in
+                if case .confirm(_, _, let h) = c.message { h.bytes.count == StateHash.shortSize } else { false }
+            })
         let checked = (0..<3).compactMap { mesh.table($0, id)?.hashesChecked }
         XCTAssertTrue(checked.allSatisfy { $0 > 0 }, "\(checked)")
     }

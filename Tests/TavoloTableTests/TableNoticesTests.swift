@@ -43,8 +43,10 @@ final class TableNoticesTests: XCTestCase {
     func testAfterTheGracePeriodTheBotWaitsOnlyForTheOthers() {
         XCTAssertEqual(
             TableNotices.lines(paused(grace: 10), now: at(11), timeZone: rome),
-            ["Paused for 11 s: bob was lost at 21:04:15; a bot takes their seat as soon as the others agree, "
-                + "unless they come back first"])
+            [
+                "Paused for 11 s: bob was lost at 21:04:15; a bot takes their seat as soon as the others agree, "
+                    + "unless they come back first"
+            ])
     }
 
     func testSeveralLostMembersAndTakeovers() {
@@ -83,7 +85,8 @@ final class TableNoticesTests: XCTestCase {
         ]
         XCTAssertEqual(TableNotices.seatNames(st), ["alice", "bob (left: bot (greedy) for alice takes over)"])
         XCTAssertEqual(
-            TableNotices.lines(st, now: at(0)), ["bob left the game (lost for them): bot (greedy) for alice takes seat 1 now"])
+            TableNotices.lines(st, now: at(0)),
+            ["bob left the game (lost for them): bot (greedy) for alice takes seat 1 now"])
         // Once the seat passed, the seat is the bot's, named for the node that runs it (not "alice's bot").
         st.departures = nil
         st.info.seats[1] = SeatInfo(seat: 1, owner: st.info.host, ownerName: "alice", bot: "greedy")

@@ -60,7 +60,8 @@ final class TableReplayTests: XCTestCase {
         var movesBefore = Set<Int>()
         for c in captured[..<index] {
             let text = String(decoding: c.body, as: UTF8.self)
-            guard text.contains("table.move"), let r = text.range(of: #"(?<="number":)[0-9]+"#, options: .regularExpression)
+            guard text.contains("table.move"),
+                let r = text.range(of: #"(?<="number":)[0-9]+"#, options: .regularExpression)
             else { continue }
             movesBefore.insert(Int(text[r])!)
         }

@@ -21,7 +21,8 @@ extension TableResilienceTests {
         while forgedNumber == nil, !mesh.queue.isEmpty {
             let (from, to, message) = mesh.queue[0]
             if from == heir, to == checker, case .move(let t, let number, 1, let move, let hash) = message,
-                let other = mesh.table(1 - heirIndex, id)?.session?.legalMoves().map(\.json).first(where: { $0 != move })
+                let other = mesh.table(1 - heirIndex, id)?.session?.legalMoves().map(\.json).first(where: { $0 != move }
+                )
             {
                 mesh.queue[0].message = .move(table: t, number: number, seat: 1, move: other, stateHash: hash)
                 forgedNumber = number

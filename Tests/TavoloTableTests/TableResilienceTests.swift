@@ -120,7 +120,8 @@ final class TableResilienceTests: XCTestCase {
     }
 
     /// The record a node writes of `log` carries its takeovers and holds for a peer that checks it (§11.4).
-    func assertRecordHolds(_ log: GameLog, takeovers: [Bool], file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertRecordHolds(_ log: GameLog, takeovers: [Bool], file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let record = try XCTUnwrap(RecordedGame.from(log, startedAt: nil, endedAt: 1), file: file, line: line)
         let body = try RecordVerifier(catalog: .standard).verify(id: record.id, body: record.body).get()
         XCTAssertEqual(body.takeovers?.map(\.forfeit), takeovers, file: file, line: line)

@@ -48,7 +48,8 @@ final class TableRestartTests: XCTestCase {
         var d = try XCTUnwrap(mesh.nodes[mesh[0]])
         let (result, effects) = d.request(info.id, .move(move))
         _ = try result.get()
-        let persisted = try XCTUnwrap(effects.firstIndex { if case .persist(let log) = $0 { log.moves.count == 1 } else { false } })
+        let persisted = try XCTUnwrap(
+            effects.firstIndex { if case .persist(let log) = $0 { log.moves.count == 1 } else { false } })
         let sent = try XCTUnwrap(effects.firstIndex { if case .send(.raceMove, _) = $0 { true } else { false } })
         XCTAssertLessThan(persisted, sent, "the move is on disk before it leaves")
     }
@@ -112,7 +113,8 @@ final class TableRestartTests: XCTestCase {
         _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
         let log = try XCTUnwrap(mesh.table(0, info.id)?.log)
         var fresh = TableDirectory(
-            context: TableContext(me: mesh[0], myName: "n0", catalog: .standard), nonces: .reproducible(seed: 1, nodeIndex: 0))
+            context: TableContext(me: mesh[0], myName: "n0", catalog: .standard),
+            nonces: .reproducible(seed: 1, nodeIndex: 0))
         _ = try fresh.restore(log).get()
         let effects = fresh.takeRestoredEffects()
         XCTAssertEqual(fresh.tables[info.id]?.info.phase, .playing)

@@ -44,7 +44,8 @@ struct KnownFailure {
             bug: "members cut off together past the grace (a 2|3 partition) or a member away while another forfeits or "
                 + "is voted out: the votes about them never reach a majority at one move count where they are, so they "
                 + "stay playing or paused (the turn-based 'votes never converge' below, in a race)",
-            example: "fifteen/4 seed 6 (partition 2|3), fifteen/2 seed 66, fifteen/1 seed 28 (restart at the seed, then "
+            example:
+                "fifteen/4 seed 6 (partition 2|3), fifteen/2 seed 66, fifteen/1 seed 28 (restart at the seed, then "
                 + "the only racer forfeits: nobody else holds its moves)"),
         KnownFailure(
             cases: races, faults: [.restart, .hostLost, .forfeit], checks: [.logs, .result, .records],
@@ -52,7 +53,8 @@ struct KnownFailure {
             example: "fifteen/4 seed 41, fifteen5/2 seed 58"),
         KnownFailure(
             cases: races, faults: [.hostLost, .pausePast], checks: [.ended], detail: "no result from",
-            bug: "a member voted out after the last move: the others time out on its result", example: "fifteen/4 seed 93"),
+            bug: "a member voted out after the last move: the others time out on its result",
+            example: "fifteen/4 seed 93"),
     ]
 
     static let turnBased = [

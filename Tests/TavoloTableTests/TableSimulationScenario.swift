@@ -1,3 +1,6 @@
+// swift-format-ignore-file: NeverForceUnwrap
+
+// (scenarios name registered games only)
 import TavoloCore
 import TavoloGames
 import TavoloTable

@@ -79,8 +79,14 @@ final class TableSimulationTests: XCTestCase {
     /// Seeds that once failed, each fixed since: the suite runs them every time, whatever `seedsPerCase` is.
     static let fixedSeeds: [(case: String, seed: UInt64, bug: String)] = [
         ("spirits/6", 58, "the host's successor dealt before this member agreed the host's takeover: deal/not-host"),
-        ("spirits/4", 42, "a seatless host voted out could not drop a member's move it applied apart: takeovers differ"),
-        ("fifteen/4", 21, "a member voted out never learned it: one of its voters was voted out later and could not tell it"),
+        (
+            "spirits/4", 42,
+            "a seatless host voted out could not drop a member's move it applied apart: takeovers differ"
+        ),
+        (
+            "fifteen/4", 21,
+            "a member voted out never learned it: one of its voters was voted out later and could not tell it"
+        ),
         ("fifteen/4", 13, "a race's seatless host and a racer agreed out at one point were logged in other orders"),
     ]
 

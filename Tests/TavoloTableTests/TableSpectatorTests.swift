@@ -2,8 +2,9 @@ import Foundation
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-@testable import TavoloTable
 import XCTest
+
+@testable import TavoloTable
 
 /// A member voted out follows the rest of the game as a spectator of its former seats, and a minority cut off by a
 /// partition rejoins the same way (PROTOCOL.md §9.12–9.13): pure directories, links cut and healed by hand.
@@ -48,9 +49,10 @@ final class TableSpectatorTests: XCTestCase {
         mesh.heal(2)
         // Back, n2 sends syncs and nothing else: it has no say any more (no move, confirmation, result, vote).
         let sent = mesh.captured[mesh[2], default: []].dropFirst(before).filter { $0.sender == mesh[2] }
-        let types = Set(sent.compactMap { c -> String? in
-            (try? JSONSerialization.jsonObject(with: Data(c.body)) as? [String: Any])?["type"] as? String
-        })
+        let types = Set(
+            sent.compactMap { c -> String? in
+                (try? JSONSerialization.jsonObject(with: Data(c.body)) as? [String: Any])?["type"] as? String
+            })
         XCTAssertEqual(types, ["table.sync"])
         let t = try XCTUnwrap(mesh.table(2, id))
         XCTAssertEqual(t.info.phase, .finished, t.stopReason.map { $0.reason } ?? "")
@@ -59,7 +61,9 @@ final class TableSpectatorTests: XCTestCase {
         XCTAssertEqual(t.view.spectatorOf, [1])
         XCTAssertEqual(mesh.hash(2, id), mesh.hash(0, id))
         XCTAssertTrue(
-            mesh.events[mesh[2], default: []].contains { $0.kind == .takenOver && $0.message?.contains("spectator") == true })
+            mesh.events[mesh[2], default: []].contains {
+                $0.kind == .takenOver && $0.message?.contains("spectator") == true
+            })
         try assertSameLogs(mesh, [0, 1, 2], id)
         XCTAssertEqual(t.log.finalHashes.keys.sorted(), ["n0", "n1"], "a spectator's hash is not the table's word")
         // A spectator plays nothing.

@@ -1,8 +1,9 @@
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
-@testable import TavoloTable
 import XCTest
+
+@testable import TavoloTable
 
 /// Every wait on a peer ends (PROTOCOL.md §9.8). Timers fire when the test says so: no clock.
 final class TableTimeoutTests: XCTestCase {

@@ -48,7 +48,8 @@ final class TableVectorTests: XCTestCase {
             let orders = try XCTUnwrap(c["orders"] as? [[Int]])
             let completed = Set(try XCTUnwrap(c["completed"] as? [Int]))
             let moves = try XCTUnwrap(c["moves"] as? [Int])
-            XCTAssertEqual(RaceRanking.rank(orders: orders, completed: completed, moves: moves).ranking, c["ranking"] as? [Int])
+            XCTAssertEqual(
+                RaceRanking.rank(orders: orders, completed: completed, moves: moves).ranking, c["ranking"] as? [Int])
         }
     }
 
@@ -63,7 +64,8 @@ final class TableVectorTests: XCTestCase {
             let order = try XCTUnwrap(c["order"] as? [String]).compactMap(NodeID.init(hex:))
             XCTAssertEqual(members.map { HeirOrder.rank(of: $0, jointSeed: seed).hexString }, c["ranks"] as? [String])
             XCTAssertEqual(HeirOrder.first(of: members, jointSeed: seed), order.first)
-            XCTAssertEqual(HeirOrder.first(of: members.reversed(), jointSeed: seed), order.first, "whatever the order given")
+            XCTAssertEqual(
+                HeirOrder.first(of: members.reversed(), jointSeed: seed), order.first, "whatever the order given")
             if order.first != members.min() { orderedByIDEverywhere = false }
         }
         XCTAssertFalse(orderedByIDEverywhere, "some vector's heir is not the lowest id")

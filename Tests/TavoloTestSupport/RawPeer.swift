@@ -159,14 +159,17 @@ public final class RawPeer {
     }
 
     static func header(version: UInt8, type: UInt8, length: Int) -> [UInt8] {
-        [FrameHeader.magic.0, FrameHeader.magic.1, version, type, 0, 0] + withUnsafeBytes(
-            of: UInt32(length).bigEndian, Array.init)
+        [FrameHeader.magic.0, FrameHeader.magic.1, version, type, 0, 0]
+            + withUnsafeBytes(
+                of: UInt32(length).bigEndian, Array.init)
     }
 
     // MARK: Keys of strangers
 
     /// The node id a static key gives (§3.3).
     public static func nodeID(of key: Curve25519.KeyAgreement.PrivateKey) -> NodeID {
+        // swift-format-ignore: NeverForceUnwrap
+        // (a derived id is 16 bytes: always a node id)
         NodeID(bytes: TavoloKeyDerivation.nodeIDBytes(staticPublicKey: Array(key.publicKey.rawRepresentation)))!
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import TavoloDaemon
+import TavoloControl
 import XCTest
 
 @testable import TavoloWeb

@@ -18,7 +18,8 @@ public final class ChatHub: @unchecked Sendable {
     private var history: [ChatEntry] = []
     private var rate = ChatRateLimit()
     /// Every key from one address, and every peer, share a bound too (§12): fresh keys get no more through.
-    private var addressRate = ChatRateLimit(burst: ChatRateLimit.addressBurst, perSecond: ChatRateLimit.addressPerSecond)
+    private var addressRate = ChatRateLimit(
+        burst: ChatRateLimit.addressBurst, perSecond: ChatRateLimit.addressPerSecond)
     private var allRate = ChatRateLimit(burst: ChatRateLimit.allBurst, perSecond: ChatRateLimit.allPerSecond)
     private var addresses: [NodeID: String] = [:]
     private var subscribers: [UUID: (room: String?, continuation: AsyncStream<ChatEntry>.Continuation)] = [:]
@@ -84,20 +85,21 @@ public final class ChatHub: @unchecked Sendable {
     func outgoing(room: String, text: String) -> Result<ChatMessage, ControlFailure> {
         guard ChatMessage.isRoom(room) else {
             return .failure(
-                ControlFailure(code: "chat/bad-room", message: "a room is 'lobby' or a table id, not '\(room)'"))
+                ControlFailure(code: .chatBadRoom, message: "a room is 'lobby' or a table id, not '\(room)'"))
         }
         guard let clean = ChatMessage.clean(text) else {
             return .failure(
                 ControlFailure(
-                    code: "chat/bad-text",
-                    message: "a message is 1 to \(ChatMessage.maxTextBytes) bytes of text (control characters removed)"))
+                    code: .chatBadText,
+                    message: "a message is 1 to \(ChatMessage.maxTextBytes) bytes of text (control characters removed)")
+            )
         }
         let now = ProcessInfo.processInfo.systemUptime
         // The same bound as receivers apply: past it they would drop the message without a word.
         guard lock.withLock({ rate.allow(me.hex, now: now) }) else {
             return .failure(
                 ControlFailure(
-                    code: "chat/too-fast",
+                    code: .chatTooFast,
                     message: "at most \(Int(ChatRateLimit.burst)) messages at once, then one a second: wait a moment"))
         }
         record(ChatEntry(room: room, from: myName, fromId: me, text: clean, mine: true, at: Self.nowMs()))

@@ -160,7 +160,9 @@ public struct FifteenState<Size: FifteenSize>: GameState {
     /// Said from `seat`'s own board: in a race any seat may move, not only the lowest one still racing.
     public func describe(_ move: FifteenMove, seat: Int) -> String {
         guard move != .giveUp else { return "gives up" }
-        guard boards.indices.contains(seat), let tile = boards[seat].tile(movedBy: move) else { return move.description }
+        guard boards.indices.contains(seat), let tile = boards[seat].tile(movedBy: move) else {
+            return move.description
+        }
         return "tile \(tile) \(move)"
     }
 }

@@ -91,6 +91,8 @@ public struct TableDirectory {
         let ctx = context
         var n = nonces
         defer { nonces = n }
+        // swift-format-ignore: NeverForceUnwrap
+        // (checked above; changed in place through the dictionary, never copied)
         return change(&tables[id]!, ctx, &n)
     }
 
@@ -140,7 +142,8 @@ public struct TableDirectory {
             let range = TableInfo.graceRange
             return (
                 .failure(
-                    TableError(.badRequest, "a grace period is \(range.lowerBound)-\(range.upperBound) seconds, not \(grace)")),
+                    TableError(
+                        .badRequest, "a grace period is \(range.lowerBound)-\(range.upperBound) seconds, not \(grace)")),
                 []
             )
         }

@@ -150,7 +150,9 @@ extension TableMachine {
         if let bot = info.seats[seat].bot {
             let move: AnyGameMove
             do {
-                move = try inheritedBot(seat) == nil ? s.botMove(kind: bot) : heirMove(seat: seat, number: number, kind: bot)
+                move =
+                    try inheritedBot(seat) == nil
+                    ? s.botMove(kind: bot) : heirMove(seat: seat, number: number, kind: bot)
             } catch {
                 stop(.botFailed, "\(error)", broadcast: true)
                 return false
@@ -175,7 +177,8 @@ extension TableMachine {
             throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
         }
         guard !replaced.contains(me) else {
-            throw TableError(.notYourTurn, "you were voted out of table \(id): a bot plays your seat; you follow the game")
+            throw TableError(
+                .notYourTurn, "you were voted out of table \(id): a bot plays your seat; you follow the game")
         }
         guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
             throw TableError(.notYourTurn, "it is not a seat of yours to play")

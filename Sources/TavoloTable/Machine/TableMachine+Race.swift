@@ -36,7 +36,8 @@ extension TableMachine {
         guard inbox.raceMoves[seat]?[number] == nil, waiting < Self.maxPending else {
             return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
         }
-        inbox.raceMoves[seat, default: [:]][number] = RaceState.PendingRaceMove(from: from, move: move, seatHash: seatHash)
+        inbox.raceMoves[seat, default: [:]][number] = RaceState.PendingRaceMove(
+            from: from, move: move, seatHash: seatHash)
         raceProgress()
     }
 
@@ -89,7 +90,8 @@ extension TableMachine {
         else { return }
         let move: AnyGameMove
         do {
-            move = try inheritedBot(seat) == nil
+            move =
+                try inheritedBot(seat) == nil
                 ? s.botMove(kind: bot, seat: seat) : heirMove(seat: seat, number: raceNext(seat), kind: bot)
         } catch {
             stop(.botFailed, "\(error)", broadcast: true)

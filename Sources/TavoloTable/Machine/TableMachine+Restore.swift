@@ -50,7 +50,8 @@ extension TableMachine {
     }
 
     /// Play as the log left it: the round that gave the seed, the deals checked, the members replaced.
-    static func restoredPlay(_ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int) -> TablePlay {
+    static func restoredPlay(_ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int) -> TablePlay
+    {
         var round = SeedRound()
         for p in saved.participants {
             round.commitments[p.node] = p.commitment
@@ -71,7 +72,9 @@ extension TableMachine {
     /// bot, which every member runs (§9.12, `TableMachine+HeirBots.swift`).
     static func moveBotsOn(_ saved: GameLog, me: NodeID, seat: Int, _ game: any GameSession) {
         let n = game.moveNumber
-        if !game.isSimultaneous, let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n }) {
+        if !game.isSimultaneous,
+            let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n })
+        {
             _ = try? game.heirBotMove(kind: t.bot, seat: seat)
             return
         }

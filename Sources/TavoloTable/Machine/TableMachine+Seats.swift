@@ -114,7 +114,9 @@ extension TableMachine {
         guard !seedingDropouts.contains(node) else {
             return "\(ctx.name(node)) was lost while table \(id) was seeding: it cannot sit there again"
         }
-        if let bot, let entry = ctx.catalog[info.game], !entry.bots.contains(where: { $0.kind == BotKindName(bot).kind }) {
+        if let bot, let entry = ctx.catalog[info.game],
+            !entry.bots.contains(where: { $0.kind == BotKindName(bot).kind })
+        {
             return "unknown bot '\(bot)' for \(info.game)"
         }
         let name = ctx.name(node)

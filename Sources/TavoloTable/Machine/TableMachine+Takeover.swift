@@ -213,11 +213,12 @@ extension TableMachine {
             // In the order of `appliedAt`, then of the members' ids: a race's host without a seat passes nothing and
             // is due at once, its seated members when their moves are in, so nodes that learn the votes at other
             // times would otherwise log the same takeovers in other orders.
-            log.takeovers = ((log.takeovers ?? []) + [
-                GameLog.LoggedTakeover(
-                    member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
-                    number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
-            ]).sorted { ($0.appliedAt, $0.member) < ($1.appliedAt, $1.member) }
+            log.takeovers =
+                ((log.takeovers ?? []) + [
+                    GameLog.LoggedTakeover(
+                        member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
+                        number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
+                ]).sorted { ($0.appliedAt, $0.member) < ($1.appliedAt, $1.member) }
             persist()
             let list = seats.map(String.init).joined(separator: ", ")
             if t.member == me && !t.forfeit {

@@ -80,7 +80,8 @@ public struct LogReplayer {
             throw Failure(index: index, message: "is made for another state than the one before it")
         }
         switch sequencer.apply(seat: step.seat, number: number, move: move, claimed: nil) {
-        case .failure(let rejection): throw Failure(index: index, message: "\(rejection.code.rawValue): \(rejection.reason)")
+        case .failure(let rejection):
+            throw Failure(index: index, message: "\(rejection.code.rawValue): \(rejection.reason)")
         case .success(let done):
             if let after = step.after, after != done.after.hex {
                 throw Failure(index: index, message: "ends at another hash than the log says")

@@ -8,33 +8,50 @@ import TavoloProtocol
 extension TableManager {
     // MARK: Effects
 
-    /// Carries `effects` out; `peer` is the node whose message caused them, whose log lines are rate-limited.
+    /// Carries `effects` out, in order, after those still held behind a write; `peer` is the node whose message
+    /// caused them, whose log lines are rate-limited.
     func perform(_ effects: [TableEffect], about peer: NodeID? = nil) {
-        for effect in effects {
-            switch effect {
-            case .send(var message, let nodes):
-                if options.cheatDeal { message = Self.cheated(message) }
-                do {
-                    let wire = try message.wire()
-                    transport.post(wire.bytes, form: wire.form, to: nodes)
-                } catch {
-                    logger.error("cannot encode \(message.typeName): \(error)")
-                }
-            case .emit(let event): publish(event)
-            case .persist(let log): persist(log)
-            case .startTimer(let timer, let delay): startTimer(timer, after: delay)
-            case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
-            case .refused(let what, let from):
-                refusedMessages += 1
-                if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
-                    logger.notice("\(line)")
-                }
-            case .log(let level, let line): log(level, line, about: peer)
-            case .moveSent(let table, let number): timings[table, default: .init()].sent[number] = .now
-            case .moveConfirmed(let table, let number):
-                guard let sent = timings[table]?.sent.removeValue(forKey: number) else { continue }
-                timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
+        outbox.append(effects, about: peer)
+        while let (effect, about) = outbox.next() { carry(effect, about: about) }
+        while let first = readers.first, first.target <= outbox.done {
+            readers.removeFirst()
+            first.resume.resume()
+        }
+    }
+
+    /// Returns once every effect asked for so far is carried out, its writes done: a control request waits here
+    /// before it reads, so no answer shows a table whose game log or record is not yet on disk (a `state` that says
+    /// finished, then the log read).
+    public func settled() async {
+        let target = outbox.appended
+        guard outbox.done < target else { return }
+        await withCheckedContinuation { readers.append((target, $0)) }
+    }
+
+    private func carry(_ effect: TableEffect, about peer: NodeID?) {
+        switch effect {
+        case .send(var message, let nodes):
+            if options.cheatDeal { message = Self.cheated(message) }
+            do {
+                let wire = try message.wire()
+                transport.post(wire.bytes, form: wire.form, to: nodes)
+            } catch {
+                logger.error("cannot encode \(message.typeName): \(error)")
             }
+        case .emit(let event): publish(event)
+        case .persist(let log): persist(log)
+        case .startTimer(let timer, let delay): startTimer(timer, after: delay)
+        case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
+        case .refused(let what, let from):
+            refusedMessages += 1
+            if let line = limited("ignored \(what) from \(directory.context.name(from)): it has no say in it", from) {
+                logger.notice("\(line)")
+            }
+        case .log(let level, let line): log(level, line, about: peer)
+        case .moveSent(let table, let number): timings[table, default: .init()].sent[number] = .now
+        case .moveConfirmed(let table, let number):
+            guard let sent = timings[table]?.sent.removeValue(forKey: number) else { return }
+            timings[table]?.confirmLatencies.append((ContinuousClock.now - sent).milliseconds)
         }
     }
 
@@ -55,24 +72,36 @@ extension TableManager {
     }
 
     /// The machine persists a table once its joint seed is known, after every move it applies and when it ends
-    /// (§9.9): one append to the journal, or the complete log at the end. The record is made once the game is over.
+    /// (§9.9): one append to the journal, or the complete log at the end; the record is made once the game is over.
+    /// Written on the disk's thread; the effects after it wait in `outbox` until `written` (a move's send or
+    /// confirmation, a finished game's event).
     private func persist(_ log: GameLog) {
         var log = log
         let over = log.table.phase == .finished || log.table.phase == .stopped
         log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
         if over || log.isComplete { log.endedAt = Self.wallMilliseconds() }
-        if let logs {
-            let started = ContinuousClock.now
-            do {
-                // Only appends are timed: they are what each move waits for (the header is written once per game,
-                // the complete log after its end).
-                if try logs.save(log) == .appended {
-                    timings[log.table.id, default: .init()].logWriteMs.append(
-                        (ContinuousClock.now - started).milliseconds)
-                }
-            } catch { logger.error("\(error)") }
+        guard logs != nil || (over && options.gameEnded != nil) else { return outbox.written() }
+        let (logs, logger, gameEnded, ended) = (logs, logger, options.gameEnded, log)
+        disk.submit { [weak self] in
+            var appendMs: Double?
+            if let logs {
+                let started = ContinuousClock.now
+                do {
+                    // Only appends are timed: they are what each move waits for (the header is written once per
+                    // game, the complete log after its end).
+                    if try logs.save(ended) == .appended { appendMs = (ContinuousClock.now - started).milliseconds }
+                } catch { logger.error("\(error)") }
+            }
+            if over { gameEnded?(ended) }
+            Task { await self?.written(ended.table.id, appendMs: appendMs) }
         }
-        if over { options.gameEnded?(log) }
+    }
+
+    /// A log write is done: its time noted, the effects held behind it carried out.
+    private func written(_ table: TableID, appendMs: Double?) {
+        if let appendMs { timings[table, default: .init()].logWriteMs.append(appendMs) }
+        outbox.written()
+        perform([])
     }
 
     private func startTimer(_ timer: TableTimer, after delay: Duration) {

@@ -50,11 +50,13 @@ public actor TableManager {
         public var cheatDeal = false
         /// How long a finished or stopped table stays listed.
         public var overTableLifetime: Duration = .seconds(600)
-        /// Called with the log of every table that ended (finished or stopped), after its file is written and
-        /// before the end is told to local clients: the daemon records the game here (TavoloRecords).
+        /// Called with the log of every table that ended (finished or stopped), on the disk's thread, after its file
+        /// is written and before the end is told to local clients: the daemon records the game here (TavoloRecords).
         public var gameEnded: (@Sendable (GameLog) -> Void)?
         /// Signs this node's forfeits (§11.7): the daemon's record signer.
         public var signForfeit: (@Sendable (TableID, UInt64, Int) -> SignatureObject?)?
+        /// Where game logs are written and `gameEnded` runs; nil: a serial queue of the manager's own.
+        public var disk: (any TableDisk)?
         /// Flush game logs to disk (power-cut safe): journals by group commit, headers and complete logs at once;
         /// without it an append or a rename still survives kill -9 (PROTOCOL.md §9.9).
         public var logFsync = true
@@ -87,6 +89,12 @@ public actor TableManager {
     /// The game logs on disk (journals, complete logs), with a state directory; their group commit.
     let logs: GameLogStore?
     nonisolated let logSync: JournalSync
+    /// Every write of a game log, and the `gameEnded` hook, run here, off the actor's executor (the mesh's loop).
+    nonisolated let disk: any TableDisk
+    /// Effects in order, those after a write held until it is done (`TableManager+Effects.swift`).
+    var outbox = EffectQueue()
+    /// Readers waiting in `settled` for the effects asked before them, oldest first.
+    var readers: [(target: Int, resume: CheckedContinuation<Void, Never>)] = []
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
@@ -105,6 +113,7 @@ public actor TableManager {
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
         let sync = JournalSync(enabled: options.logFsync, interval: options.logFlushInterval, logger: logger)
         logSync = sync
+        disk = options.disk ?? SerialTableDisk()
         logs = options.stateDirectory.map { GameLogStore(stateDirectory: $0, sync: sync) }
         if let dir = options.stateDirectory {
             do { directory.tableEpoch = try TableEpoch.next(stateDirectory: dir) } catch {
@@ -126,11 +135,18 @@ public actor TableManager {
             let log = game.log
             switch directory.restore(log) {
             case .success(let id):
-                // Written whole again (a torn last line dropped) and opened: the next move appends to it.
-                do { try logs.start(log) } catch { logger.error("\(error)") }
+                // Written whole again (a torn last line dropped) and opened: the next move appends to it. On the
+                // disk's thread like every write of the store, waited for: no peer is connected yet.
+                let failure = disk.run { () -> String? in
+                    do { try logs.start(log) } catch { return "\(error)" }
+                    return nil
+                }
+                if let failure { logger.error("\(failure)") }
                 restored.append(id)
                 let torn = game.tornTail ? " (a torn last line left out)" : ""
-                logger.notice("table \(id): restored from \(game.file) at move \(log.moves.count)\(torn); waiting for its members")
+                logger.notice(
+                    "table \(id): restored from \(game.file) at move \(log.moves.count)\(torn); waiting for its members"
+                )
             case .failure(let error): logger.error("cannot restore \(game.file): \(error)")
             }
         }
@@ -138,8 +154,12 @@ public actor TableManager {
         return restored
     }
 
-    /// Flushes every game journal to disk and waits (shutdown: nothing a clean stop leaves is lost to a power cut).
-    public nonisolated func flushLogs() { logSync.flushAndWait() }
+    /// Waits for the writes asked for, then flushes every game journal to disk (shutdown: nothing a clean stop
+    /// leaves is lost to a power cut).
+    public nonisolated func flushLogs() {
+        disk.run {}
+        logSync.flushAndWait()
+    }
 
     // MARK: Mesh input
 

@@ -24,7 +24,7 @@ enum DurableFile {
         guard fd >= 0 else { throw Failure(description: "cannot create \(temporary): \(errnoText())") }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 let why = errnoText()

@@ -23,7 +23,9 @@ public enum GameJournal {
             let c = try decoder.container(keyedBy: Key.self)
             guard c.allKeys.count == 1, let key = c.allKeys.first else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: "a journal line has exactly one of header, deal, move, takeover"))
+                    .init(
+                        codingPath: [],
+                        debugDescription: "a journal line has exactly one of header, deal, move, takeover"))
             }
             switch key {
             case .header: self = .header(try c.decode(GameLog.self, forKey: key))
@@ -88,7 +90,7 @@ public enum GameJournal {
             number += 1
             let end = bytes[start...].firstIndex(of: 0x0A)
             let line = Array(bytes[start..<(end ?? bytes.count)])
-            let isLast = end == nil || end! + 1 == bytes.count
+            let isLast = end.map { $0 + 1 == bytes.count } ?? true
             // A line without its `\n` was cut short: only the last can be.
             guard let end else {
                 tornTail = true

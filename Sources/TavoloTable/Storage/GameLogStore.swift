@@ -12,8 +12,9 @@ import TavoloCore
 /// `<table>.journal` (`GameJournal`) gets one appended line per deal, move or takeover this node applies; when the
 /// game is over, the complete log `<table>.json` (§9.6) is written durably and the journal removed.
 ///
-/// Used by the table shell only (one thread at a time); the flushes it asks for run on `JournalSync`'s queue.
-final class GameLogStore {
+/// Used by the table shell only, on its disk's thread (`TableDisk`: one job at a time, hence unchecked); the flushes
+/// it asks for run on `JournalSync`'s queue.
+final class GameLogStore: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -134,7 +135,7 @@ final class GameLogStore {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Failure) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: String(cString: strerror(errno)))

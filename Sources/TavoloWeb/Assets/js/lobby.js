@@ -1,4 +1,5 @@
 // The lobby: this node, its peers, the tables it knows, invitations, and forms to host, automatch and join.
+import { codes } from "./codes.js";
 import { h, put } from "./dom.js";
 import { gameTitle } from "./games.js";
 
@@ -119,7 +120,7 @@ async function automatch(app, game) {
     const { table } = await app.node.send({ op: "join", game: game.name });
     app.go(table);
   } catch (e) {
-    if (e.code !== "table/none-open") return app.act({ op: "join", game: game.name });
+    if (e.code !== codes.tableNoneOpen) return app.act({ op: "join", game: game.name });
     // None open: host one with this node's user at seat 0 and wait for others to find it.
     const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField() });
     if (!table) return;

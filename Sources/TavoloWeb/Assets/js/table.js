@@ -1,5 +1,6 @@
 // One table: seats (the one to play highlighted), the game drawn for this user's seat by its screen module
 // (games/<game>.js), the last moves, and the way out (quit, asked first) or on (rematch).
+import { codes } from "./codes.js";
 import { h, put, confirmDialog, banner } from "./dom.js";
 import { screens, gameTitle } from "./games.js";
 import { seatText } from "./lobby.js";
@@ -34,7 +35,7 @@ export class TableView {
         try {
           this.state = await this.app.node.send({ op: "state", table: this.id });
         } catch (e) {
-          if (e.code === "table/unknown") {
+          if (e.code === codes.tableUnknown) {
             put(this.app.view, h("div", { class: "card" }, h("p", {}, `No table ${this.id} here (it may be over and forgotten).`),
               h("button", { type: "button", onclick: () => this.app.go(null) }, "Back to the lobby")));
             return;

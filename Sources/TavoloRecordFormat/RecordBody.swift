@@ -1,5 +1,4 @@
 import TavoloCore
-import TavoloTable
 
 /// The fields of a record's body (§11.1). Keys are the JSON member names; canonical JSON sorts them.
 public struct RecordBody: Codable, Sendable, Equatable {
@@ -126,7 +125,8 @@ public struct RecordBody: Codable, Sendable, Equatable {
     }
 
     public var seed: UInt64? {
-        guard jointSeed.utf8.count == 16, jointSeed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+        guard jointSeed.utf8.count == 16,
+            jointSeed.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
         else { return nil }
         return UInt64(jointSeed, radix: 16)
     }

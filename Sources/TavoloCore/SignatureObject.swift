@@ -18,7 +18,8 @@ public struct SignatureObject: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func hex(_ key: CodingKeys, bytes: Int) throws -> String {
             let s = try c.decode(String.self, forKey: key)
-            guard s.utf8.count == bytes * 2, s.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            guard s.utf8.count == bytes * 2,
+                s.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
             else {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c, debugDescription: "not \(bytes) bytes of lower-case hex")
@@ -29,13 +30,5 @@ public struct SignatureObject: Codable, Sendable, Hashable {
             node: try hex(.node, bytes: 16), identity: try hex(.identity, bytes: 32),
             identityEd: try hex(.identityEd, bytes: 32), key: try hex(.key, bytes: 32),
             binding: try hex(.binding, bytes: 64), signature: try hex(.signature, bytes: 64))
-    }
-
-    /// The statement a member signs when it leaves a game during play (§9.12, §11.7): `"tavolo/forfeit/v1" ‖
-    /// u64(jointSeed) ‖ u64(number) ‖ the table id's UTF-8 bytes`, both numbers big-endian. The joint seed and the
-    /// table id name one game; the number is the move count it left at.
-    public static func forfeitStatement(table: TableID, jointSeed: UInt64, number: Int) -> [UInt8] {
-        func u64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
-        return Array("tavolo/forfeit/v1".utf8) + u64(jointSeed) + u64(UInt64(max(number, 0))) + Array(table.rawValue.utf8)
     }
 }
