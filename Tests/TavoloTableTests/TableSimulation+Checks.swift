@@ -88,6 +88,12 @@ extension TableSimulation {
             // No majority can ever form: the table ends abandoned (§9.13), or finished if it was over already. Once
             // a user ended it so, every member's copy ends so (the stop reaches each), whatever its own count.
             if e.phase == .finished || e.log.stopped?.hasPrefix(StopCode.abandoned.rawValue) == true { return nil }
+            // A member voted out only follows the game: its user leaving stops its following, not the table (§9.12).
+            let me = net.nodes[i].id
+            let votedOut =
+                (id.flatMap { net.table(i, $0)?.isSpectator } ?? false)
+                || (e.log.takeovers ?? []).contains { $0.member == me && !$0.forfeit }
+            if votedOut, e.log.stopped?.hasPrefix(StopCode.memberLeft.rawValue) == true { return nil }
             return
                 "n\(i): a table no majority can go on with ends \(e.phase.rawValue) (\(e.stop ?? "-")), not abandoned"
         }
