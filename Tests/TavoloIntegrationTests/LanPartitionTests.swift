@@ -56,7 +56,9 @@ extension LanIntegrationTests {
         // four do in their own orders; named when the seats pass, every node names the same one (§9.12).
         var seed: UInt64?
         try harness.eventually("the joint seed", seconds: 60) {
-            seed = try? tableState(0, id).jointSeed
+            // Not told over the control socket while the game goes on (it would let a user work out every hand):
+            // read from node 0's journal.
+            seed = GameLogStore.load(stateDirectory: harness.nodes[0].stateDir, table: id)?.jointSeed
             return seed != nil
         }
         let ranks = (0..<6).map { HeirOrder.rank(of: ids[$0], jointSeed: seed!) }

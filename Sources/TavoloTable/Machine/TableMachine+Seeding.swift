@@ -17,8 +17,13 @@ extension TableMachine {
                 fresh.commitments[node] = c
                 fresh.adoptedCommits.insert(node)
             }
+            for (node, c) in lobby.unseatedCommits where info.participants.contains(node) && fresh.commitments[node] == nil {
+                fresh.commitments[node] = c
+                if lobby.reseeds > 0 { fresh.adoptedCommits.insert(node) }
+            }
         }
         lobby.openCommits = [:]
+        lobby.unseatedCommits = [:]
         stage = .seeding(lobby, fresh)
         startTimer(.seeding(id), after: ctx.peerReplyTimeout)
         guard isMember, info.participants.contains(me), let nonce = nonces?.next() else {
@@ -36,6 +41,13 @@ extension TableMachine {
     }
 
     mutating func handleCommit(from: NodeID, commitment: String) {
+        if info.phase == .open, !isHost, !info.participants.contains(from), checks {
+            guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil,
+                lobby?.unseatedCommits[from] != nil || (lobby?.unseatedCommits.count ?? 0) < TableLobby.maxUnseatedCommits
+            else { return dropped(.commit(table: id, commitment: commitment), from: from) }
+            lobby?.unseatedCommits[from] = commitment
+            return
+        }
         guard info.participants.contains(from), !info.phase.isOver, checks else {
             return dropped(.commit(table: id, commitment: commitment), from: from)
         }

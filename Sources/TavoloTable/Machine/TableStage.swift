@@ -33,6 +33,11 @@ struct TableLobby {
     /// Commitments and reveals of the first round that came before this node saw the table start (a participant's
     /// can overtake the host's offer on another link): the round begins with them.
     var early = SeedRound()
+    /// Commitments from nodes not seated in this node's view of the open table: a member that took its seat just
+    /// before the start commits as soon as it sees the start, and its commitment can overtake the host's offers (the
+    /// seat's and the start's) on another link. Kept, at most `maxUnseatedCommits`, until seeding begins here.
+    var unseatedCommits: [NodeID: String] = [:]
+    static let maxUnseatedCommits = 16
 }
 
 /// One round of commit–reveal (§9.3).
