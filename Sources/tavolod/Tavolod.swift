@@ -132,8 +132,9 @@ struct Tavolod: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
         guard (0...1).contains(testDropDatagrams) else { throw ValidationError("--test-drop-datagrams must be in 0...1") }
-        guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
-            throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
+        // A silent session sends a heartbeat one to two intervals after its last frame (PROTOCOL.md §4.7).
+        guard heartbeatInterval > 0, heartbeatTimeout > 2 * heartbeatInterval else {
+            throw ValidationError("need 0 < 2 x --heartbeat-interval < --heartbeat-timeout")
         }
         if let circle, circle.isEmpty || circle.utf8.count > 63 {
             throw ValidationError("--circle must be 1 to 63 bytes")
