@@ -60,17 +60,18 @@ def timed_call(path, op):
 
 
 class Ends:
-    """`finished` and `stopped` events of every member, by table, read by one thread per member."""
+    """`finished` and `stopped` events of every node, by table, then by node (its socket path), read by one thread
+    per node: a node at several tables reports each table's end once."""
 
     def __init__(self, paths):
         self.cond = threading.Condition()
         self.by_table = {}
         self.conns = []
-        for i, p in enumerate(paths):
+        for p in dict.fromkeys(paths):
             c = Control(p, timeout=None)
             c.call("events", kinds=["finished", "stopped"])
             self.conns.append(c)
-            threading.Thread(target=self.read, args=(i, c), daemon=True).start()
+            threading.Thread(target=self.read, args=(p, c), daemon=True).start()
 
     def read(self, i, c):
         while True:
@@ -85,11 +86,12 @@ class Ends:
                 self.cond.notify_all()
 
     def wait(self, table, members, timeout):
+        """The end events of `table` once every one of `members` (socket paths) reported, or one stopped."""
         deadline = time.time() + timeout
         with self.cond:
             while True:
-                got = self.by_table.get(table, {})
-                if len(got) == members or any(e["kind"] == "stopped" for e in got.values()):
+                got = {p: e for p, e in self.by_table.get(table, {}).items() if p in members}
+                if len(got) == len(members) or any(e["kind"] == "stopped" for e in got.values()):
                     return dict(got)
                 left = deadline - time.time()
                 if left <= 0:
@@ -117,15 +119,15 @@ def play_one(paths, ends, game, bot, timeout):
     """One game at one table; its figures."""
     host = paths[0]
     table = call(host, "host", game=game, players=len(paths))["id"]
-    wait_until("every member sees %s" % table, 30,
+    wait_until("every member sees %s" % table, 60,
                lambda: all(any(t["id"] == table for t in call(p, "tables")) for p in paths))
     for seat, p in enumerate(paths):
         call(p, "join", table=table, seat=seat, bot=bot)
-    wait_until("every seat of %s taken" % table, 30,
+    wait_until("every seat of %s taken" % table, 60,
                lambda: all(s.get("owner") for t in call(host, "tables") if t["id"] == table for s in t["seats"]))
     start = time.time()
     call(host, "start", table=table)
-    got = ends.wait(table, len(paths), timeout)
+    got = ends.wait(table, set(paths), timeout)
     wall = time.time() - start
     finished = [e for e in got.values() if e["kind"] == "finished"]
     hashes = {e.get("stateHash") for e in finished}
@@ -185,9 +187,9 @@ def compare(groups, game="spirits", bot="heuristic", games=2, timeout=300, settl
     alone = play_tables(groups[:1], game, bot, games, timeout)[0]
     time.sleep(settle)
     at_once = play_tables(groups, game, bot, games, timeout)
-    worst = None
-    if alone.get("latencyP50Ms"):
-        worst = max((t["latencyP50Ms"] or float("inf")) / alone["latencyP50Ms"] for t in at_once)
+    ratios = [t["latencyP50Ms"] / alone["latencyP50Ms"] for t in at_once
+              if alone.get("latencyP50Ms") and t.get("latencyP50Ms") is not None]
+    worst = max(ratios) if ratios else None  # a table without latencies is reported as not agreed
     return {"tables": len(groups), "players": len(groups[0]), "game": game, "bot": bot, "gamesPerTable": games,
             "atOnce": at_once, "alone": alone, "worstP50Ratio": worst}
 

@@ -34,7 +34,7 @@ final class LanScaleTests: XCTestCase {
         let report = out.stdout.split(separator: "\n").last.flatMap {
             try? JSONDecoder().decode(MeshReport.self, from: Data($0.utf8))
         }
-        return (report, "exit \(out.status): \(out.stderr.suffix(2000))")
+        return (report, "exit \(out.status): \(out.stderr.suffix(2000)) \(out.stdout.suffix(3000))")
     }
 
     func requireLong() throws {
