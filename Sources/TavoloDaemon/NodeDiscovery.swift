@@ -100,67 +100,100 @@ final class Advertisement: @unchecked Sendable {
 /// peer is lost (it may have come back elsewhere); a peer that connects first is not resolved at all. With Avahi each resolve is a D-Bus connection: dozens of nodes
 /// on one host, each keeping one per peer, exhaust the bus's per-user connection limit (256 by default).
 ///
-/// `@unchecked Sendable`: `browser`, `seen` and `browseError` are guarded by `lock`.
+/// Besides `local`, a unicast domain given with `--domain` is browsed too (PROTOCOL.md §6.1), through Avahi's
+/// wide-area browsing. Avahi asks the DNS server once per browse and never again (it reports no service added
+/// later), so that browse starts again every `wideAreaRebrowse`; the names of connected peers are released at once,
+/// so only new ones are resolved. Removals there are not passed on: a browse that ends reports nothing removed.
+///
+/// `@unchecked Sendable`: `browsers`, `seen`, `connected` and `browseError` are guarded by `lock`.
 final class Discovery: @unchecked Sendable {
     let mesh: MeshNode
     let logger: Logger
+    /// nil is `local` (multicast DNS); the others are unicast domains.
+    let domains: [String?]
     private let lock = NSLock()
-    private var browser: ServiceBrowser?
-    /// What the browse sees now, by instance name (this node's own included), and why it last failed.
-    private var seen: [String: ServiceRecord] = [:]
+    private var browsers: [String: ServiceBrowser] = [:]
+    /// What the browses see now, by domain, then instance name (this node's own included), and why one last failed.
+    private var seen: [String: [String: ServiceRecord]] = [:]
     private var browseError: String?
+    /// Names of connected peers: a wide-area browse that starts again does not resolve them.
+    private var connected: Set<String> = []
     /// Instances being resolved at once by one node.
     static let concurrentResolves = 3
+    static let wideAreaRebrowse = Duration.seconds(5)
 
-    init(mesh: MeshNode, logger: Logger) {
+    init(mesh: MeshNode, logger: Logger, domains: [String?] = [nil]) {
         self.mesh = mesh
         self.logger = logger
+        self.domains = domains
     }
 
     func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for domain in domains { group.addTask { await self.browse(domain) } }
+        }
+    }
+
+    private func browse(_ domain: String?) async {
+        let key = domain ?? "local"
         var delay = Duration.milliseconds(250)
         while !Task.isCancelled {
             let browser = ServiceBrowser(
-                type: "_tavolo._tcp", maxConcurrentResolves: Self.concurrentResolves, keepResolving: false)
-            lock.withLock { self.browser = browser }
+                type: "_tavolo._tcp", domain: domain, maxConcurrentResolves: Self.concurrentResolves,
+                keepResolving: false)
+            let names = lock.withLock {
+                browsers[key] = browser
+                return connected
+            }
+            if domain != nil { for n in names { browser.release(name: n) } }
+            let rebrowse = domain.map { _ in
+                Task {
+                    try? await Task.sleep(for: Self.wideAreaRebrowse)
+                    browser.cancel()
+                }
+            }
             do {
                 for try await event in browser.events {
                     delay = .milliseconds(250)
-                    note(event)
+                    note(event, key)
                     switch event {
                     case .found(let r), .updated(let r):
                         guard let address = r.addresses.first else { continue }
                         mesh.discovered(DiscoveredNode(name: r.name, address: address, port: r.port, txt: r.txt))
                     case .removed(let name):
-                        mesh.removed(name: name)
+                        if domain == nil { mesh.removed(name: name) }
                     }
                 }
             } catch {
-                logger.warning("DNS-SD browse failed: \(error); browsing again in \(delay)")
+                logger.warning("DNS-SD browse of \(key) failed: \(error); browsing again in \(delay)")
                 lock.withLock { browseError = "\(error)" }
             }
+            rebrowse?.cancel()
             lock.withLock {
-                self.browser = nil
-                seen = [:]
+                browsers[key] = nil
+                // A wide-area browse that starts again keeps what it saw until it sees it again.
+                if domain == nil { seen[key] = [:] }
             }
             browser.cancel()
             try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
+            if rebrowse == nil { delay = min(delay * 2, .seconds(5)) }
         }
     }
 
-    private func note(_ event: DiscoveryEvent) {
+    private func note(_ event: DiscoveryEvent, _ key: String) {
         lock.withLock {
             switch event {
-            case .found(let r), .updated(let r): seen[r.name] = r
-            case .removed(let name): seen[name] = nil
+            case .found(let r), .updated(let r): seen[key, default: [:]][r.name] = r
+            case .removed(let name): seen[key]?[name] = nil
             }
         }
     }
 
-    /// Whether the browse runs, why it last failed, and what it sees (`tavolo doctor`).
+    /// Whether the `local` browse runs, why a browse last failed, and what they see (`tavolo doctor`).
     var health: (browsing: Bool, lastError: String?, seen: [ServiceRecord]) {
-        lock.withLock { (browser != nil, browseError, seen.values.sorted { $0.name < $1.name }) }
+        lock.withLock {
+            (browsers["local"] != nil, browseError, seen.values.flatMap(\.values).sorted { $0.name < $1.name })
+        }
     }
 
     /// Mesh events, on the mesh's event loop.
@@ -168,9 +201,17 @@ final class Discovery: @unchecked Sendable {
         switch event {
         case .peerConnected(let p):
             // Connected (perhaps dialed by the peer before this node resolved it): no resolve needed.
-            lock.withLock { browser }?.release(name: p.name)
+            let all = lock.withLock {
+                connected.insert(p.name)
+                return Array(browsers.values)
+            }
+            for b in all { b.release(name: p.name) }
         case .peerLost(let p, _):
-            lock.withLock { browser }?.refresh(name: p.name)
+            let all = lock.withLock {
+                connected.remove(p.name)
+                return Array(browsers.values)
+            }
+            for b in all { b.refresh(name: p.name) }
         default:
             break
         }

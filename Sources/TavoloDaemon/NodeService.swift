@@ -36,6 +36,11 @@ public final class NodeService: Sendable {
         public var rebuildRecords = false
         /// The private circle to play in, and its passphrase (PROTOCOL.md §3.8); nil plays with anyone nearby.
         public var circle: (name: String, passphrase: String)?
+        /// A unicast DNS-SD domain to register in by DNS UPDATE and to browse besides `local` (PROTOCOL.md §6.1),
+        /// and the DNS server taking the updates (nil: the first nameserver of /etc/resolv.conf). Nil publishes
+        /// nothing beyond the link.
+        public var domain: String?
+        public var dnsServer: String?
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -72,8 +77,12 @@ public final class NodeService: Sendable {
     /// The node's DNS-SD registration once `run()` made it (its state answers `discovery`).
     var advertiser: Advertisement? { running.withLockedValue { $0.advertiser } }
 
+    /// The registration in a unicast domain, kept for its withdrawal at shutdown (`NodeService+WideArea.swift`).
+    func setWideArea(_ r: WideAreaRegistration) { running.withLockedValue { $0.wideArea = r } }
+
     private struct Running {
         var advertiser: Advertisement?
+        var wideArea: WideAreaRegistration?
         var tasks: [Task<Void, Never>] = []
     }
 
@@ -150,7 +159,7 @@ public final class NodeService: Sendable {
             options: tableOptions, logger: logger, executor: mesh.eventLoop.executor)
         let chat = ChatHub(me: id, name: options.name, logger: logger)
         let router = Self.router(tables: tables, records: recordSync, chat: chat, logger: logger)
-        let discovery = Discovery(mesh: mesh, logger: logger)
+        let discovery = Discovery(mesh: mesh, logger: logger, domains: [nil] + [options.domain].compactMap { $0 })
         Self.handleEvents(
             of: mesh, discovery: discovery, router: router, recordSync: recordSync, tables: tables, chat: chat,
             knownPeers: knownPeers, logger: logger)
@@ -195,7 +204,7 @@ public final class NodeService: Sendable {
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
         let (discovery, sync) = (self.discovery, records.sync)
-        let tasks = [Task { await discovery.run() }, Task { await sync.run() }]
+        let tasks = [Task { await discovery.run() }, Task { await sync.run() }] + startWideArea()
         running.withLockedValue { $0.tasks = tasks }
         logger.info("node \(options.name) (\(mesh.id.short)) up; control socket \(options.controlPath)")
     }
@@ -285,6 +294,7 @@ public final class NodeService: Sendable {
         let (advertiser, tasks) = running.withLockedValue { ($0.advertiser, $0.tasks) }
         advertiser?.cancel()
         for t in tasks { t.cancel() }
+        await running.withLockedValue { $0.wideArea }?.withdraw()
         // Clients first: the table manager runs on the mesh's event loop, and a client's request or event stream
         // that reached it after the mesh stopped was a job for a dead loop (NIO's "Cannot schedule tasks on an
         // EventLoop that has already shut down" at every SIGTERM with a `tavolo watch` attached).

@@ -22,6 +22,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible,
     case cancelled
     /// Any other dns_sd error code, with the operation that failed.
     case serviceError(operation: String, code: Int32)
+    /// Unicast DNS-SD (PROTOCOL.md §6.1): the DNS server could not be reached or refused an update.
+    case wideArea(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible,
             return "\(operation): no answer from avahi-daemon within \(seconds) s"
         case .notRegistered:
             return "the service is not registered: call start() first"
+        case .wideArea(let reason):
+            return "unicast DNS-SD: \(reason)"
         case .cancelled:
             return "the operation was cancelled"
         case .serviceError(let operation, let code):

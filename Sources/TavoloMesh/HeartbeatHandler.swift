@@ -1,9 +1,15 @@
 import NIOCore
 import TavoloProtocol
 
-/// Keeps an established connection alive and notices when it is not (PROTOCOL.md §4.7, "Established"): every
-/// `interval` sends a heartbeat, answers the peer's heartbeats with acks, measures round trips from the acks,
-/// and asks the session for goodbye `timeout` once nothing has been heard for `timeout`.
+/// Keeps an established connection alive and notices when it is not (PROTOCOL.md §4.2, §4.7 "Established"): at
+/// every `interval` it sends a heartbeat if this node sent nothing on the connection since the previous one, answers
+/// the peer's heartbeats with acks, measures round trips from the acks, and asks the session for goodbye `timeout`
+/// once nothing has been heard for `timeout`.
+///
+/// Only silent sessions carry heartbeats: a busy connection already proves itself, and on an idle one the ack of
+/// one side's heartbeat is the other side's frame for the interval, so an idle link costs two frames an interval,
+/// not four. The first tick, and every `refreshTicks`-th without one, sends a heartbeat anyway, so both sides keep
+/// a round-trip time (`peers`' `rttMs`).
 ///
 /// Sits after `PeerSession`, which forwards every frame of an established connection (any frame counts as hearing
 /// from the peer) and signals `PeerSessionEvent.established`. Frames it writes go back through the session, which
@@ -14,15 +20,24 @@ final class HeartbeatHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = Frame
     typealias OutboundOut = Frame
 
+    /// Ticks after which a heartbeat goes out even on a busy session, for a fresh round-trip time.
+    static let refreshTicks = 30
+
     let interval: TimeAmount
     let timeout: TimeAmount
+    /// The number of frames this connection has written so far, from every writer (`PeerSession.framesWritten`):
+    /// the node's frames do not pass through this handler.
+    private let framesSent: () -> UInt64
     private var lastHeard: NIODeadline?
     private var seq: UInt64 = 0
     private var task: RepeatedTask?
+    private var sentAtLastTick: UInt64?
+    private var ticksWithoutHeartbeat = 0
 
-    init(interval: TimeAmount, timeout: TimeAmount) {
+    init(interval: TimeAmount, timeout: TimeAmount, framesSent: @escaping () -> UInt64) {
         self.interval = interval
         self.timeout = timeout
+        self.framesSent = framesSent
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -45,8 +60,16 @@ final class HeartbeatHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 PeerSessionRequest.goodbye(.timeout, "nothing heard for \(timeout.forPeople)"), promise: nil)
             return
         }
-        seq += 1
-        context.write(wrapOutboundOut(.heartbeat(Heartbeat(seq: seq, sentAt: now.uptimeNanoseconds))), promise: nil)
+        let silent = framesSent() == sentAtLastTick
+        if seq == 0 || silent || ticksWithoutHeartbeat + 1 >= Self.refreshTicks {
+            seq += 1
+            ticksWithoutHeartbeat = 0
+            context.write(wrapOutboundOut(.heartbeat(Heartbeat(seq: seq, sentAt: now.uptimeNanoseconds))), promise: nil)
+        } else {
+            ticksWithoutHeartbeat += 1
+        }
+        // After this tick's own heartbeat: the next tick asks whether anything was sent since this one.
+        sentAtLastTick = framesSent()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

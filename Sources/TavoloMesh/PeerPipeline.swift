@@ -25,6 +25,9 @@ enum PeerPipeline {
         try ops.addHandler(TrafficHandler(tap: tap))
         try ops.addHandler(FramePayloadDecoder())
         try ops.addHandler(session)
-        try ops.addHandler(HeartbeatHandler(interval: heartbeatInterval, timeout: heartbeatTimeout))
+        try ops.addHandler(
+            HeartbeatHandler(interval: heartbeatInterval, timeout: heartbeatTimeout) { [weak session] in
+                session?.framesWritten ?? 0
+            })
     }
 }

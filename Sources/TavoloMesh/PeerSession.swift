@@ -41,6 +41,9 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
     private var handshakeTimer: Scheduled<Void>?
     private var started = false
     private var flushScheduled = false
+    /// Frames written on this connection so far, by the node and by the handlers after the session: the heartbeat
+    /// handler sends only on a session silent for an interval (PROTOCOL.md §4.7).
+    private(set) var framesWritten: UInt64 = 0
     /// Why the session ended, reported when the channel goes inactive.
     private(set) var closeReason: String?
     private(set) var remoteAddress: SocketAddress?
@@ -224,6 +227,7 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
             return false
         }
         context.write(wrapOutboundOut(frame), promise: nil)
+        framesWritten &+= 1
         scheduleFlush(context)
         return true
     }

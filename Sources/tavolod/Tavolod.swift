@@ -124,6 +124,18 @@ struct Tavolod: AsyncParsableCommand {
     @Option(help: ArgumentHelp("File whose first line is the passphrase of --circle.", valueName: "PATH"))
     var circlePassphraseFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also register this node in the unicast DNS-SD domain NAME by DNS UPDATE, and browse it besides local: nodes on other subnets find it (PROTOCOL.md §6.1). Without it nothing is published beyond the link.",
+            valueName: "NAME"))
+    var domain: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The DNS server that takes --domain's updates (IPv4). Default: the first nameserver of /etc/resolv.conf.",
+            valueName: "ADDRESS"))
+    var dnsServer: String?
+
     func validate() throws {
         if let name, let problem = NodeName.problem(name) { throw ValidationError("--name \(problem)") }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
@@ -134,8 +146,9 @@ struct Tavolod: AsyncParsableCommand {
         guard (0...1).contains(testDropDatagrams) else {
             throw ValidationError("--test-drop-datagrams must be in 0...1")
         }
-        guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
-            throw ValidationError("need 0 < --heartbeat-interval < --heartbeat-timeout")
+        // A silent session sends a heartbeat one to two intervals after its last frame (PROTOCOL.md §4.7).
+        guard heartbeatInterval > 0, heartbeatTimeout > 2 * heartbeatInterval else {
+            throw ValidationError("need 0 < 2 x --heartbeat-interval < --heartbeat-timeout")
         }
         if let circle, circle.isEmpty || circle.utf8.count > 63 {
             throw ValidationError("--circle must be 1 to 63 bytes")
@@ -143,6 +156,10 @@ struct Tavolod: AsyncParsableCommand {
         if circlePassphraseFile != nil && circle == nil {
             throw ValidationError("--circle-passphrase-file needs --circle NAME")
         }
+        if let domain, domain.isEmpty || domain.utf8.count > 200 || domain.hasPrefix(".") || domain.contains("..") {
+            throw ValidationError("--domain must be a domain name such as tavolo.example.org")
+        }
+        if dnsServer != nil && domain == nil { throw ValidationError("--dns-server needs --domain NAME") }
     }
 
     func run() async throws {
@@ -188,6 +205,8 @@ struct Tavolod: AsyncParsableCommand {
         options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
         options.rebuildRecords = rebuildRecords
+        options.domain = domain
+        options.dnsServer = dnsServer
         if let circle {
             do {
                 options.circle = (

@@ -58,7 +58,9 @@ extension LanIntegrationTests {
         try harness.eventually("the joint seed", seconds: 60) {
             // Not told over the control socket while the game goes on (it would let a user work out every hand):
             // read from node 0's journal.
-            seed = GameLogStore.load(stateDirectory: harness.nodes[0].stateDir, table: id)?.jointSeed
+            let journal = "\(harness.nodes[0].stateDir)/games/\(id).journal"
+            let bytes = FileManager.default.contents(atPath: journal).map { [UInt8]($0) } ?? []
+            seed = (try? GameJournal.read(bytes))?.log.jointSeed
             return seed != nil
         }
         let ranks = (0..<6).map { HeirOrder.rank(of: ids[$0], jointSeed: seed!) }

@@ -14,8 +14,8 @@ final class LanTestbedHarness {
     private var lockFD: Int32 = -1
 
     /// Skips (or under CI=true fails) where network namespaces cannot be made; otherwise a failing
-    /// `scripts/lan up` is a test failure.
-    init(hosts count: Int) throws {
+    /// `scripts/lan up` is a test failure. `routed`: two subnets, a router and a DNS server (`scripts/lan`).
+    init(hosts count: Int, routed: Bool = false) throws {
         self.count = count
         try Self.requireNamespaces()
         lockFD = open("/tmp/tavolo-lan-tests.lock", O_CREAT | O_RDWR, 0o644)
@@ -29,7 +29,7 @@ final class LanTestbedHarness {
             }
             usleep(100_000)
         }
-        let up = Self.lan(["up", String(count)])
+        let up = Self.lan(["up", String(count)] + (routed ? ["--routed"] : []))
         guard up.status == 0 else {
             down()
             XCTFail("scripts/lan up \(count) failed: \(up.output)")

@@ -8,10 +8,20 @@ import XCTest
 /// `HeartbeatHandler` alone in an `EmbeddedChannel`, time moved by hand: what it writes, what it asks the session
 /// for (outbound user events, recorded at the head of the pipeline), and when.
 final class HeartbeatHandlerTests: XCTestCase {
-    /// Records the outbound user events that reach the head of the pipeline (the session's place).
+    /// Records the outbound user events that reach the head of the pipeline (the session's place), and counts the
+    /// frames written through it as `PeerSession.framesWritten` does; `nodeSends` stands for the node's own frames,
+    /// which reach the session without passing the heartbeat handler.
     final class SessionRequests: ChannelOutboundHandler {
         typealias OutboundIn = Frame
         var requests: [PeerSessionRequest] = []
+        var framesWritten: UInt64 = 0
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            framesWritten += 1
+            context.write(data, promise: promise)
+        }
+
+        func nodeSends() { framesWritten += 1 }
 
         func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
             if let request = event as? PeerSessionRequest { requests.append(request) }
@@ -23,12 +33,13 @@ final class HeartbeatHandlerTests: XCTestCase {
     var session: SessionRequests!
 
     override func setUp() {
-        session = SessionRequests()
+        let session = SessionRequests()
+        self.session = session
         channel = EmbeddedChannel()
         XCTAssertNoThrow(try channel.pipeline.syncOperations.addHandler(session))
         XCTAssertNoThrow(
             try channel.pipeline.syncOperations.addHandler(
-                HeartbeatHandler(interval: .seconds(1), timeout: .seconds(3))))
+                HeartbeatHandler(interval: .seconds(1), timeout: .seconds(3)) { session.framesWritten }))
     }
 
     override func tearDown() {
@@ -67,6 +78,42 @@ final class HeartbeatHandlerTests: XCTestCase {
             return XCTFail("no second heartbeat")
         }
         XCTAssertEqual(second.seq, 2)
+    }
+
+    /// Heartbeats only where the session is silent (§4.7): after the first, a tick sends one only if nothing was
+    /// written since the previous tick, the node's frames and the handler's own acks alike.
+    func testAHeartbeatOnlyWhenNothingWasSentSinceTheLastTick() throws {
+        established()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        guard case .heartbeat(let first)? = try written() else { return XCTFail("the first tick always sends one") }
+        XCTAssertEqual(first.seq, 1)
+        session.nodeSends()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        XCTAssertNil(try written(), "the node sent a frame during the interval: no heartbeat")
+        try channel.writeInbound(Frame.heartbeat(Heartbeat(seq: 1, sentAt: 5)))
+        XCTAssertEqual(try written(), .heartbeatAck(Heartbeat(seq: 1, sentAt: 5)))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        XCTAssertNil(try written(), "the ack was this interval's frame: no heartbeat")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        guard case .heartbeat(let second)? = try written() else {
+            return XCTFail("silent for an interval: a heartbeat")
+        }
+        XCTAssertEqual(second.seq, 2)
+    }
+
+    /// A busy session still sends a heartbeat every `refreshTicks` ticks, so its round-trip time stays fresh.
+    func testABusySessionRefreshesItsRoundTripNowAndThen() throws {
+        established()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        XCTAssertNotNil(try written())
+        var heartbeats: [Int] = []
+        for tick in 2...(2 * HeartbeatHandler.refreshTicks + 1) {
+            session.nodeSends()
+            try channel.writeInbound(Frame.heartbeatAck(Heartbeat(seq: 1, sentAt: 0)))  // the peer is busy too
+            channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+            if case .heartbeat? = try written() { heartbeats.append(tick) }
+        }
+        XCTAssertEqual(heartbeats, [1 + HeartbeatHandler.refreshTicks, 1 + 2 * HeartbeatHandler.refreshTicks])
     }
 
     func testAPeersHeartbeatIsAnsweredWithItsAck() throws {

@@ -17,7 +17,8 @@ extension TableMachine {
                 fresh.commitments[node] = c
                 fresh.adoptedCommits.insert(node)
             }
-            for (node, c) in lobby.unseatedCommits where info.participants.contains(node) && fresh.commitments[node] == nil {
+            for (node, c) in lobby.unseatedCommits
+            where info.participants.contains(node) && fresh.commitments[node] == nil {
                 fresh.commitments[node] = c
                 if lobby.reseeds > 0 { fresh.adoptedCommits.insert(node) }
             }
@@ -43,7 +44,8 @@ extension TableMachine {
     mutating func handleCommit(from: NodeID, commitment: String) {
         if info.phase == .open, !isHost, !info.participants.contains(from), checks {
             guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil,
-                lobby?.unseatedCommits[from] != nil || (lobby?.unseatedCommits.count ?? 0) < TableLobby.maxUnseatedCommits
+                lobby?.unseatedCommits[from] != nil
+                    || (lobby?.unseatedCommits.count ?? 0) < TableLobby.maxUnseatedCommits
             else { return dropped(.commit(table: id, commitment: commitment), from: from) }
             lobby?.unseatedCommits[from] = commitment
             return
