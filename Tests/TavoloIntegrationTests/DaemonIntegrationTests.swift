@@ -11,8 +11,10 @@ import XCTest
 final class DaemonIntegrationTests: DaemonTestCase {
     override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
-    /// Lost within the heartbeat timeout, plus one interval of detection granularity and scheduling margin.
-    var lostWithin: Double { harness.heartbeatTimeout + 2.5 }
+    /// A ceiling, not a speed (the figure is printed, `scripts/bench` measures): the heartbeat timeout, and room for
+    /// a loaded machine. With heartbeats only on silent sessions (§4.2) a hung node is found one to two intervals
+    /// later than before, and 4 s was too short under a full CI run.
+    var lostWithin: Double { harness.heartbeatTimeout * 2 + 10 }
 
     func testSixNodesFormFullMeshSeenByAvahiBrowse() throws {
         let all = try harness.start(6)

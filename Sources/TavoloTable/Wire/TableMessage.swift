@@ -89,14 +89,14 @@ public enum TableMessage: Codable, Sendable, Equatable {
         }
     }
 
-    private enum Key: String, CodingKey {
+    enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
             scores, finalHash, seatHash, order, moves, deals, member, signature, voters
     }
 
     /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
     /// compares it with `StateHash.agrees(with:)`. Every other hash of a table message is 64 digits.
-    private static func claimed(_ c: KeyedDecodingContainer<Key>, _ key: Key) throws -> StateHash {
+    static func claimed(_ c: KeyedDecodingContainer<Key>, _ key: Key) throws -> StateHash {
         let text = try c.decode(String.self, forKey: key)
         guard let hash = StateHash(claimedHex: text) else {
             throw DecodingError.dataCorruptedError(
@@ -153,29 +153,12 @@ public enum TableMessage: Codable, Sendable, Equatable {
                 table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
                 move: try c.decode(JSONValue.self, forKey: .move), seatHash: try Self.claimed(c, .seatHash))
         case "table.race-order": self = .raceOrder(table: t, order: try c.decode([Int].self, forKey: .order))
-        case "table.sync":
-            self = .sync(
-                table: t, moves: try c.decode(Int.self, forKey: .moves),
-                stateHash: try c.decode(StateHash.self, forKey: .stateHash))
-        case "table.catch-up":
-            self = .catchUp(
-                table: t, deals: try c.decode([RelayedDeal].self, forKey: .deals),
-                moves: try c.decode([RelayedMove].self, forKey: .moves))
-        case "table.takeover":
-            let voters = try c.decodeIfPresent([NodeID].self, forKey: .voters)
-            guard (voters?.count ?? 0) <= 16 else {
-                throw DecodingError.dataCorruptedError(forKey: .voters, in: c, debugDescription: "over 16 voters")
-            }
-            self = .takeover(
-                table: t, member: try c.decode(NodeID.self, forKey: .member),
-                number: try c.decode(Int.self, forKey: .number), voters: voters)
-        case "table.forfeit":
-            self = .forfeit(
-                table: t, number: try c.decode(Int.self, forKey: .number),
-                signature: try c.decodeIfPresent(SignatureObject.self, forKey: .signature))
         default:
-            throw DecodingError.dataCorruptedError(
-                forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
+            guard let message = try Self.decodeResilience(type, table: t, c) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: c, debugDescription: "unknown table message '\(type)'")
+            }
+            self = message
         }
     }
 
@@ -227,19 +210,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             try c.encode(move, forKey: .move)
             try c.encode(hash, forKey: .seatHash)
         case .raceOrder(_, let order): try c.encode(order, forKey: .order)
-        case .sync(_, let moves, let hash):
-            try c.encode(moves, forKey: .moves)
-            try c.encode(hash, forKey: .stateHash)
-        case .catchUp(_, let deals, let moves):
-            try c.encode(deals, forKey: .deals)
-            try c.encode(moves, forKey: .moves)
-        case .takeover(_, let member, let number, let voters):
-            try c.encode(member, forKey: .member)
-            try c.encode(number, forKey: .number)
-            try c.encodeIfPresent(voters, forKey: .voters)
-        case .forfeit(_, let number, let signature):
-            try c.encode(number, forKey: .number)
-            try c.encodeIfPresent(signature, forKey: .signature)
+        case .sync, .catchUp, .takeover, .forfeit: try encodeResilience(&c)
         }
     }
 }
