@@ -149,7 +149,10 @@ enum Standings {
     /// the record (`signers`) or its forfeit: otherwise anyone could charge anyone with a loss.
     static func add(_ b: RecordBody, recordID: String, signers: Set<String>, _ db: Database) throws {
         guard b.outcome == .finished else { return }
-        let signedForfeits = RecordSignature.signedForfeits(of: b)
+        // Checked once, when `addForfeits` wrote the rows (an Ed25519 check each): read back, not checked again.
+        let signedForfeits = Set(
+            try String.fetchAll(
+                db, sql: "SELECT node FROM forfeit WHERE recordID = ? AND signed", arguments: [recordID]))
         for t in b.takeovers ?? [] where t.forfeit && (signers.contains(t.member) || signedForfeits.contains(t.member))
         {
             guard try !forfeitCounted(member: t.member, table: b.table, otherThan: recordID, db) else { continue }

@@ -1,8 +1,7 @@
 /// A Schnorr proof that the sender knows `x` with `h = x·G` (§14.4), made non-interactive by Fiat–Shamir:
 /// `R = k·G`, `c = H("tavolo/sealed/key-proof/v1" ‖ table ‖ u8(member) ‖ h ‖ R)`, `s = k + c·x`; sent as `c ‖ s`.
 /// Without it the last member to publish a key could pick `h = X − Σ others` and hold the whole joint key alone.
-public struct KeyProof: Hashable, Sendable {
-    public static let byteCount = 64
+public struct KeyProof: ChallengeResponseProof {
     public static let label = "tavolo/sealed/key-proof/v1"
 
     public let challenge: RistrettoScalar
@@ -12,16 +11,6 @@ public struct KeyProof: Hashable, Sendable {
         self.challenge = challenge
         self.response = response
     }
-
-    /// Nil unless 64 bytes of two canonical scalars.
-    public init?(bytes: [UInt8]) {
-        guard bytes.count == Self.byteCount, let c = RistrettoScalar(bytes: Array(bytes[0..<32])),
-            let s = RistrettoScalar(bytes: Array(bytes[32..<64]))
-        else { return nil }
-        self.init(challenge: c, response: s)
-    }
-
-    public var bytes: [UInt8] { challenge.bytes + response.bytes }
 
     /// The proof for secret `x` with the nonce `k` (derived by the member, §14.4).
     public static func prove(

@@ -2,8 +2,7 @@
 /// member's public key `h` to base G equals that of the share `D` to base `A` (the ciphertext's first half).
 /// `T1 = k·G`, `T2 = k·A`, `c = H("tavolo/sealed/share-proof/v1" ‖ table ‖ u32(deal) ‖ u16(position) ‖ u8(member)
 /// ‖ h ‖ A ‖ D ‖ T1 ‖ T2)`, `s = k + c·x`; sent as `c ‖ s`. A wrong share cannot carry a proof that verifies.
-public struct ShareProof: Hashable, Sendable {
-    public static let byteCount = 64
+public struct ShareProof: ChallengeResponseProof {
     public static let label = "tavolo/sealed/share-proof/v1"
 
     public let challenge: RistrettoScalar
@@ -13,15 +12,6 @@ public struct ShareProof: Hashable, Sendable {
         self.challenge = challenge
         self.response = response
     }
-
-    public init?(bytes: [UInt8]) {
-        guard bytes.count == Self.byteCount, let c = RistrettoScalar(bytes: Array(bytes[0..<32])),
-            let s = RistrettoScalar(bytes: Array(bytes[32..<64]))
-        else { return nil }
-        self.init(challenge: c, response: s)
-    }
-
-    public var bytes: [UInt8] { challenge.bytes + response.bytes }
 
     /// What a share proof is about: which card of which deal, whose key, and the points themselves.
     public struct Statement: Sendable {

@@ -3,16 +3,16 @@ import Foundation
 /// The figures `scripts/bench sealed` prints: a sealed deal for 2, 4 and 6 members with 54 and 40 cards, and the
 /// per-move overhead (issue 32's goal: a six-member 54-card deal well under a second of wall time).
 enum SealedReport {
-    static func print() {
+    static func print() throws {
         Swift.print("sealed deal (PROTOCOL.md §14.8 steps 1-3): keys, every member's shuffle, every hand opened; one")
         Swift.print("  process, wall = critical path with one core per member (no network latency), cpu = all members;")
         Swift.print("  fastest of five")
         for (cards, hand) in [(54, 5), (40, 3)] {
             for members in [2, 4, 6] {
                 // The fastest of five (after a warm-up): other processes on a shared machine only ever add time.
-                _ = SealedDealTimings.deal(members: members, cards: cards, hand: hand)
-                let f = fastest(of: 5, by: \.wallMs) {
-                    SealedDealTimings.deal(members: members, cards: cards, hand: hand)
+                _ = try SealedDealTimings.deal(members: members, cards: cards, hand: hand)
+                let f = try fastest(of: 5, by: \.wallMs) {
+                    try SealedDealTimings.deal(members: members, cards: cards, hand: hand)
                 }
                 Swift.print(
                     String(
@@ -22,7 +22,7 @@ enum SealedReport {
             }
         }
         Swift.print("sealed move (steps 4-5), 6 members, 54 cards, mean of 200 moves, fastest of five runs:")
-        let m = fastest(of: 5, by: \.drawCheckUs) { SealedMoveTimings.run(members: 6, cards: 54, repeats: 200) }
+        let m = try fastest(of: 5, by: \.drawCheckUs) { try SealedMoveTimings.run(members: 6, cards: 54, repeats: 200) }
         Swift.print(
             String(
                 format:
@@ -40,12 +40,18 @@ enum SealedReport {
                 allNodes / 1000, (m.playMoverUs + m.playReceiverUs) / 1000))
     }
 
-    static func fastest<T>(of runs: Int, by time: KeyPath<T, Double>, _ run: () -> T) -> T {
-        var best = run()
+    static func fastest<T>(of runs: Int, by time: KeyPath<T, Double>, _ run: () throws -> T) rethrows -> T {
+        var best = try run()
         for _ in 1..<runs {
-            let next = run()
+            let next = try run()
             if next[keyPath: time] < best[keyPath: time] { best = next }
         }
         return best
     }
+}
+
+/// An honest sealed deal or move that did not check or open: the bench's own run is wrong, and says so in one line.
+struct SealedBenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = "sealed bench: " + description }
 }

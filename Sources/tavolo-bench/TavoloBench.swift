@@ -76,7 +76,7 @@ struct TavoloBench: AsyncParsableCommand {
             return
         }
         if profile == "sealed" {
-            SealedReport.print()
+            try SealedReport.print()
             return
         }
         if let profile {
