@@ -84,10 +84,13 @@ extension TableMachine {
             applyDueTakeovers()
             if s.turn == .terminal { return finish() }
             let number = s.moveNumber
-            // A paused member that others voted out, or may have, applies no move until every member is back: the
-            // table's moves from a takeover's point on are the heir's, and it must know every takeover the others
-            // agreed (their votes come before their syncs) before it gets there (§9.12).
-            if info.phase == .paused, replaced.contains(me) || votes[me]?.isEmpty == false { return }
+            // A paused member that others voted out, or may have, applies no move of its own seats until every member
+            // is back: those moves from a takeover's point on are the heir's, and it must know every takeover of
+            // itself the others agreed (their votes come before their syncs) before it gets there (§9.12). Other seats'
+            // moves it takes: one that a takeover it learns later makes the heir's is dropped then, as any move played
+            // apart; holding them too left it short of the number the others vote at, with no majority ever forming
+            // at one number when another member is gone for good.
+            if info.phase == .paused, replaced.contains(me) || (votes[me]?.isEmpty == false && ownsTurn(s)) { return }
             if let pending = inbox.moves.removeValue(forKey: number) {
                 applyPending(pending, number: number, s)
                 continue
@@ -95,6 +98,12 @@ extension TableMachine {
             // A paused table applies moves already played (a catch-up) but plays none (§9.10).
             guard info.phase == .playing, playOwnTurn(number, s) else { return }
         }
+    }
+
+    /// Whether the seat to move is one of this node's (its user's or its bots'); true when no single seat moves.
+    private func ownsTurn(_ s: any GameSession) -> Bool {
+        guard let seat = s.turn.seat else { return true }
+        return info.seats[safe: seat]?.owner == me
     }
 
     /// The current deal, checked against the joint seed once the host's arrives; false while it is awaited, or when

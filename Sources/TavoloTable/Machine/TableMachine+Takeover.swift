@@ -170,7 +170,7 @@ extension TableMachine {
     /// the start of play other than `t.member`, leaving out those whose seats already passed and those voted out (or
     /// forfeited) at a number up to `point`. Named when the seats pass, not when the takeover is agreed: members
     /// cut off together are agreed out in an order that differs from node to node, but every node knows all of
-    /// them before it plays on (§9.10, and a returning member holds moves until it knows every vote), so all
+    /// them before it plays on (§9.10, and no seat passes while a member is absent), so all
     /// name the same heir. A member voted out at a later number was still playing at `point`: it may inherit.
     func heir(of t: AgreedTakeover, at point: Int) -> NodeID? {
         let passed = Set((log.takeovers ?? []).map(\.member))
