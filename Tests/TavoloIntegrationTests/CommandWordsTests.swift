@@ -50,6 +50,21 @@ final class CommandWordsTests: DaemonTestCase {
         XCTAssertTrue(r.stdout.contains("seat 1: free"), r.stdout)
     }
 
+    /// `tavolo join --bot` onto the third seat of a table whose first seats are this node's said `seat 0 at … is yours`
+    /// (the node's first seat, not the one taken).
+    func testJoinNamesTheSeatItTook() throws {
+        _ = try harness.start(1)
+        try harness.eventually("the node answers", seconds: 30) {
+            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+        }
+        let info = try client(0).call(.host(game: "spirits", players: 3), as: TableInfo.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
+        let r = try run(["join", "--table", info.id.rawValue, "--bot", "random"])
+        XCTAssertEqual(r.status, 0, r.combined)
+        XCTAssertTrue(r.stdout.hasPrefix("seat 2 at \(info.id) is yours\n"), r.stdout)
+    }
+
     /// An illegal move printed the Othello boards before and after it as if played, then said it was not legal.
     func testAnIllegalMoveIsOneLineWithTheLegalOnes() throws {
         let id = try othello()

@@ -239,11 +239,15 @@ final class TableIntegrationTests: DaemonTestCase {
         }
     }
 
-    /// Briscola (2 and 4 players) and Othello over real nodes: every node agrees, and each game equals the
-    /// engine-only game with its joint seed.
+    /// Briscola (2 to 5 players: the solo game of 3 and the chiamata of 5 too) and Othello over real nodes: every
+    /// node agrees, and each game equals the engine-only game with its joint seed.
     func testBriscolaAndOthelloOverTheMesh() throws {
         let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
-        for (game, peers, bot) in [("briscola", 2, "emulator"), ("briscola", 4, "emulator"), ("othello", 2, "greedy")] {
+        let cases = [
+            ("briscola", 2, "emulator"), ("briscola", 3, "random"), ("briscola", 4, "emulator"),
+            ("briscola", 5, "random"), ("othello", 2, "greedy"),
+        ]
+        for (game, peers, bot) in cases {
             let sim = try run(
                 tavolo,
                 [

@@ -89,10 +89,20 @@ final class RecordSyncTests: XCTestCase {
         // b records the same game itself, as a member of its table does a moment after a.
         try storeB.insert([fresh], source: .local)
         await syncB.recordsAdded()
-        // Past a's freshness and its summary again, which now finds nothing b lacks.
-        try await Task.sleep(for: .seconds(7))
+        // The scenario needs a's freshness to pass (the game would go after it, were b without it)...
+        let freshFor = now + 5_000 - Int64(Date().timeIntervalSince1970 * 1000)
+        if freshFor > 0 { try await Task.sleep(for: .milliseconds(freshFor)) }
+        // ...and then the barrier: an old game a holds and b lacks, added now. Once b has it, a summary taken after
+        // the freshness has been answered, and it carried only what b lacked.
+        let marker = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 4, bot: "random"))
+        try storeA.insert([marker], source: .local)
+        await syncA.recordsAdded()
+        try await eventually("b holds the marker", within: 20) {
+            try storeB.known([marker.game.id]) == [marker.game.id]
+        }
         let sent = await syncA.stats.sent
-        XCTAssertEqual(sent, 0, "the record never crossed the link")
+        XCTAssertEqual(sent, 1, "the marker crossed the link, the game b recorded itself never did")
         syncA.finish()
         syncB.finish()
     }
