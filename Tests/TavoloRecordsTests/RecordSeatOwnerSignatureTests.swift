@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TavoloCore
 import TavoloGames
 import TavoloRecordFormat
@@ -71,5 +72,36 @@ final class RecordSeatOwnerSignatureTests: XCTestCase {
         ]
         XCTAssertEqual(RecordSignature.requiredSigners(of: b), [TestSigners.node(1)], "not the member that left")
         XCTAssertFalse(RecordSignature.isComplete(b, signers: [TestSigners.node(3)]), "nor does it stand in")
+    }
+
+    /// A database that kept records under the earlier rule (a game of bots alone complete with one owner's
+    /// signature): at start, a forged game a peer sent naming this node's bots goes, this node's own game still
+    /// lacking the other owner's signature becomes unverified, and the leaderboards are counted again.
+    func testRecordsKeptUnderTheEarlierRuleAreCheckedAgain() throws {
+        let me = TestSigners.node(2)
+        let (store, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        let forged = try botGame(seed: 4, unsigned: [2])
+        let own = try botGame(seed: 5, unsigned: [1])
+        let honest = try botGame(seed: 6)
+        try store.insert([forged], source: .peer)
+        try store.insert([own], source: .local)
+        try store.insert([honest], source: .peer)
+        // As the earlier rule had it: all three signed and counted.
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE record SET verified = 1")
+            try Standings.recount(db)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v8-every-seat-owner-signs'")
+        }
+        XCTAssertEqual(try store.scores(game: "othello", catalog: .standard).games.first?.finished, 3)
+        try store.close()
+        let (again, _) = try RecordStore.open(stateDirectory: dir, me: me)
+        XCTAssertEqual(try again.known([forged.game.id, own.game.id, honest.game.id]), [own.game.id, honest.game.id])
+        XCTAssertEqual(try again.verified([own.game.id, honest.game.id]), [honest.game.id])
+        let othello = try XCTUnwrap(try again.scores(game: "othello", catalog: .standard).games.first)
+        XCTAssertEqual([othello.finished, othello.unverified], [1, 1])
+        XCTAssertEqual(othello.bots.map(\.games), [2], "the honest game's two seats only")
+        let (stored, recomputed) = try again.standingsCheck()
+        XCTAssertEqual(stored, recomputed)
+        XCTAssertEqual(try again.awaitingSignature(of: TestSigners.node(1), limit: 32), [own.game.id])
     }
 }
