@@ -6,7 +6,14 @@ signatures of a record both played, records a receiver must accept or refuse (se
 canonical bytes of a `records.signatures` message and of a `records.data` whose record carries signatures (11.3).
 
 The record is the first of records.json (an Othello game, accepted there) with its seats given to the two nodes
-here, as people; its moves, and so its replay, are unchanged. A second record gives both seats to node A's bots."""
+here, as people; its moves, and so its replay, are unchanged. Other records give its seats to node A's bots, to both
+nodes' bots, to A's person and B's bot; one is the game of records.json whose seat 1 was left at move 10, here by
+node B, and played on by node A's bot. Each verdict is computed by `verdict` below from section 11.4 step 7 (every
+node named as a seat's `node`, a person's seat or a bot's, must have a valid signature) and checked against the
+verdict written beside the case.
+
+Run: python3 Protocol/vectors/generate_record_signature_vectors.py (needs the `cryptography` package); it rewrites
+record-signatures.json next to it."""
 import hashlib, json, os, struct
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -110,11 +117,38 @@ def forfeit_signature(node, table, joint_seed, number):
     return s
 
 
-def record(base, seats):
+def record(base, seats, takeovers=None):
     b = json.loads(base)
     b["seats"] = seats
+    if takeovers is not None:
+        b["takeovers"] = takeovers
     body = canon(b)
     return body, hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def valid_for_record(s, record_id):
+    """Section 11.7: `node` is the id of `identity`, `identityEd` is its Edwards form, `binding` verifies under
+    `identityEd`, and `signature` verifies under `key` for the record's id."""
+    try:
+        u, A, K = (bytes.fromhex(s[k]) for k in ("identity", "identityEd", "key"))
+        if node_id(u) != s["node"] or montgomery_u(A) != u:
+            return False
+        Ed25519PublicKey.from_public_bytes(A).verify(bytes.fromhex(s["binding"]), b"tavolo/signing-key/v1" + u + K)
+        Ed25519PublicKey.from_public_bytes(K).verify(bytes.fromhex(s["signature"]),
+                                                     b"tavolo/record/v1" + bytes.fromhex(record_id))
+        return True
+    except Exception:
+        return False
+
+
+def verdict(body, record_id, signatures):
+    """Section 11.4 step 7: a valid signature of every node named as a seat's `node`, bots' seats included.
+    Signatures of nodes named neither at a seat nor as a takeovers member are ignored."""
+    b = json.loads(body)
+    owners = {seat["node"] for seat in b["seats"]}
+    named = owners | {t["member"] for t in b.get("takeovers", [])}
+    signed = {s["node"] for s in signatures if s["node"] in named and valid_for_record(s, record_id)}
+    return "accept" if owners <= signed else "unsigned"
 
 
 def main():
@@ -125,6 +159,16 @@ def main():
                                 {"seat": 1, "node": b["id"], "name": "bruno"}])
     bots, bid = record(base, [{"seat": 0, "node": a["id"], "name": "alba", "bot": "greedy"},
                               {"seat": 1, "node": a["id"], "name": "alba", "bot": "greedy"}])
+    bots2, b2id = record(base, [{"seat": 0, "node": a["id"], "name": "alba", "bot": "greedy"},
+                                {"seat": 1, "node": b["id"], "name": "bruno", "bot": "greedy"}])
+    mixed, mid = record(base, [{"seat": 0, "node": a["id"], "name": "alba"},
+                               {"seat": 1, "node": b["id"], "name": "bruno", "bot": "greedy"}])
+    left_base = next(r for r in json.load(open(os.path.join(here, "records.json"), encoding="utf-8"))["records"]
+                     if r["name"] == "othello, finished, seat 1 left at move 10 and a bot played it on")["body"]
+    lt = json.loads(left_base)["takeovers"][0]
+    left, lid = record(left_base, [{"seat": 0, "node": a["id"], "name": "alba"},
+                                   {"seat": 1, "node": a["id"], "name": "alba", "bot": lt["bot"]}],
+                       [dict(lt, member=b["id"], name="bruno", heir=a["id"])])
     other = "00" * 32
     # A signing key of node A's presented as node B's: B's identity, A's key, and A's binding of it.
     stolen = signature(b, pid, key=a["K"].hex(), binding=a["binding"].hex(), signature=signature(a, pid)["signature"])
@@ -140,7 +184,14 @@ def main():
         ("bots alone, signed by the node that ran them", bots, bid, [signature(a, bid)], "accept"),
         ("bots alone, no signature", bots, bid, [], "unsigned"),
         ("bots alone, signed only by a node without a seat", bots, bid, [signature(b, bid)], "unsigned"),
+        ("bots of both nodes, both signed", bots2, b2id, [signature(a, b2id), signature(b, b2id)], "accept"),
+        ("bots alone naming bruno at a bot's seat he never signed", bots2, b2id, [signature(a, b2id)], "unsigned"),
+        ("alba's person and bruno's bot, signed by alba alone", mixed, mid, [signature(a, mid)], "unsigned"),
+        ("bruno left, his seat passed to alba's bot: alba alone signed", left, lid, [signature(a, lid)], "accept"),
+        ("bruno left, his seat passed to alba's bot: bruno alone signed", left, lid, [signature(b, lid)], "unsigned"),
     ]
+    for name, body, rid, sigs, expect in cases:
+        assert verdict(body, rid, sigs) == expect, name
     both = [signature(a, pid), signature(b, pid)]
     messages = [
         {"name": "records.signatures", "json": canon({"type": "records.signatures", "id": pid, "signatures": both})},

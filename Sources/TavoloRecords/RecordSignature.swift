@@ -67,15 +67,17 @@ public struct RecordSignature: Codable, Sendable, Hashable {
         return nil
     }
 
-    /// The nodes that must sign a record (§11.7): the owners at the end of every seat a person played.
+    /// The nodes that must sign a record (§11.7): every owner at the end of a seat, a person's or a bot's. A member
+    /// that left or was voted out owns none (its seats name its heir), nor does a host without a seat.
     public static func requiredSigners(of body: RecordBody) -> Set<String> {
-        Set(body.seats.filter { $0.bot == nil }.map(\.node))
+        Set(body.seats.map(\.node))
     }
 
-    /// Whether signatures of `signers` complete a record: every required signer, and at least one seat owner (a
-    /// game of bots alone is signed by a node that ran them).
+    /// Whether signatures of `signers` complete a record: every seat owner's. A game of one node's bots is complete
+    /// with that node's signature; a node named at a seat, even a bot's, that never signed leaves it incomplete (else
+    /// anyone could put a victim's bots at a made-up game, and on the victim's list of its own games).
     public static func isComplete(_ body: RecordBody, signers: Set<String>) -> Bool {
-        requiredSigners(of: body).isSubset(of: signers) && body.seats.contains { signers.contains($0.node) }
+        requiredSigners(of: body).isSubset(of: signers)
     }
 
     /// The valid signatures among `signatures` from nodes `body` names (one per node; others are left out), and
@@ -92,11 +94,8 @@ public struct RecordSignature: Codable, Sendable, Hashable {
         }
         let signers = Set(valid.keys)
         var missing: String?
-        if !isComplete(body, signers: signers) {
-            let unsigned = requiredSigners(of: body).subtracting(signers).sorted()
-            missing =
-                lastProblem ?? unsigned.first.map { "seat owner \($0.prefix(8)) did not sign it" }
-                ?? "no seat owner signed it"
+        if let unsigned = requiredSigners(of: body).subtracting(signers).min() {
+            missing = lastProblem ?? "seat owner \(unsigned.prefix(8)) did not sign it"
         }
         return (valid.keys.sorted().compactMap { valid[$0] }, missing)
     }

@@ -140,7 +140,8 @@ extension RecordStore {
 
     /// Records of this node's own game logs (written here or imported: never one a peer sent) that lack this node's
     /// signature: a database from before signatures, or rebuilt from the logs. `sign` gives this node's signature
-    /// of an id; returns how many it signed (the records of games of its bots alone become verified by it).
+    /// of an id; returns how many it signed (a game of its bots alone becomes verified by it; one with other seat
+    /// owners once theirs are held too: `RecordSync.sendAwaitedSignatures` sends them this one, and they answer).
     @discardableResult
     public func signOwnRecords(_ sign: (String) -> RecordSignature?) throws -> Int {
         let ids = try pool.read { db in

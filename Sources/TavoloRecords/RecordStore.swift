@@ -36,7 +36,7 @@ public final class RecordStore: Sendable {
             pool = try DatabasePool(path: path, configuration: config)
             let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else { throw OpenError(description: check.prefix(3).joined(separator: "; ")) }
-            try Self.migrator.migrate(pool)
+            try Self.migrator(me: me).migrate(pool)
         } catch let e as OpenError {
             throw Self.corrupt(path, e.description)
         } catch {
@@ -52,7 +52,7 @@ public final class RecordStore: Sendable {
     }
 
     /// Schema migrations: each is applied once, in order, and never edited after it ships.
-    static var migrator: DatabaseMigrator {
+    static func migrator(me: String) -> DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1-records") { db in
             try db.create(table: "record") { t in
@@ -101,6 +101,7 @@ public final class RecordStore: Sendable {
         migrateSenderAddresses(&m)
         Standings.migrateSignedForfeits(&m)
         Standings.migrateBriscolaDraws(&m)
+        migrateSeatOwnerSignatures(&m, me: me)
         return m
     }
 

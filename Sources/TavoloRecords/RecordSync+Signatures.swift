@@ -110,6 +110,21 @@ extension RecordSync {
             send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), peer)
         }
     }
+
+    /// Records sent again to a seat owner that connects, at most (§11.3 step 7).
+    static let maxAwaitedSignatures = 32
+
+    /// A seat owner connected: the records this node signed that still lack that owner's signature are sent again
+    /// (what this node holds of each). It was not connected when the game ended here (a crash, a dropped
+    /// connection), or this node signed them at start: without this, neither side's record would ever complete.
+    func sendAwaitedSignatures(to id: NodeID) {
+        guard signer != nil, let ids = try? store.awaitingSignature(of: id.hex, limit: Self.maxAwaitedSignatures)
+        else { return }
+        for record in ids {
+            guard let held = try? store.signatures(of: record), !held.isEmpty else { continue }
+            send(.signatures(id: record, signatures: Array(held.prefix(RecordLimits.maxSignatures))), id)
+        }
+    }
 }
 
 /// Signatures that arrived before their record was written here, a bounded number of records' worth (the oldest

@@ -148,6 +148,7 @@ public actor RecordSync {
         peer.stored = store.receivedCount(from: id.hex)
         peers[id] = peer
         sendSummary(to: id)
+        sendAwaitedSignatures(to: id)
     }
 
     public func peerLost(_ id: NodeID) {

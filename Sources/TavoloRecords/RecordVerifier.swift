@@ -7,7 +7,7 @@ import TavoloTable
 /// Checks a record received from another node (PROTOCOL.md §11.4): its id is its body's hash, its fields are
 /// within the limits, and its moves, replayed by this node's own engine from the joint seed, are legal, played
 /// by the seats it names, and reach the final hash, winners and scores it claims. Nobody can post a result the
-/// moves do not give. (What replay cannot prove: which people sat at the seats. See §11.6.)
+/// moves do not give. (What replay cannot prove, which nodes sat at the seats, the signatures do: §11.7.)
 public struct RecordVerifier: Sendable {
     public let catalog: GameCatalog
 

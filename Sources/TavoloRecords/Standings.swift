@@ -177,6 +177,41 @@ enum Standings {
     }
 }
 
+extension Standings {
+    /// The standings as every signed record gives them: every seat of a signed, finished game, and every member that
+    /// forfeited one and signed the record or the forfeit, once per table (played, not won, no score). Rows of
+    /// `standing`, in its columns' order.
+    static let recountSQL = """
+        SELECT game, isBot, p, COUNT(*), SUM(won), COALESCE(SUM(score), 0), MIN(score), MAX(score) FROM (
+            SELECT r.game AS game, s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.node) AS p, s.won AS won,
+                   s.score AS score
+            FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished' AND r.verified
+            UNION ALL
+            SELECT MIN(r.game), 0, f.node, 0, NULL
+            FROM forfeit f JOIN record r ON r.id = f.recordID
+            WHERE r.outcome = 'finished' AND r.verified
+              AND (f.signed
+                   OR EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
+            GROUP BY f.node, r.tableID)
+        GROUP BY game, isBot, p ORDER BY 1, 2, 3
+        """
+
+    /// Counts the standings and achievements again from the signed records (after a rule of §11.7 changed which
+    /// records are signed).
+    static func recount(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM standing")
+        try db.execute(
+            sql: "INSERT INTO standing (game, isBot, player, games, wins, total, minScore, maxScore) \(recountSQL)")
+        try db.execute(sql: "DELETE FROM earned")
+        for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
+            try db.execute(
+                sql: "INSERT INTO earned (game, code, isBot, player, times) "
+                    + "SELECT ?, ?, isBot, player, times FROM (\(a.sql))",
+                arguments: [a.game, a.code, a.game])
+        }
+    }
+}
+
 extension Achievement {
     /// Whether `seat` of a finished record earned it: the same rule as `sql` (ten-wins is read from the
     /// standings instead).
@@ -206,23 +241,7 @@ extension RecordStore {
             }
             var stored = try rows(
                 "SELECT game, isBot, player, games, wins, total, minScore, maxScore FROM standing ORDER BY 1, 2, 3")
-            // Every seat of a signed, finished game, and every member that forfeited one and signed the record or
-            // the forfeit, once per table (played, not won, no score).
-            var recomputed = try rows(
-                """
-                SELECT game, isBot, p, COUNT(*), SUM(won), COALESCE(SUM(score), 0), MIN(score), MAX(score) FROM (
-                    SELECT r.game AS game, s.bot IS NOT NULL AS isBot, COALESCE(s.bot, s.node) AS p, s.won AS won,
-                           s.score AS score
-                    FROM seat s JOIN record r ON r.id = s.recordID WHERE r.outcome = 'finished' AND r.verified
-                    UNION ALL
-                    SELECT MIN(r.game), 0, f.node, 0, NULL
-                    FROM forfeit f JOIN record r ON r.id = f.recordID
-                    WHERE r.outcome = 'finished' AND r.verified
-                      AND (f.signed
-                           OR EXISTS (SELECT 1 FROM signature g WHERE g.recordID = f.recordID AND g.node = f.node))
-                    GROUP BY f.node, r.tableID)
-                GROUP BY game, isBot, p ORDER BY 1, 2, 3
-                """)
+            var recomputed = try rows(Standings.recountSQL)
             for a in Achievements.all where a.code != "\(a.game)/ten-wins" {
                 stored += try rows(
                     "SELECT code, isBot, player, times FROM earned WHERE code = ? ORDER BY isBot, player", [a.code])

@@ -11,8 +11,8 @@ import TavoloTestSupport
 import XCTest
 
 /// Issue 30: records nobody can forge. A real `tavolod` and an authenticated stranger (`RawPeer`, its own key) that
-/// pushes records naming the node at a seat: without the node's signature they are refused, and the node's
-/// leaderboards stay empty.
+/// pushes records naming the node at a seat, a person's or a bot's: without the node's signature they are refused,
+/// and the node's leaderboards and history stay empty.
 final class RecordForgeryIntegrationTests: DaemonTestCase {
     func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil), as: ScoreBoard.self) }
 
@@ -39,14 +39,16 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
         return nil
     }
 
-    /// An Othello game of people: seat 0 `victim` (its node id and name), seat 1 the forger.
-    func gameBetween(victim: (id: String, name: String), forger: String, seed: UInt64) throws -> RecordedGame {
+    /// An Othello game of people (or of bots, `bot`): seat 0 `victim`'s (its node id and name), seat 1 the forger's.
+    func gameBetween(
+        victim: (id: String, name: String), forger: String, seed: UInt64, bot: String? = nil
+    ) throws -> RecordedGame {
         var body = try RecordFactory.playout(
             catalog: .standard, game: "othello", players: 2, seed: seed, bot: "greedy", table: "forged-\(seed)"
         ).decodedBody()
         body.seats = [
-            .init(seat: 0, node: victim.id, name: victim.name, bot: nil),
-            .init(seat: 1, node: forger, name: "forger", bot: nil),
+            .init(seat: 0, node: victim.id, name: victim.name, bot: bot),
+            .init(seat: 1, node: forger, name: "forger", bot: bot),
         ]
         return RecordedGame(body: try CanonicalJSON.encode(body), startedAt: nil, endedAt: 1_700_000_000_000)
     }
@@ -72,11 +74,18 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
         stolen.node = victim.id
         stolen.identity = try XCTUnwrap(NodeKeyPublic.of(stateDir: harness.nodes[0].stateDir))
         records.append(.init(bound, signatures: [try XCTUnwrap(signer.sign(recordID: bound.id)), stolen]))
+        // 4: a game of bots alone, the victim's bot at seat 0, signed by the forger alone (every seat owner signs,
+        // bots' owners too: §11.4 step 7).
+        let bots = try gameBetween(victim: victim, forger: signer.node, seed: 4, bot: "greedy")
+        records.append(.init(bots, signatures: [try XCTUnwrap(signer.sign(recordID: bots.id))]))
         let ack = try XCTUnwrap(try push(records, by: raw))
-        XCTAssertEqual(ack, .ack(accepted: 0, refused: 3, refusedIDs: records.map(\.id)))
+        XCTAssertEqual(ack, .ack(accepted: 0, refused: 4, refusedIDs: records.map(\.id)))
         let board = try scores(0)
-        XCTAssertTrue(board.games.allSatisfy { $0.humans.isEmpty && $0.finished == 0 }, "\(board)")
+        XCTAssertTrue(
+            board.games.allSatisfy { $0.humans.isEmpty && $0.bots.isEmpty && $0.finished == 0 }, "\(board)")
         XCTAssertTrue(board.achievements.isEmpty)
+        let history = try client(0).call(.history(game: nil, player: nil), as: [RecordSummary].self)
+        XCTAssertFalse(history.contains { $0.mine }, "no forged game listed as the node's own: \(history)")
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("refused: unsigned"), harness.logTail(0))
     }
@@ -84,14 +93,38 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
     /// Two nodes' people play Othello to the end: each node signs its record and sends the other its signature, so
     /// both hold the game signed by both, and both count it for each person by node id (§11.7).
     func testAGameOfTwoPeopleIsSignedByBothAndCountsOnBothNodes() throws {
+        try playOthelloOfTwoNodes(bot: nil)
+        let ids = try Set((0..<2).map { try harness.status($0).id })
+        for i in 0..<2 {
+            let othello = try XCTUnwrap(try scores(i).games.first { $0.game == "othello" })
+            XCTAssertGreaterThanOrEqual(othello.finished, 1)
+            // Other tests' games may be counted too (see `history`): both people are among those counted, by id.
+            XCTAssertTrue(
+                ids.isSubset(of: Set(othello.humans.compactMap(\.node))), "node \(i) counts both people by node id")
+        }
+    }
+
+    /// Two nodes' bots play Othello to the end: a bot's owner signs as a person's does (§11.7), so each node's
+    /// record lacks the other's signature until it arrives, and then both hold the game signed and count the bots.
+    func testAGameOfTwoNodesBotsIsSignedByBothAndCountsOnBothNodes() throws {
+        try playOthelloOfTwoNodes(bot: "greedy")
+        for i in 0..<2 {
+            let othello = try XCTUnwrap(try scores(i).games.first { $0.game == "othello" })
+            XCTAssertGreaterThanOrEqual(othello.bots.first { $0.player == "greedy" }?.games ?? 0, 2, "node \(i)")
+        }
+    }
+
+    /// Two nodes each take a seat of an Othello table hosted by node 0 (a person, or `bot`) and play it to the end;
+    /// returns once both hold the table's record signed by both.
+    func playOthelloOfTwoNodes(bot: String?) throws {
         try harness.start(2)
         try harness.eventually("a full mesh", seconds: 30) { harness.isFullMesh([0, 1]) }
         let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
         try harness.eventually("node 1 sees the table", seconds: 15) {
             ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == info.id }
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: bot), as: JoinResult.self)
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: bot), as: JoinResult.self)
         try harness.eventually("both seats taken", seconds: 15) {
             ((try? client(0).call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
                 == true
@@ -103,7 +136,7 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
             ((try? client(i).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? [])
                 .filter { $0.table == info.id.rawValue }
         }
-        // Each node's person plays its first legal move whenever it is its turn.
+        // Each node's person plays its first legal move whenever it is its turn (bots play by themselves).
         try harness.eventually("the game ends on both nodes", seconds: 180) {
             for i in 0..<2 {
                 guard let st = try? client(i).call(.state(table: info.id), as: TableState.self),
@@ -118,14 +151,6 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
             history(0).first?.verified == true && history(1).first?.verified == true
         }
         XCTAssertEqual(history(0).map(\.id), history(1).map(\.id), "one record of one game")
-        let ids = try Set((0..<2).map { try harness.status($0).id })
-        for i in 0..<2 {
-            let othello = try XCTUnwrap(try scores(i).games.first { $0.game == "othello" })
-            XCTAssertGreaterThanOrEqual(othello.finished, 1)
-            // Other tests' games may be counted too (see `history`): both people are among those counted, by id.
-            XCTAssertTrue(
-                ids.isSubset(of: Set(othello.humans.compactMap(\.node))), "node \(i) counts both people by node id")
-        }
     }
 }
 

@@ -66,7 +66,14 @@ final class RecordSignatureVectorTests: XCTestCase {
 
     func testEveryVerdict() throws {
         let verifier = RecordVerifier(catalog: .standard)
-        for r in try vectors().records {
+        let records = try vectors().records
+        XCTAssertEqual(records.count, 13)
+        XCTAssertTrue(
+            records.contains {
+                $0.name == "bots alone naming bruno at a bot's seat he never signed" && $0.expect == "unsigned"
+            },
+            "every seat owner signs, bots' owners too (§11.4 step 7)")
+        for r in records {
             switch verifier.verify(id: r.id, body: Array(r.body.utf8), signatures: r.signatures) {
             case .success(let signed):
                 XCTAssertEqual(r.expect, "accept", r.name)

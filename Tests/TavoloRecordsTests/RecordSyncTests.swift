@@ -175,17 +175,51 @@ final class RecordSyncTests: XCTestCase {
         onlyA.signatures = full.signatures.filter { $0.node == a.hex }
         var onlyB = full
         onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30))
+        try await eventually("b knows a is connected") { await syncB.peers[a] != nil }
+        // Written once both are connected (what each holds on connecting is sent then: the next test).
         try storeA.insert([onlyA], source: .local)
         try storeB.insert([onlyB], source: .local)
         XCTAssertEqual(try storeA.verified([full.game.id]), [])
-        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30))
-        try await eventually("b knows a is connected") { await syncB.peers[a] != nil }
         await syncB.ownRecordStored(full.game.id, seatOwners: [a.hex])
         try await eventually("both hold the record with both signatures") {
             try storeA.verified([full.game.id]) == [full.game.id] && storeB.verified([full.game.id]) == [full.game.id]
         }
         XCTAssertEqual(try storeA.scores(game: "othello", catalog: .standard).games.first?.humans.count, 2)
         let sent = await syncA.stats.sent
+        XCTAssertEqual(sent, 0, "no record crossed the link: only signatures")
+        syncA.finish()
+        syncB.finish()
+    }
+
+    /// Two nodes' bots played a game (every seat owner signs, bots' owners too: §11.7), and each wrote its record
+    /// while the other was not connected (a crash, a dropped connection at the end): on connecting each sends the
+    /// other its signature of the record still lacking the other's, and both hold it signed and count the bots.
+    func testABotGameOfTwoNodesSignedApartCompletesOnConnecting() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let full = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 9, bot: "greedy"))
+        XCTAssertEqual(RecordSignature.requiredSigners(of: full.body), [a.hex, b.hex], "both bots' owners")
+        var onlyA = full
+        onlyA.signatures = full.signatures.filter { $0.node == a.hex }
+        var onlyB = full
+        onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        XCTAssertFalse(onlyA.isSigned, "one owner's signature does not complete a game of two nodes' bots")
+        try storeA.insert([onlyA], source: .local)
+        try storeB.insert([onlyB], source: .local)
+        XCTAssertEqual(try storeA.awaitingSignature(of: b.hex, limit: 32), [full.game.id])
+        XCTAssertEqual(try storeA.awaitingSignature(of: a.hex, limit: 32), [], "its own signature is held")
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30))
+        try await eventually("both hold the record with both signatures") {
+            try storeA.verified([full.game.id]) == [full.game.id] && storeB.verified([full.game.id]) == [full.game.id]
+        }
+        for store in [storeA, storeB] {
+            XCTAssertEqual(try store.scores(game: "othello", catalog: .standard).games.first?.bots.first?.games, 2)
+            XCTAssertEqual(
+                try store.awaitingSignature(of: a.hex, limit: 32) + store.awaitingSignature(of: b.hex, limit: 32), [])
+        }
+        let sent = await syncA.stats.sent + syncB.stats.sent
         XCTAssertEqual(sent, 0, "no record crossed the link: only signatures")
         syncA.finish()
         syncB.finish()
