@@ -3,7 +3,7 @@
 /// without moving one of them (its free wandering is one state). Cells are bits of a `UInt64`.
 ///
 /// Where the time goes is reading the tables at random, so: a state is queued as its cells packed into a
-/// `UInt64` (tile 0's cell highest, the blank's lowest), which sorts like the ranks, and each layer is sorted
+/// word (tile 0's cell highest, the blank's lowest), which sorts like the ranks, and each layer is sorted
 /// before it is expanded, so the states it reaches lie near each other; a placement whose free cells are all
 /// connected has one state, so its entry alone says whether it was seen, and only the others need a bit per region
 /// (on boards of up to 16 cells a table of every connected set answers without a flood fill).
@@ -32,7 +32,13 @@ struct PatternBreadthFirst {
             search.distance.deallocate()
             search.seen.deallocate()
         }
-        search.run(home: tiles.map { Int($0) - 1 })
+        let home = tiles.map { Int($0) - 1 }
+        // Half the queue's memory when a state fits 32 bits (six tiles on 4×4 do: 28 bits).
+        if (search.m + 1) * search.bits <= 32 {
+            search.run(home: home, queued: UInt32.self)
+        } else {
+            search.run(home: home, queued: UInt64.self)
+        }
         return Array(search.distance)
     }
 
@@ -133,18 +139,20 @@ struct PatternBreadthFirst {
         return true
     }
 
-    func run(home: [Int]) {
+    func run<Word: FixedWidthInteger & UnsignedInteger>(home: [Int], queued: Word.Type) {
         let homeRank = FifteenPatternDatabase.rank(cells: home, boardCells: n)
         let homeUsed = home.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
         _ = reach(rank: homeRank, blank: n - 1, free: board & ~homeUsed, depth: 0)
-        var layer = [home.reduce(UInt64(0)) { $0 << UInt64(bits) | UInt64($1) } << UInt64(bits) | UInt64(n - 1)]
+        let start = home.reduce(UInt64(0)) { $0 << UInt64(bits) | UInt64($1) } << UInt64(bits) | UInt64(n - 1)
+        var layer = [Word(start)]
         var depth: UInt8 = 0
         while !layer.isEmpty {
             depth += 1
-            var next: [UInt64] = []
+            var next: [Word] = []
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * m) { scratch in
-                for state in layer { expand(state, depth: depth, scratch: scratch, into: &next) }
+                for state in layer { expand(UInt64(state), depth: depth, scratch: scratch, into: &next) }
             }
+            layer = []
             next.sort()
             layer = next
         }
@@ -152,7 +160,9 @@ struct PatternBreadthFirst {
 
     /// Queues every state one pattern-tile move from `state` not reached before: a pattern tile next to the
     /// blank's region slides into it. The new rank is the old one changed by the digits the move changes.
-    func expand(_ state: UInt64, depth: UInt8, scratch: UnsafeMutableBufferPointer<Int>, into next: inout [UInt64]) {
+    func expand<Word: FixedWidthInteger & UnsignedInteger>(
+        _ state: UInt64, depth: UInt8, scratch: UnsafeMutableBufferPointer<Int>, into next: inout [Word]
+    ) {
         let cellMask: UInt64 = (1 << UInt64(bits)) - 1
         // scratch: each tile's cell, the cells of the tiles before it, and its digit.
         var used: UInt64 = 0
@@ -183,7 +193,8 @@ struct PatternBreadthFirst {
                 }
                 if reach(rank: after, blank: from, free: free ^ (1 << UInt64(from)) ^ (1 << UInt64(to)), depth: depth) {
                     let shift = UInt64((m - i) * bits)
-                    next.append((state & ~(cellMask << shift) & ~cellMask) | UInt64(to) << shift | UInt64(from))
+                    let packed = (state & ~(cellMask << shift) & ~cellMask) | UInt64(to) << shift | UInt64(from)
+                    next.append(Word(truncatingIfNeeded: packed))
                 }
             }
         }

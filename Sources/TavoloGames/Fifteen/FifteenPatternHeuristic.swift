@@ -29,6 +29,8 @@ public struct FifteenPatternHeuristic: Sendable {
         self.groups = groups
         self.reflected = reflected
         var table: [UInt8] = []
+        table.reserveCapacity(
+            groups.reduce(0) { $0 + FifteenPatternDatabase.placements(cells: k * k, count: $1.count) })
         var offsets: [Int] = []
         for group in groups {
             offsets.append(table.count)
