@@ -86,6 +86,11 @@ final class FifteenPatternTests: XCTestCase {
     func testStandardDatabasesSolveOptimallyAndAdmissibly() throws {
         try XCTSkipUnless(Self.optimizedOrLong, "the 6-6-3 databases take two minutes to build in a debug build")
         try checkOptimalAndAdmissible(.standard, scrambles: 8, steps: 60, seed: 33)
+        // The expert bot plans exactly that search's solution for a race's scramble.
+        let race = try FifteenState4(players: 1, seed: 7).scramble
+        XCTAssertEqual(
+            FifteenSolverBot<Fifteen4>.solve(race, method: .patternDatabases(nodeLimit: 8_000_000)),
+            try XCTUnwrap(FifteenPatternSearch.solve(race)).moves)
         var rng = TavoloRNG(seed: 2)
         for _ in 0..<20 {
             let board = FifteenBoard.randomSolvable(n: 4, rng: &rng)

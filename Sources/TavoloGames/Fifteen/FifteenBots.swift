@@ -107,7 +107,7 @@ extension BotFactory {
 
     /// Figures from `tavolo-bots-bench fifteen-speed` (release build, one core of the development machine).
     static var fifteenExpertSummary: String {
-        "optimal on 4×4: IDA* with additive 6-6-3 pattern databases (11.5 MB, built in ~7 s at the first 4×4 solve "
+        "optimal on 4×4: IDA* with additive 6-6-3 pattern databases (11.5 MB, built in ~7.5 s at the first 4×4 solve "
             + "of a process) within 8M nodes, else row by row (median 6 ms a solve, rarely up to 1 s)"
     }
 }

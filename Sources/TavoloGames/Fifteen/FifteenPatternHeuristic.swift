@@ -7,7 +7,7 @@
 /// The 4×4 one (`standard`) is the static **6-6-3** partition: tiles {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}
 /// and {2, 3, 4}, with reflection. 6-6-3 rather than 5-5-5 ({1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14,
 /// 15}) because it searches about four times fewer nodes (median 95k against 352k on 100 random boards: a median
-/// solve of 12 ms against 42 ms) for 11.5 MB instead of 1.6 MB, and a build of about 7 s instead of 0.6 s, once
+/// solve of 12 ms against 45 ms) for 11.5 MB instead of 1.6 MB, and a build of 7.5 s instead of 0.75 s, once
 /// per process (release build, one core of the development machine: `tavolo-bots-bench fifteen-speed`).
 public struct FifteenPatternHeuristic: Sendable {
     /// The board's side.
