@@ -110,8 +110,16 @@ struct SimulationScenario: CustomStringConvertible {
         return owners
     }
 
-    /// Bot kinds a seat may get: every kind of the game but `optimal`, whose search is unbounded.
-    static func botKinds(_ c: SimulationCase) -> [String] { c.entry.bots.map(\.kind).filter { $0 != "optimal" } }
+    /// Bot kinds a seat may get: every kind of the game but `optimal`, whose search is unbounded. In a debug build
+    /// the 4×4 `expert` plays as `hard`: its first solve builds its pattern databases, two minutes there (seconds in
+    /// release); the list keeps its length, so every seed draws what it drew before.
+    static func botKinds(_ c: SimulationCase) -> [String] {
+        var kinds = c.entry.bots.map(\.kind).filter { $0 != "optimal" }
+        #if DEBUG
+            if c.game == "fifteen" { kinds = kinds.map { $0 == "expert" ? "hard" : $0 } }
+        #endif
+        return kinds
+    }
 
     /// A random kind; in a race with a random pace (§10.5) or the node's default.
     static func bot(_ c: SimulationCase, _ rng: inout TavoloRNG) -> String {

@@ -140,6 +140,24 @@ public struct FifteenBoard: Hashable, Sendable, Codable {
         return board
     }
 
+    /// A board drawn uniformly from every solvable arrangement (not a scramble): a shuffle, and when it is one of
+    /// the unsolvable half, its first two tiles swapped, which pairs each unsolvable board with one solvable one.
+    public static func randomSolvable(n: Int, rng: inout TavoloRNG) -> FifteenBoard {
+        var cells = (0..<(n * n)).map { UInt8($0) }
+        rng.shuffle(&cells)
+        // Solvable exactly when the permutation's parity (the blank counted as tile n²) is the parity of the
+        // blank's distance from its home: every slide swaps the blank with a tile and moves it one cell.
+        let ranks = cells.map { $0 == 0 ? n * n : Int($0) }
+        var inversions = 0
+        for i in ranks.indices { for j in (i + 1)..<ranks.count where ranks[i] > ranks[j] { inversions += 1 } }
+        let blank = cells.firstIndex(of: 0) ?? 0
+        if inversions % 2 != (2 * (n - 1) - blank / n - blank % n) % 2 {
+            let tiles = cells.indices.filter { cells[$0] != 0 }
+            cells.swapAt(tiles[0], tiles[1])
+        }
+        return FifteenBoard(n: n, tiles: cells) ?? FifteenBoard(solved: n)
+    }
+
     /// Rows as text, for people (`.` is the blank).
     public var rows: [String] {
         (0..<n).map { r in

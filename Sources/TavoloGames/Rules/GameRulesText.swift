@@ -117,7 +117,12 @@ extension GameRules {
           everyone starts together, and solo the table starts when you start it.
         - Nothing is hidden: every player sees every board (live, as the others play).
         - Bots: `solver` (an optimal solver on 4 × 4 when it answers quickly, otherwise row by row) and `reduce`
-          (row by row, fast and not optimal); at a table they play a set number of moves per second.
+          (row by row, fast and not optimal); at a table they play a set number of moves per second. `expert` and
+          `optimal` play shortest solutions on 4 × 4: IDA* with additive pattern databases over a static 6-6-3 split of
+          the tiles (1, 5, 6, 9, 10, 13 / 7, 8, 11, 12, 14, 15 / 2, 3, 4), each also read for the board mirrored in its
+          diagonal; 11.5 MB, built in memory the first time a node solves a 4 × 4 board (7.5 s), then a few
+          milliseconds a solve. 6-6-3 rather than 5-5-5 (1.6 MB, built in under a second): it searches four times fewer
+          nodes.
         """#,
         "othello": #"""
         # Othello
