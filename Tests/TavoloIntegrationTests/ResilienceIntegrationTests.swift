@@ -186,7 +186,13 @@ final class ResilienceIntegrationTests: DaemonTestCase {
         let states = try finishedHashes([0, 1, 2], id)
         XCTAssertEqual(states[2].spectatorOf, [2])
         XCTAssertNil(states[0].spectatorOf)
-        let logs = try (0...2).map { try gameLog($0, id) }
+        // The game log's end is written on the table shell's disk thread, a moment after the state says finished (a
+        // full CI run read node 2's file before it held its final hashes): wait for every file to hold them.
+        var logs: [GameLog] = []
+        try waitFor("every node's game log to hold the final hashes") {
+            logs = try (0...2).map { try gameLog($0, id) }
+            return logs.allSatisfy { $0.finalHash != nil && $0.finalHashes == logs[0].finalHashes }
+        }
         for (i, log) in logs.enumerated().dropFirst() {
             XCTAssertEqual(log.moves.map(\.move), logs[0].moves.map(\.move), "node \(i)'s moves")
             XCTAssertEqual(log.moves.map(\.after), logs[0].moves.map(\.after), "node \(i)'s hashes")
