@@ -13,11 +13,16 @@ final class CommandWordsTests: DaemonTestCase {
         try runProcess(tavolo, args + ["--control", harness.nodes[0].controlPath])
     }
 
-    func othello() throws -> TableID {
+    /// One node, once its control socket answers.
+    func startNode() throws {
         _ = try harness.start(1)
         try harness.eventually("the node answers", seconds: 30) {
             (try? client(0).call(.status, as: NodeStatus.self)) != nil
         }
+    }
+
+    func othello() throws -> TableID {
+        try startNode()
         let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
@@ -40,10 +45,7 @@ final class CommandWordsTests: DaemonTestCase {
 
     /// `host --seat` printed `seat 0: free` (the host's answer from before the seat was taken).
     func testHostWithASeatShowsTheSeatTaken() throws {
-        _ = try harness.start(1)
-        try harness.eventually("the node answers", seconds: 30) {
-            (try? client(0).call(.status, as: NodeStatus.self)) != nil
-        }
+        try startNode()
         let r = try run(["host", "othello", "--seat"])
         XCTAssertEqual(r.status, 0, r.combined)
         XCTAssertTrue(r.stdout.contains("seat 0: \(harness.name(0))\n"), r.stdout)
@@ -53,10 +55,7 @@ final class CommandWordsTests: DaemonTestCase {
     /// `tavolo join --bot` onto the third seat of a table whose first seats are this node's said `seat 0 at … is yours`
     /// (the node's first seat, not the one taken).
     func testJoinNamesTheSeatItTook() throws {
-        _ = try harness.start(1)
-        try harness.eventually("the node answers", seconds: 30) {
-            (try? client(0).call(.status, as: NodeStatus.self)) != nil
-        }
+        try startNode()
         let info = try client(0).call(.host(game: "spirits", players: 3), as: TableInfo.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
