@@ -31,14 +31,31 @@ public enum PeerNameDisplay {
         return out
     }
 
+    /// A name as a list shows it, given the name and the node that goes by it (nil for a bot: never marked).
+    public typealias Marker = @Sendable (String, String?) -> String
+
+    /// Shows every name as it is: for lists that know no other names.
+    public static let plain: Marker = { name, _ in name }
+
+    /// A `Marker` for the names `known` (this node, its peers, the names a list holds): a name that looks like the
+    /// name of another known node gets ` (id 1a2b3c4d)` — the rule of the page's `nameMarker` (names.js).
+    public static func marker(_ known: [(name: String?, node: String?)]) -> Marker {
+        var nodesBySkeleton: [String: Set<String>] = [:]
+        for k in known {
+            guard let name = k.name, let node = k.node else { continue }
+            nodesBySkeleton[skeleton(name), default: []].insert(node)
+        }
+        let nodes = nodesBySkeleton
+        return { name, node in
+            guard let node, nodes[skeleton(name)]?.contains(where: { $0 != node }) == true else { return name }
+            return "\(name) (id \(node.prefix(8)))"
+        }
+    }
+
     /// `entries`' names, each with ` (id 1a2b3c4d)` beside it when another entry of another node has a name that
     /// looks the same (entries with no node, bots, are never marked).
     public static func names(_ entries: [(name: String, node: String?)]) -> [String] {
-        var nodesBySkeleton: [String: Set<String>] = [:]
-        for e in entries { if let node = e.node { nodesBySkeleton[skeleton(e.name), default: []].insert(node) } }
-        return entries.map { e in
-            guard let node = e.node, (nodesBySkeleton[skeleton(e.name)]?.count ?? 0) > 1 else { return e.name }
-            return "\(e.name) (id \(node.prefix(8)))"
-        }
+        let shown = marker(entries.map { ($0.name, $0.node) })
+        return entries.map { shown($0.name, $0.node) }
     }
 }

@@ -52,11 +52,13 @@ final class PlaySession {
     static func snapshot(_ s: TableState, peers: [PeerSummary], now: Date = Date()) -> TableSnapshot {
         let info = s.info
         let mine = Set(s.mySeats)
-        let names = s.seatNames ?? TableNotices.seatNames(s)
-        let seats = info.seats.map {
+        // A name that looks like another node's (peers, this table's members) carries its id, as on the page.
+        let shown = PeerNameDisplay.marker(PeerNameDisplay.known(me: nil, peers: peers, tables: [info]))
+        let names = PeerNameDisplay.seatNames(info, named: s.seatNames ?? TableNotices.seatNames(s), shown: shown)
+        let seats = info.seats.map { seat in
             TableSnapshot.Seat(
-                seat: $0.seat, ownerName: $0.ownerName, bot: $0.bot, isMine: mine.contains($0.seat),
-                label: $0.seat < names.count ? Terminal.printable(names[$0.seat]) : nil)
+                seat: seat.seat, ownerName: seat.ownerName.map { shown($0, seat.owner?.hex) }, bot: seat.bot,
+                isMine: mine.contains(seat.seat), label: Terminal.printable(names[seat.seat]))
         }
         // The person's seat: one this node owns that no bot plays. Its bots' hands are not shown.
         let mySeat = s.mySeats.first { info.seats.indices.contains($0) && info.seats[$0].bot == nil }
@@ -72,9 +74,9 @@ final class PlaySession {
         var lost: [String] = []
         for seat in info.seats {
             guard let owner = seat.owner, let p = peers.first(where: { $0.id == owner }), p.state != .connected,
-                !lost.contains(p.name)
+                !lost.contains(shown(p.name, p.id.hex))
             else { continue }
-            lost.append(p.name)
+            lost.append(shown(p.name, p.id.hex))
         }
         if !lost.isEmpty && info.phase != .paused {
             status.append(

@@ -24,20 +24,25 @@ let gameHelp: String = GameCatalog.standard.entries.map { e in
 }.joined(separator: "; ")
 
 /// A table and its seats; `names` are the node's words for who plays each seat (`TableState.seatNames`: a member
-/// that left is shown as left before its seat's next move).
-func describe(_ t: TableInfo, me: NodeID? = nil, names: [String]? = nil) -> String {
-    func holder(_ s: SeatInfo) -> String {
-        if let names, s.seat < names.count { return Terminal.printable(names[s.seat]) }
-        guard let owner = s.ownerName else { return s.invited.map { "invited: \($0)" } ?? "free" }
-        return s.bot.map { TableNotices.bot($0, for: owner) } ?? owner
-    }
+/// that left is shown as left before its seat's next move); `shown` marks names that look like another node's.
+func describe(
+    _ t: TableInfo, me: NodeID? = nil, names: [String]? = nil, shown: PeerNameDisplay.Marker = PeerNameDisplay.plain
+) -> String {
+    let holders = PeerNameDisplay.seatNames(t, named: names, shown: shown)
     let seats = t.seats.map { s -> String in
-        let who = holder(s)
+        let who = Terminal.printable(holders[s.seat])
         return "  seat \(s.seat): \(who)" + (me != nil && s.owner == me ? "  ← yours" : "")
     }
     let mine = me.map { t.members.contains($0) } == true ? "  [mine]" : ""
-    return "\(t.id)  \(t.game) for \(t.players), host \(t.hostName), \(t.phase.rawValue)\(mine)\n"
+    let host = Terminal.printable(shown(t.hostName, t.host.hex))
+    return "\(t.id)  \(t.game) for \(t.players), host \(host), \(t.phase.rawValue)\(mine)\n"
         + seats.joined(separator: "\n")
+}
+
+/// The marker for a list of `tables`: names that look like another node's the node knows carry their ids.
+func nameMarker(_ client: ControlClient, status: NodeStatus?, tables: [TableInfo]) -> PeerNameDisplay.Marker {
+    let peers = (try? client.call(.peers, as: [PeerSummary].self)) ?? []
+    return PeerNameDisplay.marker(PeerNameDisplay.known(me: status, peers: peers, tables: tables))
 }
 
 struct Tables: ParsableCommand {
@@ -52,9 +57,11 @@ struct Tables: ParsableCommand {
         let client = try nodeOptions.connect()
         let tables = try callNode(client, .tables, as: [TableInfo].self)
         if json { return try printJSON(tables) }
-        let me = (try? client.call(.status, as: NodeStatus.self)).flatMap { NodeID(hex: $0.id) }
+        let status = try? client.call(.status, as: NodeStatus.self)
+        let me = status.flatMap { NodeID(hex: $0.id) }
         if tables.isEmpty { print("no tables; host one with: tavolo host GAME") }
-        for t in tables { print(describe(t, me: me)) }
+        let shown = nameMarker(client, status: status, tables: tables)
+        for t in tables { print(describe(t, me: me, shown: shown)) }
     }
 }
 
@@ -242,9 +249,11 @@ struct State: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let s = try callNode(try nodeOptions.connect(), .state(table: table), as: TableState.self)
+        let client = try nodeOptions.connect()
+        let s = try callNode(client, .state(table: table), as: TableState.self)
         if json { return try printJSON(s) }
-        print(describe(s.info, names: s.seatNames))
+        let shown = nameMarker(client, status: try? client.call(.status, as: NodeStatus.self), tables: [s.info])
+        print(describe(s.info, names: s.seatNames, shown: shown))
         if let seed = s.jointSeed {
             print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.hex.prefix(16) ?? "")…")
         }
