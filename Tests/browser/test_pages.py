@@ -289,7 +289,13 @@ def test_briscola_two_pages(ctx):
     css(db, "#chat-input").send_keys("good luck")
     click(db, "#chat-send")
     wait(da, lambda d: "good luck" in d.find_element(By.ID, "chat-messages").text, message="table chat did not reach a")
-    moves = 0
+    # The keyboard alone plays a card (Tab to a legal card, Enter) on the page whose turn it is.
+    wait(da, lambda d: any(x.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal") for x in (da, db)),
+         message="nobody's card is legal")
+    first = da if da.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal") else db
+    card = play_by_keyboard(first, "#hand .card-button.legal")
+    wait(first, lambda d: a.call({"op": "state", "table": tid})["moveNumber"] >= 1, message=f"Enter on {card} played nothing")
+    moves = 1
     deadline = time.time() + 600
     while not (finished(da) and finished(db)):
         assert time.time() < deadline, "the Briscola game did not end"
@@ -305,7 +311,7 @@ def test_briscola_two_pages(ctx):
         st = node.call({"op": "state", "table": tid})
         assert st["info"]["phase"] == "finished" and sum(st["scores"]) == 120, st
     shot(da, ctx.args, "briscola-end")
-    ctx.log(f"briscola: 40 cards clicked on two pages, scores {st['scores']}")
+    ctx.log(f"briscola: 40 cards played on two pages (the first by the keyboard), scores {st['scores']}")
     # Rematch with the same seats: a hosts it and invites b to its seat; b accepts; the table starts by itself.
     click(da, "#rematch-button")
     wait(da, lambda d: table_id(d) != tid, message="no rematch table")
@@ -333,6 +339,7 @@ def test_briscola_chiamata_against_bots(ctx):
     click(d, "#host-button")
     tid = table_id(d)
     auction_moves = cards = secret_checks = 0
+    keyed_bid = False
     deadline = time.time() + 600
     while not finished(d):
         assert time.time() < deadline, "the chiamata game did not end"
@@ -355,7 +362,15 @@ def test_briscola_chiamata_against_bots(ctx):
         # lowest bid when the page says this seat must bid.
         bid = "#bids button.legal:not([title^='leave'])"
         must = retry(lambda: any("must bid" in e.text for e in d.find_elements(By.ID, "bids")))
-        if try_click_first(d, bid if auction_moves == 0 or must else "#bids button.legal[title^='leave']"):
+        if auction_moves == 0 and d.find_elements(By.CSS_SELECTOR, bid):
+            # The first bid by the keyboard alone (Tab to the lowest bid, Enter).
+            before = st.get("moveNumber", 0)
+            chosen = retry(lambda: play_by_keyboard(d, bid))
+            wait(d, lambda d: a.call({"op": "state", "table": tid})["moveNumber"] > before,
+                 message=f"Enter on the bid {chosen} played nothing")
+            auction_moves += 1
+            keyed_bid = True
+        elif try_click_first(d, bid if auction_moves == 0 or must else "#bids button.legal[title^='leave']"):
             auction_moves += 1
         elif try_click_first(d, "#calls .legal"):
             auction_moves += 1
@@ -366,6 +381,7 @@ def test_briscola_chiamata_against_bots(ctx):
                 shot(d, ctx.args, "briscola-chiamata")
         time.sleep(0.1)
     assert cards == 8, f"{cards} cards played by clicks, not 8"
+    assert keyed_bid, "the first bid was not made by the keyboard"
     assert auction_moves >= 1, "no auction move was clicked"
     st = a.call({"op": "state", "table": tid})
     assert st["info"]["phase"] == "finished" and len(st["scores"]) == 5, st
@@ -391,6 +407,14 @@ def test_spirits_and_quit_asks(ctx):
     while (played < 3 or piles_seen == 0) and played < 30 and time.time() < deadline:
         if d.find_elements(By.CSS_SELECTOR, "#hand .card-button.legal"):
             piles_seen += check_spirits_pile(d, a, tid)
+            if played == 0:
+                # The keyboard alone plays the first card (Tab to a legal card, Enter).
+                before = a.call({"op": "state", "table": tid})["moveNumber"]
+                card = play_by_keyboard(d, "#hand .card-button.legal")
+                wait(d, lambda d: a.call({"op": "state", "table": tid})["moveNumber"] > before,
+                     message=f"Enter on {card} played nothing")
+                played += 1
+                continue
         if try_click_first(d, "#hand .card-button.legal"):
             played += 1
         time.sleep(0.1)
