@@ -27,13 +27,7 @@ struct PlayFullScreen {
 
     /// The one line for a way out that was not chosen; above all the node's own end, which left no trace before.
     static func explain(_ error: Error, table: TableID) -> String {
-        guard let e = error as? ControlClient.ClientError else { return "\(error)" }
-        switch e {
-        case .closed, .timedOut, .cannotConnect:
-            return "your node stopped (\(e)). The table waits for you for its grace period: start tavolod "
-                + "again and run `tavolo play \(table)` to come back."
-        case .badResponse: return "\(e)"
-        }
+        nodeLoss(error, comeBack: "run `tavolo play \(table)` to come back")
     }
 
     private func loop(_ terminal: RawTerminal, _ first: TableSnapshot) throws {

@@ -13,7 +13,9 @@ struct PlayLineMode {
         var printedMoves = 0
         while true {
             let s: TableSnapshot
-            do { s = try session.snapshot() } catch { throw CleanExit.failure("\(error)") }
+            do { s = try session.snapshot() } catch {
+                throw CleanExit.failure(PlayFullScreen.explain(error, table: session.table))
+            }
             _ = session.drainEvents()
             switch s.phase {
             case .finished:

@@ -297,7 +297,9 @@ struct Watch: ParsableCommand {
         do { try events.subscribe() } catch { throw CleanExit.failure("\(error)") }
         while true {
             let e: TableEvent
-            do { e = try events.nextEvent() } catch { throw CleanExit.failure("\(error)") }
+            do { e = try events.nextEvent() } catch {
+                throw CleanExit.failure(nodeLoss(error, comeBack: "run `tavolo watch` again"))
+            }
             guard all || isMine(e.table) else { continue }
             if json {
                 try printJSON(EventLine(event: e))
@@ -361,4 +363,14 @@ extension Unicode.GeneralCategory {
 
 extension TableID: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
+}
+
+/// What a command that follows the node says when the node goes away under it (`TableNotices.ownNodeStopped`, as
+/// the page says it), then how to come back; any other error as it is.
+func nodeLoss(_ error: Error, comeBack: String) -> String {
+    guard let e = error as? ControlClient.ClientError else { return "\(error)" }
+    switch e {
+    case .closed, .timedOut, .cannotConnect: return "\(TableNotices.ownNodeStopped), then \(comeBack) (\(e))."
+    case .badResponse: return "\(e)"
+    }
 }

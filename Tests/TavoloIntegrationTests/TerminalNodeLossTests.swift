@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTable
 import TavoloTestSupport
 import XCTest
 
@@ -15,8 +16,29 @@ extension TerminalPlayTests {
         XCTAssertTrue(out.contains(" icanon") && !out.contains("-icanon"), "terminal restored: \(out)")
         // The terminal wraps the line wherever the width falls, mid-word too: compared without the white space.
         let said = out.filter { !$0.isWhitespace }
-        XCTAssertTrue(said.contains("tavolo:yournodestopped"), out)
-        XCTAssertTrue(said.contains("run`tavoloplay\(id)`tocomeback"), out)
+        // The words the page and `tavolo watch` use too (TableNotices.ownNodeStopped), then this command's way back.
+        XCTAssertTrue(said.contains("tavolo:" + TableNotices.ownNodeStopped.filter { !$0.isWhitespace }), out)
+        XCTAssertTrue(said.contains("starttavolodagain,thenrun`tavoloplay\(id)`tocomeback"), out)
         XCTAssertFalse(out.contains("▶ YOUR TURN"), "the table's screen is gone, not left under the prompt: \(out)")
+    }
+
+    /// `tavolo watch` says its node's end in the same words, with its own way back (it printed the client's error).
+    func testWatchSaysTheOwnNodeStoppedInTheSameWords() throws {
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: tavolo)
+        watch.arguments = ["watch", "--control", harness.nodes[0].controlPath]
+        let stderr = Pipe()
+        watch.standardError = stderr
+        watch.standardOutput = FileHandle.nullDevice
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        // A moment to connect and subscribe to the node's events before the node goes.
+        usleep(500_000)
+        harness.kill9(0)
+        try harness.eventually("tavolo watch to exit", seconds: 15) { !watch.isRunning }
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(watch.terminationStatus, 1, said)
+        XCTAssertTrue(said.hasPrefix("tavolo: \(TableNotices.ownNodeStopped), then run `tavolo watch` again ("), said)
+        XCTAssertEqual(said.filter { $0 == "\n" }.count, 1, "one line: \(said)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTable
 import XCTest
 
 @testable import TavoloWeb
@@ -22,5 +23,16 @@ final class WebAssetsTests: XCTestCase {
         for file in files {
             XCTAssertNotNil(WebAssets.files["/" + file], "\(file) is in Assets/ but not served (WebAssets.swift)")
         }
+    }
+
+    /// The page says its node's loss in the words of `tavolo play` and `tavolo watch`: its copy of the text is the
+    /// Swift one, or the three would drift apart again (issue 34).
+    func testThePageSaysTheNodesLossInTheCLIsWords() throws {
+        let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/TavoloWeb/Assets/js/app.js")
+        let text = try String(contentsOf: app, encoding: .utf8).replacingOccurrences(of: "\n  ", with: " ")
+        XCTAssertTrue(
+            text.contains("export const OWN_NODE_STOPPED = \"\(TableNotices.ownNodeStopped)\";"),
+            "app.js's OWN_NODE_STOPPED is not TableNotices.ownNodeStopped")
     }
 }

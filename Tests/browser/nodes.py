@@ -33,9 +33,14 @@ class TavoloNode:
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         self.sock = os.path.join(self.dir, "control.sock")
-        self.log = open(os.path.join(self.dir, "tavolod.log"), "w")
+        self.binary = binary
+        self.start()
+
+    def start(self):
+        """Starts the node (again, after `kill`: the same state directory, so the same id, page port and token)."""
+        self.log = open(os.path.join(self.dir, "tavolod.log"), "a")
         self.proc = subprocess.Popen(
-            [binary, "--name", name, "--state-dir", self.dir, "--control", self.sock, "--log-level", "info"],
+            [self.binary, "--name", self.name, "--state-dir", self.dir, "--control", self.sock, "--log-level", "info"],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while True:
@@ -44,7 +49,7 @@ class TavoloNode:
                 break
             except (OSError, RuntimeError):
                 if self.proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"tavolod {name} did not start (see {self.log.name})")
+                    raise RuntimeError(f"tavolod {self.name} did not start (see {self.log.name})")
                 time.sleep(0.2)
         self.url = self.web["url"]
         self.port = self.web["port"]
@@ -53,6 +58,12 @@ class TavoloNode:
 
     def call(self, request):
         return control(self.sock, request)
+
+    def kill(self):
+        """kill -9: the node ends with no goodbye."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
 
     def stop(self):
         if self.proc.poll() is None:
@@ -91,6 +102,12 @@ class Cluster:
                 return
             time.sleep(0.3)
         raise AssertionError("the nodes did not connect to each other")
+
+    def kill(self):
+        """kill -9: the node ends with no goodbye."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
 
     def stop(self):
         for n in self.nodes:

@@ -608,6 +608,40 @@ def test_lobby_screenshot(ctx):
     check_accessible(ctx, ctx.b, "the lobby")
 
 
+OWN_NODE_STOPPED = "Your node stopped. Your seats wait for you for the table's grace period: start tavolod again"
+
+
+def test_own_node_lost_and_back(ctx):
+    """The page's own node is killed mid-game (issue 34): the page says so in the words of `tavolo play`
+    (TableNotices.ownNodeStopped) until the node is started again; then, on the same port, it reconnects by itself,
+    the words go, and the person's turn is back."""
+    node = TavoloNode(ctx.args.tavolod, ctx.cluster.nodes[0].name + "-k", ctx.cluster.root)
+    try:
+        tid = node.call({"op": "host", "game": "othello", "players": 2})["id"]
+        node.call({"op": "join", "table": tid, "seat": 0})
+        node.call({"op": "join", "table": tid, "seat": 1, "bot": "greedy"})
+        node.call({"op": "start", "table": tid})
+        d = ctx.b
+        open_page(d, node)
+        d.get(node.url + f"#/table/{tid}")
+        css(d, "#board .sq.legal")
+        port = node.port
+        node.kill()
+        banners = lambda d: d.find_element(By.ID, "banner").text
+        wait(d, lambda d: OWN_NODE_STOPPED in banners(d) and "comes back by itself" in banners(d),
+             message=f"the node's loss is not said: {banners(d)!r}")
+        assert "bad" in d.find_element(By.ID, "link").get_attribute("class")
+        check_accessible(ctx, d, "the page without its node")
+        node.start()
+        assert node.port == port, f"the page moved from port {port} to {node.port}"
+        wait(d, lambda d: "ok" in d.find_element(By.ID, "link").get_attribute("class"), message="never reconnected")
+        wait(d, lambda d: OWN_NODE_STOPPED not in banners(d), message="the loss is still said once the node is back")
+        css(d, "#board .sq.legal")
+        ctx.log(f"own node lost: said on the page, back on port {port} by itself")
+    finally:
+        node.stop()
+
+
 def look_alike(name):
     """`name` with its Latin a and e written as the Cyrillic letters drawn the same."""
     return name.replace("a", "\u0430").replace("e", "\u0435")
@@ -653,7 +687,8 @@ def test_look_alike_names_carry_their_ids(ctx):
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
          test_othello_against_bot, test_briscola_two_pages, test_briscola_chiamata_against_bots,
          test_spirits_and_quit_asks, test_fifteen_race_and_grace, test_a_leaver_is_shown_as_left,
-         test_watching_tables, test_lobby_screenshot, test_look_alike_names_carry_their_ids]
+         test_watching_tables, test_lobby_screenshot, test_look_alike_names_carry_their_ids,
+         test_own_node_lost_and_back]
 
 
 class Context:

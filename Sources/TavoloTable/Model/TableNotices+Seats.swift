@@ -7,6 +7,12 @@ extension TableNotices {
         "Leave a table. Before the game starts your seat is freed; during a game you forfeit: it counts as lost "
         + "for you, and a bot of another player's node plays your seats to the end."
 
+    /// A person's own node stopped under them (its control socket or the page's link closed): the start of what
+    /// `tavolo play`, `tavolo watch` and the page (app.js, whose copy WebAssetsTests checks) say, each then telling
+    /// its own way back. The seats wait: a member lost during a game has the table's grace period to come back.
+    public static let ownNodeStopped =
+        "Your node stopped. Your seats wait for you for the table's grace period: start tavolod again"
+
     /// A seat a bot plays: `bot (greedy) for bob` (bob's node runs it).
     public static func bot(_ kind: String, for owner: String) -> String { "bot (\(kind)) for \(owner)" }
 

@@ -105,14 +105,25 @@ const app = {
 
 app.chat = new Chat(app, document.getElementById("chat"));
 
+/** The node went away under the page: the words of `tavolo play` and `tavolo watch` (TableNotices.ownNodeStopped,
+ *  checked by WebAssetsTests), then the page's own way back. */
+export const OWN_NODE_STOPPED =
+  "Your node stopped. Your seats wait for you for the table's grace period: start tavolod again";
+let nodeStoppedBanner = null;
+
 app.node.on("open", () => {
   put(document.getElementById("link"), "connected");
   document.getElementById("link").className = "link ok";
+  nodeStoppedBanner?.();
+  nodeStoppedBanner = null;
   app.refresh().then(() => app.show());
 });
-app.node.on("close", () => {
+app.node.on("close", (wasOpen) => {
   put(document.getElementById("link"), "node unreachable — retrying…");
   document.getElementById("link").className = "link bad";
+  // Once, when a link that was up goes down; it stays until the node answers again (its page keeps its port).
+  if (wasOpen && !nodeStoppedBanner)
+    nodeStoppedBanner = banner(`${OWN_NODE_STOPPED}; this page comes back by itself when it answers.`, "error", 0);
 });
 app.node.on("event", (e) => {
   if (e.kind === "invited") {
