@@ -136,7 +136,9 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
         if let frameError = error as? FrameError {
             goodbye(frameError.goodbyeCode, frameError.description)
         } else {
-            closeReason = "connection error: \(error)"
+            // In words for `tavolo peers` and the page (the library's text is a type name and an errno number).
+            closeReason = "connection error: " + DialFailure.cause(error)
+            settings.logger.debug("session closed on \(error)")
             phase = .closing
             context.close(promise: nil)
         }
