@@ -92,9 +92,6 @@ struct Tavolod: AsyncParsableCommand {
             """)
     var noLogFsync = false
 
-    @Flag(help: "Tests only: as host, deal a deck that is not the joint seed's shuffle (the others must catch it).")
-    var testCheatDeal = false
-
     @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
@@ -199,7 +196,6 @@ struct Tavolod: AsyncParsableCommand {
         if let v = testProtocolVersion { options.wireVersion = v }
         options.tableOptions.nonceSeed = nonceSeed
         options.tableOptions.nodeIndex = nonceIndex
-        options.tableOptions.cheatDeal = testCheatDeal
         options.tableOptions.logFsync = !noLogFsync
         options.allowInjection = testAllowInjection
         options.datagramDropShare = testDropDatagrams

@@ -10,7 +10,7 @@ import TavoloTestSupport
 import XCTest
 
 /// Tables between real `tavolod` processes (real Avahi, real sockets), with real misbehaving peers:
-/// a host started with `--test-cheat-deal`, and a node that injects raw table messages through its control
+/// a host that injects a forged deal, and a node that injects raw table messages through its control
 /// socket (`--test-allow-injection`). Every other node must catch them.
 final class TableIntegrationTests: DaemonTestCase {
 
@@ -58,14 +58,17 @@ final class TableIntegrationTests: DaemonTestCase {
         return info.id
     }
 
+    /// The host deals a deck that is not the joint seed's shuffle: a forged first deal, injected as the host right
+    /// after the start (during the seeding), reaches the others before the honest one (a deal number is taken once).
     func testADealThatIsNotTheJointSeedsShuffleIsCaughtByEveryOtherNode() throws {
-        _ = try harness.startNode(extraArguments: ["--test-cheat-deal"])
+        _ = try harness.startNode(extraArguments: ["--test-allow-injection"])
         _ = try harness.start(2)
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: [.stopped, .moved]) }
         defer { watchers.forEach { $0.close() } }
         let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
         _ = try client(0).call(.start(table: id), as: TableInfo.self)
+        _ = try client(0).call(.inject(.deal(table: id, number: 1, cards: Array(0..<36))), as: Empty.self)
         try waitFor("both honest nodes stop the table") {
             watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } }
         }

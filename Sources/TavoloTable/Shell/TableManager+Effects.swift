@@ -30,8 +30,7 @@ extension TableManager {
 
     private func carry(_ effect: TableEffect, about peer: NodeID?) {
         switch effect {
-        case .send(var message, let nodes):
-            if options.cheatDeal { message = Self.cheated(message) }
+        case .send(let message, let nodes):
             do {
                 let wire = try message.wire()
                 transport.post(wire.bytes, form: wire.form, to: nodes)
@@ -133,15 +132,5 @@ extension TableManager {
         case .warning: logger.warning("\(line)")
         case .error: logger.error("\(line)")
         }
-    }
-
-    /// A deal with its first card swapped with the first one of another kind (copies of a card are alike, so swapping
-    /// two of them would change nothing); any other message as it is.
-    static func cheated(_ message: TableMessage) -> TableMessage {
-        guard case .deal(let table, let number, var cards) = message,
-            let other = cards.firstIndex(where: { $0 != cards[0] })
-        else { return message }
-        cards.swapAt(0, other)
-        return .deal(table: table, number: number, cards: cards)
     }
 }

@@ -45,9 +45,6 @@ public actor TableManager {
         /// Reproducible nonces (`tavolo simulate --seed`): derived from this seed and `nodeIndex`.
         public var nonceSeed: UInt64?
         public var nodeIndex: UInt64 = 0
-        /// Test-only misbehaviour, at the edge like a modified node: every deal this node sends has two cards swapped,
-        /// so it is not the joint seed's shuffle (the machine itself deals honestly and knows nothing of it).
-        public var cheatDeal = false
         /// How long a finished or stopped table stays listed.
         public var overTableLifetime: Duration = .seconds(600)
         /// Called with the log of every table that ended (finished or stopped), on the disk's thread, after its file
