@@ -338,6 +338,11 @@ extension TableMachine {
     mutating func handleResult(from: NodeID, finalHash: StateHash) {
         guard info.isMember(from), !replaced.contains(from), info.phase.isActive, checks, results[from] == nil
         else { return }
+        guard play != nil else {
+            // Before the seed here (a racer that finished while this node waited for the last reveal): it waits.
+            inbox.results[from] = finalHash
+            return
+        }
         play?.results[from] = finalHash
         guard resultSent, let s = session else { return }
         hashesChecked += 1

@@ -177,6 +177,11 @@ extension TableMachine {
         }
         // The first report counts: a node cannot take its vote back.
         guard race.orders[from] == nil, order.count <= info.players else { return }
+        guard play != nil else {
+            // Before the seed here (a racer finished while this node waited for the last reveal): it waits.
+            if inbox.raceOrders[from] == nil { inbox.raceOrders[from] = order }
+            return
+        }
         play?.race.orders[from] = order
     }
 

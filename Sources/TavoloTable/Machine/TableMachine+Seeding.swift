@@ -119,6 +119,11 @@ extension TableMachine {
             return
         }
         stage = .playing(TablePlay(seed: seed, sequencer: MoveSequencer(game: game), round: round))
+        // What fast racers sent before the seed was known here: their results and finishing orders.
+        let (results, orders) = (inbox.results, inbox.raceOrders)
+        (inbox.results, inbox.raceOrders) = ([:], [:])
+        play?.results = results
+        play?.race.orders = orders
         log.jointSeed = seed
         log.initialHash = game.stateHash.hex
         log.participants = order.map {

@@ -61,6 +61,11 @@ struct TableInbox {
     /// Deals from a member that is not the host while the host is away (§9.13): where a takeover of the host is
     /// agreed first, its successor deals before this node agrees it. Taken once the sender is the host here.
     var dealsFromSuccessor: [Int: (from: NodeID, cards: [UInt8])] = [:]
+    /// Members' results that came before the seed here: a fast racer can finish its race before this node has the
+    /// last reveal (§10.2). Taken into play at the seed, checked when this node ends (one per member, so bounded).
+    var results: [NodeID: StateHash] = [:]
+    /// Members' race finishing orders (`table.race-order`, §10.3) that came before the seed here, likewise.
+    var raceOrders: [NodeID: [Int]] = [:]
 
     var raceMovesWaiting: Int { raceMoves.values.reduce(0) { $0 + $1.count } }
 }
