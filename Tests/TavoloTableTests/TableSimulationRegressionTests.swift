@@ -10,7 +10,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "fifteen/3", 89,
             "a fast racer's result and finishing order reached the seatless host before its last reveal and were "
                 + "dropped: the host timed out on the result, then ranked without the vote (§10.2)"
-        )
+        ),
+        (
+            "briscola/5", 35,
+            "a member voted out at the point it inherited a seat: its takeover, listing that seat, was logged before "
+                + "the one that gave it the seat, so every record was refused (§9.12's log order, §11.4 step 2)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

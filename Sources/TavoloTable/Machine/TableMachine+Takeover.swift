@@ -210,15 +210,15 @@ extension TableMachine {
             // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
             // was away catches up first): either way the log names the agreed move, the same everywhere.
             let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : s.moveNumber
-            // In the order of `appliedAt`, then of the members' ids: a race's host without a seat passes nothing and
-            // is due at once, its seated members when their moves are in, so nodes that learn the votes at other
-            // times would otherwise log the same takeovers in other orders.
-            log.takeovers =
-                ((log.takeovers ?? []) + [
+            // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
+            // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
+            // other times would otherwise log the same takeovers in other orders.
+            log.takeovers = GameLog.LoggedTakeover.canonicalOrder(
+                (log.takeovers ?? []) + [
                     GameLog.LoggedTakeover(
                         member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
                         number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
-                ]).sorted { ($0.appliedAt, $0.member) < ($1.appliedAt, $1.member) }
+                ])
             persist()
             let list = seats.map(String.init).joined(separator: ", ")
             if t.member == me && !t.forfeit {

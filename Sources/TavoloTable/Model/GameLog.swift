@@ -80,3 +80,23 @@ public struct GameLog: Codable, Sendable, Equatable {
         try DurableFile.replace("\(games)/\(table.id).json", with: Array(CanonicalJSON.encodePretty(self)), sync: sync)
     }
 }
+
+extension GameLog.LoggedTakeover {
+    /// The log's order of takeovers (§9.12): by the move count they passed at, then — where one passed a seat to a
+    /// member whose own seats, that one included, passed at the same point (a member voted out just after it
+    /// inherited) — the inheritance before the passing on, so the last takeover of each seat names its owner at the
+    /// end (§11.4 step 2), then by the members' ids. The same at every node, whatever order it learned the votes in.
+    public static func canonicalOrder(_ takeovers: [Self]) -> [Self] {
+        // How many takeovers at the same point handed a seat of this one to its member before it passed on.
+        func depth(_ t: Self, _ seen: Set<NodeID> = []) -> Int {
+            let before = takeovers.filter { p in
+                p.appliedAt == t.appliedAt && p.heir == t.member && !seen.contains(p.member)
+                    && !Set(p.seats).isDisjoint(with: t.seats)
+            }
+            return before.map { depth($0, seen.union([t.member])) + 1 }.max() ?? 0
+        }
+        let keyed = takeovers.map { (t: $0, depth: depth($0)) }
+        return keyed.sorted { ($0.t.appliedAt, $0.depth, $0.t.member) < ($1.t.appliedAt, $1.depth, $1.t.member) }
+            .map(\.t)
+    }
+}
