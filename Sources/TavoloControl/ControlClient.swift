@@ -113,9 +113,10 @@ public final class ControlClient: @unchecked Sendable {
         }
     }
 
-    /// Sends a request and decodes the `result`, turning a failure into a thrown `ControlFailure`.
-    public func call<R: Codable & Sendable>(_ request: ControlRequest, as: R.Type) throws -> R {
-        let line = try requestLine(request)
+    /// Sends a request and decodes its `result` as the type the request names, turning a failure into a thrown
+    /// `ControlFailure`.
+    public func call<R>(_ call: ControlCall<R>) throws -> R {
+        let line = try requestLine(call.request)
         let response: ControlResponse<R>
         do { response = try WireJSON.decode(ControlResponse<R>.self, line) } catch {
             throw ClientError.badResponse(WireJSON.describe(error))
@@ -127,7 +128,7 @@ public final class ControlClient: @unchecked Sendable {
 
     /// Starts the event stream (`events`): read each event with `nextEvent()` until `close()`.
     public func subscribe(kinds: [TableEvent.Kind]? = nil) throws {
-        _ = try call(.events(kinds: kinds), as: Empty.self)
+        _ = try call(.events(kinds: kinds))
     }
 
     /// The next streamed event; lines that are not events are skipped.

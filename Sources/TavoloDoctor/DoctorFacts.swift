@@ -57,8 +57,8 @@ public struct DoctorFacts: Codable, Sendable, Equatable {
         do {
             let client = try ControlClient(path: socket, timeout: 10)
             defer { client.close() }
-            facts.node = try client.call(.discovery, as: DiscoveryReport.self)
-            facts.peers = try client.call(.peers, as: [PeerSummary].self)
+            facts.node = try client.call(.discovery)
+            facts.peers = try client.call(.peers)
         } catch {
             facts.nodeError = "\(error)"
         }

@@ -51,20 +51,20 @@ extension ChaosSimulation {
     /// Hosts a table of the game on `host`, seats a bot of every node and starts it.
     func hostFullTable(host: Int) throws -> TableID {
         let table = try client(host).call(
-            .host(game: options.game, players: options.peers, grace: options.grace), as: TableInfo.self)
+            .host(game: options.game, players: options.peers, grace: options.grace))
         let id = table.id
         try waitUntil("every node sees \(id)", timeout: 20) {
             try (0..<options.peers).allSatisfy { i in
-                try client(i).call(.tables, as: [TableInfo].self).contains { $0.id == id }
+                try client(i).call(.tables).contains { $0.id == id }
             }
         }
         for i in 0..<options.peers {
-            _ = try client(i).call(.join(table: id, game: nil, seat: i, bot: options.bot), as: JoinResult.self)
+            _ = try client(i).call(.join(table: id, game: nil, seat: i, bot: options.bot))
         }
         try waitUntil("the seats of \(id) taken", timeout: 20) {
-            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == id }?.freeSeats.isEmpty == true
+            try client(host).call(.tables).first { $0.id == id }?.freeSeats.isEmpty == true
         }
-        _ = try client(host).call(.start(table: id), as: TableInfo.self)
+        _ = try client(host).call(.start(table: id))
         return id
     }
 
@@ -108,7 +108,7 @@ extension ChaosSimulation {
         // The loss is noticed after the heartbeat timeout (1.5 s) and the grace runs from there; a leave before the
         // grace is over would be a forfeit, so the driver waits well past it, once.
         Thread.sleep(forTimeInterval: Double(options.grace) + 5)
-        _ = try client(survivor).call(.leave(table: id), as: Empty.self)
+        _ = try client(survivor).call(.leave(table: id))
     }
 
     /// Waits until every expected node's table is over; the states of those nodes.

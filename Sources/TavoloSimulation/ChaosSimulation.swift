@@ -128,7 +128,7 @@ public final class ChaosSimulation: @unchecked Sendable {
     func socket(_ i: Int) -> String { "\(workDir)/run/\(names[i]).sock" }
     func client(_ i: Int) throws -> ControlClient { try ControlClient(path: socket(i), timeout: 5) }
     func state(_ i: Int, _ id: TableID) throws -> TableState {
-        try client(i).call(.state(table: id), as: TableState.self)
+        try client(i).call(.state(table: id))
     }
 
     public func run() throws -> Report {
@@ -212,12 +212,12 @@ public final class ChaosSimulation: @unchecked Sendable {
         // connections that come and go while a long catch-up is written (a debug build under load, mostly).
         try? waitUntil("every node's tables over", timeout: 90) {
             (0..<options.peers).allSatisfy { i in
-                (try? client(i).call(.tables, as: [TableInfo].self))?.allSatisfy { $0.phase.isOver } == true
+                (try? client(i).call(.tables))?.allSatisfy { $0.phase.isOver } == true
             }
         }
         try waitUntil("a full mesh of \(options.peers)", timeout: 60) {
             (0..<options.peers).allSatisfy { i in
-                guard let peers = try? client(i).call(.peers, as: [PeerSummary].self) else { return false }
+                guard let peers = try? client(i).call(.peers) else { return false }
                 return peers.filter { $0.state == .connected && names.contains($0.name) }.count == options.peers - 1
             }
         }

@@ -77,9 +77,9 @@ public final class Simulation: @unchecked Sendable {
     /// Each node's traffic and CPU, and the address the others see it at.
     private func nodeReports(_ clients: [ControlClient], cpu: [Double?]) throws -> [NodeReport] {
         var nodes: [NodeReport] = []
-        let views = clients.map { (try? $0.call(.peers, as: [PeerSummary].self)) ?? [] }
+        let views = clients.map { (try? $0.call(.peers)) ?? [] }
         for (i, c) in clients.enumerated() {
-            let s = try c.call(.status, as: NodeStatus.self)
+            let s = try c.call(.status)
             let seen = views.enumerated().lazy.filter { $0.offset != i }.compactMap { view in
                 view.element.first { $0.name == self.names[i] && $0.state == .connected }.map { Self.ip($0.address) }
             }.first
@@ -111,7 +111,7 @@ public final class Simulation: @unchecked Sendable {
     /// Reliable bytes and frames every node has sent so far, summed.
     static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int) {
         clients.reduce((0, 0)) { sum, c in
-            guard let s = try? c.call(.status, as: NodeStatus.self) else { return sum }
+            guard let s = try? c.call(.status) else { return sum }
             return (sum.0 + s.stats.bytesSent, sum.1 + s.stats.framesSent)
         }
     }
@@ -120,7 +120,7 @@ public final class Simulation: @unchecked Sendable {
     static func scoresAgree(_ clients: [ControlClient]) -> Bool {
         let deadline = Date().addingTimeInterval(20)
         while true {
-            let boards = clients.map { try? $0.call(.scores(game: nil), as: ScoreBoard.self) }
+            let boards = clients.map { try? $0.call(.scores(game: nil)) }
             if boards.allSatisfy({ $0 != nil && $0 == boards[0] }) { return true }
             if Date() > deadline { return false }
             Thread.sleep(forTimeInterval: 0.2)
@@ -176,7 +176,7 @@ public final class Simulation: @unchecked Sendable {
             var complete = true
             for i in 0..<options.peers {
                 guard let c = try? ControlClient(path: socketPath(i)),
-                    let peers = try? c.call(.peers, as: [PeerSummary].self),
+                    let peers = try? c.call(.peers),
                     peers.filter({ $0.state == .connected && names.contains($0.name) }).count == options.peers - 1
                 else {
                     complete = false
@@ -221,7 +221,7 @@ public final class Simulation: @unchecked Sendable {
         let table = try hostAndSeat(clients)
         tableID.value = table.id
         let start = Date()
-        _ = try clients[0].call(.start(table: table.id), as: TableInfo.self)
+        _ = try clients[0].call(.start(table: table.id))
         try waitForTheEnd(of: index, collector, since: start)
         return report(table: table, clients: clients, collector, wallMs: Date().timeIntervalSince(start) * 1000)
     }
@@ -256,19 +256,19 @@ public final class Simulation: @unchecked Sendable {
         let host = clients[0]
         let table: TableInfo
         do {
-            table = try host.call(.host(game: options.game, players: options.peers), as: TableInfo.self)
+            table = try host.call(.host(game: options.game, players: options.peers))
         } catch { throw Failure("hosting failed: \(error)") }
         try waitUntilEveryNodeSees(table, clients)
         for (i, c) in clients.enumerated() {
             do {
                 let bot = options.racePace.map { "\(options.bot)@\($0 * (1 + Double(i) / 4))" } ?? options.bot
-                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot), as: JoinResult.self)
+                _ = try c.call(.join(table: table.id, game: nil, seat: i, bot: bot))
             } catch {
                 throw Failure("\(names[i]) could not take seat \(i): \(error)")
             }
         }
         try waitUntil("every seat of \(table.id) taken") {
-            try host.call(.tables, as: [TableInfo].self).first { $0.id == table.id }?.freeSeats.isEmpty == true
+            try host.call(.tables).first { $0.id == table.id }?.freeSeats.isEmpty == true
         }
         return table
     }
@@ -278,14 +278,14 @@ public final class Simulation: @unchecked Sendable {
     private func waitUntilEveryNodeSees(_ table: TableInfo, _ clients: [ControlClient]) throws {
         func missing() -> [Int] {
             clients.indices.filter { i in
-                (try? clients[i].call(.tables, as: [TableInfo].self).contains { $0.id == table.id }) != true
+                (try? clients[i].call(.tables).contains { $0.id == table.id }) != true
             }
         }
         do {
             try waitUntil("every node sees table \(table.id)") { missing().isEmpty }
         } catch {
             let report = missing().map { i -> String in
-                let peers = try? clients[i].call(.peers, as: [PeerSummary].self)
+                let peers = try? clients[i].call(.peers)
                 let hostState = peers?.first { $0.name == names[0] }?.state.rawValue ?? "unknown"
                 return "\(names[i]) (sees the host \(names[0]) as \(hostState))"
             }
@@ -331,9 +331,9 @@ public final class Simulation: @unchecked Sendable {
         var latencies: [Double] = []
         var live: [LiveStats] = []
         var logWrites: [Double] = []
-        let finishTimes = (try? clients[0].call(.state(table: table.id), as: TableState.self))?.finishTimes
+        let finishTimes = (try? clients[0].call(.state(table: table.id)))?.finishTimes
         for c in clients {
-            if let st = try? c.call(.state(table: table.id), as: TableState.self) {
+            if let st = try? c.call(.state(table: table.id)) {
                 latencies += st.confirmLatencyMs
                 if let l = st.liveStats { live.append(l) }
                 logWrites += st.logWriteMs

@@ -42,7 +42,7 @@ struct Chat: ParsableCommand {
         do {
             if !words.isEmpty {
                 let room = self.room ?? ChatMessage.lobby
-                let sent = try client.call(.chat(room: room, text: words.joined(separator: " ")), as: ChatSent.self)
+                let sent = try client.call(.chat(room: room, text: words.joined(separator: " ")))
                 if json {
                     print(String(decoding: try CanonicalJSON.encode(sent), as: UTF8.self))
                 } else {
@@ -51,7 +51,7 @@ struct Chat: ParsableCommand {
                 return
             }
             let writers = ChatWriters()
-            for entry in try client.call(.chatLog(room: room, follow: follow), as: [ChatEntry].self) {
+            for entry in try client.call(.chatLog(room: room, follow: follow)) {
                 show(entry, writers)
             }
             while follow {

@@ -24,7 +24,7 @@ struct Open: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         let link: WebLinkInfo
-        do { link = try client.call(.web, as: WebLinkInfo.self) } catch {
+        do { link = try client.call(.web) } catch {
             throw CleanExit.failure("\(error)")
         }
         if json {

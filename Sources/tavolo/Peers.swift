@@ -29,7 +29,7 @@ struct Peers: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         if let accept {
-            do { _ = try client.call(.acceptPeer(name: accept), as: Empty.self) } catch {
+            do { _ = try client.call(.acceptPeer(name: accept)) } catch {
                 throw CleanExit.failure("\(error)")
             }
             if json {
@@ -41,7 +41,7 @@ struct Peers: ParsableCommand {
         }
         repeat {
             let peers: [PeerSummary]
-            do { peers = try client.call(.peers, as: [PeerSummary].self) } catch {
+            do { peers = try client.call(.peers) } catch {
                 throw CleanExit.failure("\(error)")
             }
             if watch && !json { print("\u{1B}[H\u{1B}[2J", terminator: "") }

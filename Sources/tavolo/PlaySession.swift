@@ -19,8 +19,8 @@ final class PlaySession {
 
     /// The table now, with the status line's problems (lost peers, a stop).
     func snapshot() throws -> TableSnapshot {
-        let state = try client.call(.state(table: table), as: TableState.self)
-        let peers = (try? client.call(.peers, as: [PeerSummary].self)) ?? []
+        let state = try client.call(.state(table: table))
+        let peers = (try? client.call(.peers)) ?? []
         return Self.snapshot(state, peers: peers)
     }
 
@@ -30,7 +30,7 @@ final class PlaySession {
     /// Plays a move; the node's refusal comes back as one line.
     func play(_ json: [UInt8]) -> String? {
         do {
-            _ = try client.call(.move(table: table, move: try JSONValue(json: json)), as: Empty.self)
+            _ = try client.call(.move(table: table, move: try JSONValue(json: json)))
             return nil
         } catch {
             return "refused: \(error)"
@@ -41,9 +41,9 @@ final class PlaySession {
     func leave() throws -> String { try Self.leave(table, client) }
 
     static func leave(_ table: TableID, _ client: ControlClient) throws -> String {
-        _ = try client.call(.leave(table: table), as: Empty.self)
+        _ = try client.call(.leave(table: table))
         // A table left before its start is gone (the seat is freed); a game left stays, stopped, to say how.
-        guard let after = try? client.call(.state(table: table), as: TableState.self), after.leftAt != nil else {
+        guard let after = try? client.call(.state(table: table)), after.leftAt != nil else {
             return "You left \(table): your seat is free again"
         }
         return TableNotices.youLeft(after)

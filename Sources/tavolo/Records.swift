@@ -23,7 +23,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let everything = try callNode(client, .history(game: game, player: player), as: [RecordSummary].self)
+        let everything = try callNode(client, .history(game: game, player: player))
         // This node's games first: on a busy LAN the games of strangers, shared by record sync, flooded the list.
         let records = everything.filter(\.mine) + (all ? everything.filter { !$0.mine } : [])
         if json { return try printJSON(records) }
@@ -67,7 +67,7 @@ struct Scores: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let board = try callNode(client, .scores(game: game), as: ScoreBoard.self)
+        let board = try callNode(client, .scores(game: game))
         if json { return try printJSON(board) }
         if board.games.isEmpty { print("no games recorded yet") }
         for g in board.games {
@@ -123,7 +123,7 @@ struct ShowRecord: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let stored = try callNode(client, .record(table: table), as: [StoredRecord].self)
+        let stored = try callNode(client, .record(table: table))
         guard let record = stored.first,
             let body = try? CanonicalJSON.decode(RecordBody.self, Array(record.body.utf8))
         else { throw CleanExit.failure("the record of \(table) does not decode") }

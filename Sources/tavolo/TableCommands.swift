@@ -13,8 +13,8 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 /// Sends a request to the node, turning every failure into one line and exit 1.
-func callNode<R: Codable & Sendable>(_ client: ControlClient, _ request: ControlRequest, as: R.Type) throws -> R {
-    do { return try client.call(request, as: R.self) } catch { throw CleanExit.failure("\(error)") }
+func callNode<R>(_ client: ControlClient, _ call: ControlCall<R>) throws -> R {
+    do { return try client.call(call) } catch { throw CleanExit.failure("\(error)") }
 }
 
 /// Game names, player counts and bot kinds, from the catalog: for help texts.
@@ -41,7 +41,7 @@ func describe(
 
 /// The marker for a list of `tables`: names that look like another node's the node knows carry their ids.
 func nameMarker(_ client: ControlClient, status: NodeStatus?, tables: [TableInfo]) -> PeerNameDisplay.Marker {
-    let peers = (try? client.call(.peers, as: [PeerSummary].self)) ?? []
+    let peers = (try? client.call(.peers)) ?? []
     return PeerNameDisplay.marker(PeerNameDisplay.known(me: status, peers: peers, tables: tables))
 }
 
@@ -55,9 +55,9 @@ struct Tables: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let tables = try callNode(client, .tables, as: [TableInfo].self)
+        let tables = try callNode(client, .tables)
         if json { return try printJSON(tables) }
-        let status = try? client.call(.status, as: NodeStatus.self)
+        let status = try? client.call(.status)
         let me = status.flatMap { NodeID(hex: $0.id) }
         if tables.isEmpty { print("no tables; host one with: tavolo host GAME") }
         let shown = nameMarker(client, status: status, tables: tables)
@@ -101,20 +101,20 @@ struct Host: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         var table = try callNode(
-            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot), as: TableInfo.self)
+            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {
-                _ = try client.call(.join(table: table.id, game: nil, seat: 0, bot: seatBot), as: JoinResult.self)
+                _ = try client.call(.join(table: table.id, game: nil, seat: 0, bot: seatBot))
             }
             if let kind = fill ?? (bots ? GameCatalog.standard[game]?.defaultBot : nil) {
-                table = try client.call(.fill(table: table.id, bot: kind), as: TableInfo.self)
+                table = try client.call(.fill(table: table.id, bot: kind))
             }
-            if start { table = try client.call(.start(table: table.id), as: TableInfo.self) }
+            if start { table = try client.call(.start(table: table.id)) }
             // The seat just taken: the host's first answer still showed seat 0 free.
-            table = try client.call(.state(table: table.id), as: TableState.self).info
+            table = try client.call(.state(table: table.id)).info
         } catch {
-            _ = try? client.call(.leave(table: table.id), as: Empty.self)
+            _ = try? client.call(.leave(table: table.id))
             throw CleanExit.failure("\(error); table \(table.id) was closed")
         }
         if json { try printJSON(table) } else { print(describe(table)) }
@@ -138,20 +138,20 @@ struct Join: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let me = try callNode(client, .status, as: NodeStatus.self).id
+        let me = try callNode(client, .status).id
         let events = try nodeOptions.connect(timeout: wait)
         do { try events.subscribe(kinds: [.seatRefused, .updated]) } catch { throw CleanExit.failure("\(error)") }
         // The seats this node held before: the one this join adds is the answer (a node may hold several, its
         // person's and its bots').
         let mine = { (t: TableInfo) in Set(t.seats.filter { $0.owner?.hex == me }.map(\.seat)) }
         let held = Dictionary(
-            try callNode(client, .tables, as: [TableInfo].self).map { ($0.id, mine($0)) },
+            try callNode(client, .tables).map { ($0.id, mine($0)) },
             uniquingKeysWith: { a, _ in a })
-        let request = ControlRequest.join(table: table.flatMap { TableID($0) }, game: game, seat: seat, bot: bot)
-        let id = try callNode(client, request, as: JoinResult.self).table
+        let request = ControlCall.join(table: table.flatMap { TableID($0) }, game: game, seat: seat, bot: bot)
+        let id = try callNode(client, request).table
         let deadline = Date().addingTimeInterval(wait)
         while true {
-            let tables = try callNode(client, .tables, as: [TableInfo].self)
+            let tables = try callNode(client, .tables)
             if let t = tables.first(where: { $0.id == id }),
                 let s = t.seats.first(where: {
                     $0.owner?.hex == me && !(held[id] ?? []).contains($0.seat) && (seat == nil || $0.seat == seat)
@@ -174,7 +174,7 @@ struct Start: ParsableCommand {
     @Argument(help: "The table's id.") var table: TableID
 
     func run() throws {
-        print(describe(try callNode(try nodeOptions.connect(), .start(table: table), as: TableInfo.self)))
+        print(describe(try callNode(try nodeOptions.connect(), .start(table: table))))
     }
 }
 
@@ -189,8 +189,8 @@ struct Move: ParsableCommand {
         // A bare word is the move's string form, which every game's move decodes from.
         let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
         let client = try nodeOptions.connect()
-        try Self.check(move, value, against: try callNode(client, .state(table: table), as: TableState.self))
-        _ = try callNode(client, .move(table: table, move: value), as: Empty.self)
+        try Self.check(move, value, against: try callNode(client, .state(table: table)))
+        _ = try callNode(client, .move(table: table, move: value))
         print("played \(move)")
     }
 
@@ -236,8 +236,8 @@ struct Invite: ParsableCommand {
     @Option(help: "The seat to offer.") var seat: Int
 
     func run() throws {
-        let request = ControlRequest.invite(table: table, seat: seat, node: to)
-        print(describe(try callNode(try nodeOptions.connect(), request, as: TableInfo.self)))
+        let request = ControlCall.invite(table: table, seat: seat, node: to)
+        print(describe(try callNode(try nodeOptions.connect(), request)))
     }
 }
 
@@ -250,9 +250,9 @@ struct State: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let s = try callNode(client, .state(table: table), as: TableState.self)
+        let s = try callNode(client, .state(table: table))
         if json { return try printJSON(s) }
-        let shown = nameMarker(client, status: try? client.call(.status, as: NodeStatus.self), tables: [s.info])
+        let shown = nameMarker(client, status: try? client.call(.status), tables: [s.info])
         print(describe(s.info, names: s.seatNames, shown: shown))
         if let seed = s.jointSeed {
             print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.hex.prefix(16) ?? "")…")
@@ -284,11 +284,11 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let me = try callNode(client, .status, as: NodeStatus.self).id
+        let me = try callNode(client, .status).id
         var mine = Set<TableID>()
         func isMine(_ id: TableID) -> Bool {
             if mine.contains(id) { return true }
-            let tables = (try? client.call(.tables, as: [TableInfo].self)) ?? []
+            let tables = (try? client.call(.tables)) ?? []
             // Once mine, a table stays mine: voted out, this node follows it as a spectator (§9.12).
             mine.formUnion(tables.filter { $0.members.contains { $0.hex == me } }.map(\.id))
             return mine.contains(id)
@@ -304,7 +304,7 @@ struct Watch: ParsableCommand {
             if json {
                 try printJSON(EventLine(event: e))
             } else {
-                print(Self.text(e) { try? client.call(.state(table: e.table), as: TableState.self) })
+                print(Self.text(e) { try? client.call(.state(table: e.table)) })
             }
             fflush(nil)
         }

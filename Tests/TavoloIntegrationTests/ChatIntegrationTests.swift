@@ -12,7 +12,7 @@ import XCTest
 final class ChatIntegrationTests: DaemonTestCase {
 
     func log(_ i: Int, room: String? = nil) throws -> [ChatEntry] {
-        try client(i).call(.chatLog(room: room, follow: false), as: [ChatEntry].self)
+        try client(i).call(.chatLog(room: room, follow: false))
     }
 
     func testLobbyReachesEveryNodeAndATableOnlyItsMembers() throws {
@@ -20,7 +20,7 @@ final class ChatIntegrationTests: DaemonTestCase {
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         let a = harness.name(0)
 
-        let sent = try client(0).call(.chat(room: "lobby", text: "ciao\u{7} a\ttutti"), as: ChatSent.self)
+        let sent = try client(0).call(.chat(room: "lobby", text: "ciao\u{7} a\ttutti"))
         XCTAssertGreaterThanOrEqual(sent.sent, 2)
         try harness.eventually("the lobby message reaches both other nodes", seconds: 15) {
             [1, 2].allSatisfy { i in
@@ -29,26 +29,26 @@ final class ChatIntegrationTests: DaemonTestCase {
         }
 
         // A table of nodes 0 and 1: node 2 is not a member, so it neither gets the table's chat nor may write there.
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
         try harness.eventually("node 1 sees the table", seconds: 15) {
-            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == info.id }
+            ((try? client(1).call(.tables)) ?? []).contains { $0.id == info.id }
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil))
         try harness.eventually("node 1 is seated as node 0 sees it", seconds: 15) {
-            ((try? client(0).call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
+            ((try? client(0).call(.tables)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
                 == true
         }
-        XCTAssertEqual(try client(0).call(.chat(room: info.id.rawValue, text: "good luck"), as: ChatSent.self).sent, 1)
+        XCTAssertEqual(try client(0).call(.chat(room: info.id.rawValue, text: "good luck")).sent, 1)
         try harness.eventually("the table message reaches node 1", seconds: 15) {
             ((try? log(1, room: info.id.rawValue)) ?? []).contains { $0.text == "good luck" && $0.from == a }
         }
-        XCTAssertThrowsError(try client(2).call(.chat(room: info.id.rawValue, text: "let me in"), as: ChatSent.self)) {
+        XCTAssertThrowsError(try client(2).call(.chat(room: info.id.rawValue, text: "let me in"))) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, .chatNotMember)
         }
         // A barrier, not a sleep: node 0's lobby line after the table's goes on the same connection to node 2, so
         // once node 2 has it, a table line sent to node 2 would have arrived before it.
-        _ = try client(0).call(.chat(room: "lobby", text: "barrier"), as: ChatSent.self)
+        _ = try client(0).call(.chat(room: "lobby", text: "barrier"))
         try harness.eventually("node 0's next lobby line reaches node 2", seconds: 15) {
             ((try? log(2)) ?? []).contains { $0.text == "barrier" && $0.from == a }
         }
@@ -61,7 +61,7 @@ final class ChatIntegrationTests: DaemonTestCase {
     func testChatThatReadsLikeRecordsOrTableMessagesReachesTheOtherNode() throws {
         try harness.start(2)
         try harness.eventually("full mesh of 2", seconds: 30) { harness.isFullMesh([0, 1]) }
-        let before = try client(1).call(.status, as: NodeStatus.self)
+        let before = try client(1).call(.status)
         let texts = [
             #"see "records.summary" here"#, #"{"table":"a-1","type":"table.leave"}"#,
             #"{"buckets":[],"count":0,"type":"records.summary"}"#,
@@ -69,13 +69,13 @@ final class ChatIntegrationTests: DaemonTestCase {
         // At least node 1: the lobby goes to every connected node, and the nodes of a test running beside this one on
         // the same Avahi may be among them.
         for t in texts {
-            XCTAssertGreaterThanOrEqual(try client(0).call(.chat(room: "lobby", text: t), as: ChatSent.self).sent, 1, t)
+            XCTAssertGreaterThanOrEqual(try client(0).call(.chat(room: "lobby", text: t)).sent, 1, t)
         }
         try harness.eventually("every line reaches node 1", seconds: 15) {
             let got = Set(((try? log(1, room: "lobby")) ?? []).filter { !$0.mine }.map(\.text))
             return texts.allSatisfy(got.contains)
         }
-        let after = try client(1).call(.status, as: NodeStatus.self)
+        let after = try client(1).call(.status)
         XCTAssertEqual(after.tableMessagesRefused, before.tableMessagesRefused)
         XCTAssertEqual(after.unroutedMessages, 0)
         XCTAssertEqual(after.chatMessagesDropped, 0)
@@ -87,14 +87,14 @@ final class ChatIntegrationTests: DaemonTestCase {
         try harness.start(1)
         try harness.eventually("node up", seconds: 30) { harness.peers(0) != nil }
         let results = (0..<7).map { n in
-            Result { try client(0).call(.chat(room: "lobby", text: "message \(n)"), as: ChatSent.self) }
+            Result { try client(0).call(.chat(room: "lobby", text: "message \(n)")) }
         }
         XCTAssertEqual(results.filter { (try? $0.get()) != nil }.count, 5)
         if case .failure(let e) = results.last { XCTAssertEqual((e as? ControlFailure)?.code, .chatTooFast) }
-        XCTAssertThrowsError(try client(0).call(.chat(room: "lobby", text: "\u{1}\u{2} "), as: ChatSent.self)) {
+        XCTAssertThrowsError(try client(0).call(.chat(room: "lobby", text: "\u{1}\u{2} "))) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, .chatBadText)
         }
-        XCTAssertThrowsError(try client(0).call(.chat(room: "no room", text: "hi"), as: ChatSent.self)) {
+        XCTAssertThrowsError(try client(0).call(.chat(room: "no room", text: "hi"))) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, .chatBadRoom)
         }
     }

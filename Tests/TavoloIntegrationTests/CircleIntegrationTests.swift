@@ -55,16 +55,16 @@ final class CircleIntegrationTests: DaemonTestCase {
         XCTAssertTrue(text?.stdout.contains("other circle") == true, text?.stdout ?? "")
 
         // A table of the circle: the other member sees it, the outsider and the impostor never do.
-        let info = try client(member0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        let info = try client(member0).call(.host(game: "othello", players: 2))
         try harness.eventually("the other member sees the table", seconds: 15) {
-            (try? client(member1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(member1).call(.tables).contains { $0.id == info.id }) == true
         }
         // No wait for "nothing happened": offers travel only on sessions, and neither has one with the host (the
         // last check below); the table is listed nowhere else.
         for i in [outsider, impostor] {
-            XCTAssertFalse(try client(i).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }, "node \(i)")
+            XCTAssertFalse(try client(i).call(.tables).contains { $0.id == info.id }, "node \(i)")
             XCTAssertThrowsError(
-                try client(i).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self))
+                try client(i).call(.join(table: info.id, game: nil, seat: 1, bot: nil)))
             XCTAssertNotEqual(harness.view(i)?[harness.name(member0)]?.state, .connected)
         }
 

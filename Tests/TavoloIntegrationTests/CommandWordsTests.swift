@@ -17,18 +17,18 @@ final class CommandWordsTests: DaemonTestCase {
     func startNode() throws {
         _ = try harness.start(1)
         try harness.eventually("the node answers", seconds: 30) {
-            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+            (try? client(0).call(.status)) != nil
         }
     }
 
     func othello() throws -> TableID {
         try startNode()
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"))
+        _ = try client(0).call(.start(table: info.id))
         try harness.eventually("seat 0 to play", seconds: 15) {
-            (try? client(0).call(.state(table: info.id), as: TableState.self).legalMoves.isEmpty) == false
+            (try? client(0).call(.state(table: info.id)).legalMoves.isEmpty) == false
         }
         return info.id
     }
@@ -56,9 +56,9 @@ final class CommandWordsTests: DaemonTestCase {
     /// (the node's first seat, not the one taken).
     func testJoinNamesTheSeatItTook() throws {
         try startNode()
-        let info = try client(0).call(.host(game: "spirits", players: 3), as: TableInfo.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
+        let info = try client(0).call(.host(game: "spirits", players: 3))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "random"))
         let r = try run(["join", "--table", info.id.rawValue, "--bot", "random"])
         XCTAssertEqual(r.status, 0, r.combined)
         XCTAssertTrue(r.stdout.hasPrefix("seat 2 at \(info.id) is yours\n"), r.stdout)
@@ -71,7 +71,7 @@ final class CommandWordsTests: DaemonTestCase {
         XCTAssertEqual(r.status, 1, r.combined)
         XCTAssertEqual(r.stderr, "tavolo: a1 is not one of your moves now; your moves: d3 · c4 · f5 · e6\n")
         XCTAssertEqual(r.stdout, "")
-        XCTAssertEqual(try client(0).call(.state(table: id), as: TableState.self).moveNumber, 0)
+        XCTAssertEqual(try client(0).call(.state(table: id)).moveNumber, 0)
         let ok = try run(["move", id.rawValue, "d3"])
         XCTAssertEqual(ok.status, 0, ok.combined)
     }
@@ -82,7 +82,7 @@ final class CommandWordsTests: DaemonTestCase {
         let id = try othello()
         let watcher = try ControlClient(path: harness.nodes[0].controlPath, timeout: nil)
         try watcher.subscribe()
-        _ = try client(0).call(.move(table: id, move: .string("d3")), as: Empty.self)
+        _ = try client(0).call(.move(table: id, move: .string("d3")))
         _ = try watcher.nextEvent()
         harness.signal(0, SIGTERM)
         XCTAssertNotNil(harness.waitForExit(0, seconds: 30), "the node did not exit")

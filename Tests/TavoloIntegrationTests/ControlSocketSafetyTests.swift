@@ -30,7 +30,7 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         XCTAssertNotEqual(second.status, 0)
         XCTAssertEqual(second.stderr.split(separator: "\n").count, 1, second.stderr)
         XCTAssertTrue(second.stderr.contains("another node is running"), second.stderr)
-        let status = try ControlClient(path: path).call(.status, as: NodeStatus.self)
+        let status = try ControlClient(path: path).call(.status)
         XCTAssertEqual(status.name, harness.name(first))
     }
 
@@ -41,7 +41,7 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         let path = harness.nodes[node].controlPath
         // Answers, not only accepts: the socket opens before the node has finished starting (`control/starting`).
         try harness.eventually("the node answers", seconds: 20) {
-            (try? ControlClient(path: path).call(.status, as: NodeStatus.self)) != nil
+            (try? ControlClient(path: path).call(.status)) != nil
         }
         let client = try ControlClient(path: path)
         let depth = 5_000
@@ -54,7 +54,7 @@ final class ControlSocketSafetyTests: DaemonTestCase {
         let answer = try JSONDecoder().decode(ControlResponse<Empty>.self, from: Data(reply))
         XCTAssertEqual(answer.error?.code, .controlBadRequest, String(decoding: reply, as: UTF8.self))
         print("integration: a request nested \(depth) deep was refused in \(String(format: "%.1f", took * 1000)) ms")
-        let status = try client.call(.status, as: NodeStatus.self)
+        let status = try client.call(.status)
         XCTAssertEqual(status.name, harness.name(node))
     }
 }

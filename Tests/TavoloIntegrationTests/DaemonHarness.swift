@@ -157,11 +157,11 @@ final class DaemonHarness: @unchecked Sendable {
         guard !stopped.contains(index), let client = try? ControlClient(path: nodes[index].controlPath) else {
             return nil
         }
-        return try? client.call(.peers, as: [PeerSummary].self)
+        return try? client.call(.peers)
     }
 
     func status(_ index: Int) throws -> NodeStatus {
-        try ControlClient(path: nodes[index].controlPath).call(.status, as: NodeStatus.self)
+        try ControlClient(path: nodes[index].controlPath).call(.status)
     }
 
     /// Node `index`'s view of the other nodes of this run, by name.

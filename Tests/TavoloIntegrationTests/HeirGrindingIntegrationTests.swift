@@ -16,7 +16,7 @@ final class HeirGrindingIntegrationTests: DaemonTestCase {
     override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
     func state(_ i: Int, _ id: TableID) throws -> TableState {
-        try client(i).call(.state(table: id), as: TableState.self)
+        try client(i).call(.state(table: id))
     }
 
     func waitFor(_ what: String, seconds: Double = 30, line: UInt = #line, _ condition: () throws -> Bool) throws {
@@ -56,19 +56,19 @@ final class HeirGrindingIntegrationTests: DaemonTestCase {
     /// Spirits! for 3 hosted by node 0, seat i node i's: nodes 0 and 1 seat bots, node 2 (the test) a person, so
     /// the game waits at node 2's turns.
     func startTable() throws -> TableID {
-        let host = ControlRequest.host(game: "spirits", players: 3, grace: 3, takeoverBot: "random")
-        let id = try client(0).call(host, as: TableInfo.self).id
+        let host = ControlCall.host(game: "spirits", players: 3, grace: 3, takeoverBot: "random")
+        let id = try client(0).call(host).id
         try waitFor("every node sees \(id)") {
-            try (0...2).allSatisfy { try client($0).call(.tables, as: [TableInfo].self).contains { $0.id == id } }
+            try (0...2).allSatisfy { try client($0).call(.tables).contains { $0.id == id } }
         }
         for i in 0...2 {
             _ = try client(i).call(
-                .join(table: id, game: nil, seat: i, bot: i == 2 ? nil : "random"), as: JoinResult.self)
+                .join(table: id, game: nil, seat: i, bot: i == 2 ? nil : "random"))
         }
         try waitFor("seats taken") {
-            try client(0).call(.tables, as: [TableInfo].self).first { $0.id == id }?.freeSeats.isEmpty == true
+            try client(0).call(.tables).first { $0.id == id }?.freeSeats.isEmpty == true
         }
-        _ = try client(0).call(.start(table: id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: id))
         return id
     }
 
@@ -77,7 +77,7 @@ final class HeirGrindingIntegrationTests: DaemonTestCase {
         guard let st = try? state(2, id), st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn),
             let move = st.legalMoves.first
         else { return }
-        _ = try? client(2).call(.move(table: id, move: move), as: Empty.self)
+        _ = try? client(2).call(.move(table: id, move: move))
     }
 
     /// Node 2's id is ground below both others'. Tables are started until one whose joint seed ranks an honest node

@@ -47,19 +47,19 @@ final class HostileIntegrationTests: DaemonTestCase {
     func testANonMembersTableMessagesChangeNothingAndTheGameFinishes() throws {
         try harness.start(2)
         try harness.eventually("full mesh of 2", seconds: 30) { harness.isFullMesh([0, 1]) }
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
         try waitFor("node 1 sees the table") {
-            try client(1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }
+            try client(1).call(.tables).contains { $0.id == info.id }
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: "random"))
         try waitFor("seats taken") {
-            try client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
+            try client(0).call(.tables).first { $0.id == info.id }?.freeSeats.isEmpty == true
         }
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
-        var state = try client(0).call(.state(table: info.id), as: TableState.self)
+        _ = try client(0).call(.start(table: info.id))
+        var state = try client(0).call(.state(table: info.id))
         try waitFor("black to play") {
-            state = try client(0).call(.state(table: info.id), as: TableState.self)
+            state = try client(0).call(.state(table: info.id))
             return state.turn == 0 && !state.legalMoves.isEmpty
         }
         let hash = try XCTUnwrap(state.stateHash)
@@ -99,7 +99,7 @@ final class HostileIntegrationTests: DaemonTestCase {
             }
         }
         for node in 0..<2 {
-            let seen = try client(node).call(.state(table: info.id), as: TableState.self)
+            let seen = try client(node).call(.state(table: info.id))
             XCTAssertEqual(seen.info.host, info.host, "node \(node)")
             XCTAssertEqual(seen.info.phase, .playing, "node \(node)")
         }
@@ -115,7 +115,7 @@ final class HostileIntegrationTests: DaemonTestCase {
             try sendTable(attackers[0], .move(table: info.id, number: n, seat: 0, move: legal, stateHash: hash))
         }
         try waitFor("node 0 counted every refused message") {
-            try client(0).call(.status, as: NodeStatus.self).tableMessagesRefused >= attacks.count + 2 + flood
+            try client(0).call(.status).tableMessagesRefused >= attacks.count + 2 + flood
         }
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         let lines = log.split(separator: "\n").filter { $0.contains("from evil") }
@@ -124,17 +124,17 @@ final class HostileIntegrationTests: DaemonTestCase {
         // Node 0's human plays every move to the end.
         var finished = false
         for _ in 0..<200 where !finished {
-            let s = try client(0).call(.state(table: info.id), as: TableState.self)
+            let s = try client(0).call(.state(table: info.id))
             if s.info.phase == .finished { finished = true } else if s.info.phase != .playing { break }
             if s.turn == 0, let move = s.legalMoves.first {
-                _ = try? client(0).call(.move(table: info.id, move: move), as: Empty.self)
+                _ = try? client(0).call(.move(table: info.id, move: move))
             } else {
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }
         XCTAssertTrue(finished, "the game finished on node 0")
         try waitFor("node 1 finished too") {
-            try client(1).call(.state(table: info.id), as: TableState.self).info.phase == .finished
+            try client(1).call(.state(table: info.id)).info.phase == .finished
         }
     }
 

@@ -29,9 +29,9 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         try harness.eventually("full mesh of 2", seconds: 30) { harness.isFullMesh([0, 1]) }
         let friend = harness.name(1)
         let friendID = try harness.status(1).id
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(0).call(.invite(table: info.id, seat: 1, node: friend))
 
         // The friend goes away; a stranger with a new key takes its name.
         harness.signal(1, SIGTERM)
@@ -52,17 +52,17 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
         let events = try TableIntegrationTests.Events(path: harness.nodes[fake].controlPath, kinds: [.seatRefused])
         defer { events.close() }
         try harness.eventually("the fake sees the table", seconds: 15) {
-            (try? client(fake).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(fake).call(.tables).contains { $0.id == info.id }) == true
         }
-        _ = try client(fake).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        _ = try client(fake).call(.join(table: info.id, game: nil, seat: 1, bot: nil))
         try harness.eventually("the host refuses the fake the friend's seat", seconds: 15) {
             events.all.contains { $0.kind == .seatRefused }
         }
-        let seat = try client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.seats[1]
+        let seat = try client(0).call(.tables).first { $0.id == info.id }?.seats[1]
         XCTAssertNil(seat?.owner, "the fake took the friend's seat")
 
         // A new invitation by that name is refused with one clear error...
-        XCTAssertThrowsError(try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)) {
+        XCTAssertThrowsError(try client(0).call(.invite(table: info.id, seat: 1, node: friend))) {
             XCTAssertEqual(($0 as? ControlFailure)?.code, .peerIdentityChanged, "\($0)")
         }
         let cli = try? runProcess(
@@ -79,7 +79,7 @@ final class KnownPeersIntegrationTests: DaemonTestCase {
             tavolo, ["peers", "--accept", friend, "--control", harness.nodes[0].controlPath])
         XCTAssertEqual(accepted?.status, 0, accepted?.stderr ?? "")
         XCTAssertNil(harness.peers(0)?.first { $0.name == friend && $0.state == .connected }?.trust)
-        let invited = try client(0).call(.invite(table: info.id, seat: 1, node: friend), as: TableInfo.self)
+        let invited = try client(0).call(.invite(table: info.id, seat: 1, node: friend))
         XCTAssertEqual(invited.seats[1].invited, friend)
         // The book survives a restart of the node.
         let book = try String(contentsOfFile: harness.nodes[0].stateDir + "/known-peers.json", encoding: .utf8)

@@ -10,7 +10,7 @@ import XCTest
 /// (`scripts/lan split`), so each side is whole and hears nothing of the other.
 extension LanIntegrationTests {
     func tableState(_ i: Int, _ id: TableID) throws -> TableState {
-        try ControlClient(path: harness.nodes[i].controlPath).call(.state(table: id), as: TableState.self)
+        try ControlClient(path: harness.nodes[i].controlPath).call(.state(table: id))
     }
 
     func partitionGameLog(_ i: Int, _ id: TableID) throws -> GameLog {
@@ -23,7 +23,7 @@ extension LanIntegrationTests {
         let st = try tableState(0, id)
         guard st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn), let move = st.legalMoves.first
         else { return false }
-        _ = try? ControlClient(path: harness.nodes[0].controlPath).call(.move(table: id, move: move), as: Empty.self)
+        _ = try? ControlClient(path: harness.nodes[0].controlPath).call(.move(table: id, move: move))
         return true
     }
 
@@ -36,21 +36,21 @@ extension LanIntegrationTests {
         try harness.eventually("full mesh of six hosts", seconds: 40) { harness.isFullMesh(Array(0..<6)) }
         let client = { (i: Int) in try ControlClient(path: self.harness.nodes[i].controlPath) }
         let ids = try (0..<6).map { try XCTUnwrap(NodeID(hex: try harness.status($0).id)) }
-        let info = try client(0).call(.host(game: "spirits", players: 6, grace: 5), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "spirits", players: 6, grace: 5))
         let id = info.id
         try harness.eventually("every node sees the table", seconds: 60) {
             (0..<6).allSatisfy { i in
-                (try? client(i).call(.tables, as: [TableInfo].self))?.contains { $0.id == id } == true
+                (try? client(i).call(.tables))?.contains { $0.id == id } == true
             }
         }
         for i in 0..<6 {
             _ = try client(i).call(
-                .join(table: id, game: nil, seat: i, bot: i == 0 ? nil : "random"), as: JoinResult.self)
+                .join(table: id, game: nil, seat: i, bot: i == 0 ? nil : "random"))
         }
         try harness.eventually("seats taken", seconds: 60) {
-            (try? client(0).call(.tables, as: [TableInfo].self))?.first { $0.id == id }?.freeSeats.isEmpty == true
+            (try? client(0).call(.tables))?.first { $0.id == id }?.freeSeats.isEmpty == true
         }
-        _ = try client(0).call(.start(table: id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: id))
         // The two cut off are the first two of 1…5 in the heirs' order, known once the joint seed is (node 0 holds
         // the test's seat): each would be the other's heir if heirs were named when a takeover is agreed, which the
         // four do in their own orders; named when the seats pass, every node names the same one (§9.12).

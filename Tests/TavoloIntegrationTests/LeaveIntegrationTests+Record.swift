@@ -15,21 +15,21 @@ extension LeaveIntegrationTests {
         XCTAssertEqual(try tavolo(1, ["leave", id.rawValue]).status, 0)
         // Alice plays her seat to the end; the heir's bot plays bob's.
         try harness.eventually("the game ends", seconds: 120) {
-            guard let state = try? client(0).call(.state(table: id), as: TableState.self) else { return false }
+            guard let state = try? client(0).call(.state(table: id)) else { return false }
             if state.info.phase == .finished { return true }
             if let move = state.legalMoves.first {
-                _ = try? client(0).call(.move(table: id, move: move), as: Empty.self)
+                _ = try? client(0).call(.move(table: id, move: move))
             }
             return false
         }
         for node in 0..<2 {
             try harness.eventually("node \(node) counts bob's loss", seconds: 60) {
-                let board = try? client(node).call(.scores(game: "othello"), as: ScoreBoard.self)
+                let board = try? client(node).call(.scores(game: "othello"))
                 let line = board?.games.first?.humans.first { $0.node == bob }
                 return line?.games == 1 && line?.wins == 0
             }
         }
-        let history = try client(0).call(.history(game: nil, player: nil), as: [RecordSummary].self)
+        let history = try client(0).call(.history(game: nil, player: nil))
         XCTAssertEqual(history.first { $0.table == id.rawValue }?.forfeited?.map(\.node), [bob])
     }
 }

@@ -24,25 +24,25 @@ final class LeaveIntegrationTests: DaemonTestCase {
         // The barrier: node 1 offers tables until watch prints one (it says nothing before its first event).
         var probes: [TableID] = []
         try harness.eventually("watch listens", seconds: 30) {
-            if let t = try? client(1).call(.host(game: "othello", players: 2), as: TableInfo.self) {
+            if let t = try? client(1).call(.host(game: "othello", players: 2)) {
                 probes.append(t.id)
             }
             Thread.sleep(forTimeInterval: 0.3)
             return watch.output.contains(" offered")
         }
-        for p in probes { _ = try? client(1).call(.leave(table: p), as: Empty.self) }
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        for p in probes { _ = try? client(1).call(.leave(table: p)) }
+        let info = try client(0).call(.host(game: "othello", players: 2))
         try harness.eventually("node 1 sees the table", seconds: 15) {
-            (try? client(1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(1).call(.tables).contains { $0.id == info.id }) == true
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: nil))
         try harness.eventually("both seats taken", seconds: 15) {
-            (try? client(0).call(.state(table: info.id), as: TableState.self).info.freeSeats.isEmpty) == true
+            (try? client(0).call(.state(table: info.id)).info.freeSeats.isEmpty) == true
         }
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: info.id))
         try harness.eventually("black to play", seconds: 15) {
-            (try? client(0).call(.state(table: info.id), as: TableState.self).legalMoves.isEmpty) == false
+            (try? client(0).call(.state(table: info.id)).legalMoves.isEmpty) == false
         }
         return (info.id, watch)
     }
@@ -60,9 +60,9 @@ final class LeaveIntegrationTests: DaemonTestCase {
             left.stdout, "You left the game: it counts as lost for you; bot (\(bot)) for \(alice) plays seat 1 on\n")
 
         // The other sees it before any move: the seat is not bob's any more, a bot of its own node takes it.
-        var state = try client(0).call(.state(table: id), as: TableState.self)
+        var state = try client(0).call(.state(table: id))
         try harness.eventually("alice's node agrees bob left", seconds: 15) {
-            state = (try? client(0).call(.state(table: id), as: TableState.self)) ?? state
+            state = (try? client(0).call(.state(table: id))) ?? state
             return state.departures != nil
         }
         XCTAssertEqual(state.moveNumber, 0, "no move was played: the seat has not passed yet")
@@ -76,9 +76,9 @@ final class LeaveIntegrationTests: DaemonTestCase {
         XCTAssertFalse(shown.stdout.contains("human"), shown.stdout)
 
         // Alice plays; the bot answers for seat 1 and is named as alice's node's bot from then on.
-        _ = try client(0).call(.move(table: id, move: .string("d3")), as: Empty.self)
+        _ = try client(0).call(.move(table: id, move: .string("d3")))
         try harness.eventually("the bot plays seat 1", seconds: 15) {
-            state = (try? client(0).call(.state(table: id), as: TableState.self)) ?? state
+            state = (try? client(0).call(.state(table: id))) ?? state
             return (state.moveNumber ?? 0) >= 2
         }
         XCTAssertEqual(state.seatNames?[1], "bot (\(bot)) for \(alice)")

@@ -18,20 +18,20 @@ final class LookAlikeNamesIntegrationTests: DaemonTestCase {
         let fake = String(real.dropLast()) + "o"
         let faker = try harness.startNode(extraArguments: ["--name", fake])
         try harness.eventually("both nodes answer", seconds: 30) {
-            (0...1).allSatisfy { (try? client($0).call(.status, as: NodeStatus.self)) != nil }
+            (0...1).allSatisfy { (try? client($0).call(.status)) != nil }
         }
-        let ids = try (0...1).map { try client($0).call(.status, as: NodeStatus.self).id }
+        let ids = try (0...1).map { try client($0).call(.status).id }
         try harness.eventually("node 0 sees \(fake) connected", seconds: 30) {
-            (try? client(0).call(.peers, as: [PeerSummary].self))?.contains {
+            (try? client(0).call(.peers))?.contains {
                 $0.name == fake && $0.state == .connected
             } == true
         }
-        let info = try client(faker).call(.host(game: "othello", players: 2), as: TableInfo.self)
-        _ = try client(faker).call(.join(table: info.id, game: nil, seat: 0, bot: "random"), as: JoinResult.self)
+        let info = try client(faker).call(.host(game: "othello", players: 2))
+        _ = try client(faker).call(.join(table: info.id, game: nil, seat: 0, bot: "random"))
         try harness.eventually("node 0 sees \(info.id)", seconds: 15) {
-            (try? client(0).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(0).call(.tables).contains { $0.id == info.id }) == true
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: nil), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: nil))
         let realShown = "\(real) (id \(ids[0].prefix(8)))"
         let fakeShown = "\(fake) (id \(ids[1].prefix(8)))"
         let control = ["--control", harness.nodes[0].controlPath]
@@ -44,9 +44,9 @@ final class LookAlikeNamesIntegrationTests: DaemonTestCase {
         XCTAssertTrue(list.stdout.contains("host \(fakeShown), open"), list.stdout)
         XCTAssertTrue(list.stdout.contains("seat 0: bot (random) for \(fakeShown)\n"), list.stdout)
 
-        _ = try client(faker).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(faker).call(.start(table: info.id))
         try harness.eventually("the game started on node 0", seconds: 15) {
-            (try? client(0).call(.state(table: info.id), as: TableState.self).info.phase) == .playing
+            (try? client(0).call(.state(table: info.id)).info.phase) == .playing
         }
         let state = try runProcess(tavolo, ["state", info.id.rawValue] + control)
         XCTAssertEqual(state.status, 0, state.combined)
@@ -65,10 +65,10 @@ final class LookAlikeNamesIntegrationTests: DaemonTestCase {
     func testNamesLikeNoOtherAreNotMarked() throws {
         _ = try harness.start(1)
         try harness.eventually("node 0 answers", seconds: 30) {
-            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+            (try? client(0).call(.status)) != nil
         }
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
         let list = try runProcess(tavolo, ["list", "--control", harness.nodes[0].controlPath])
         XCTAssertEqual(list.status, 0, list.combined)
         XCTAssertTrue(list.stdout.contains("host \(harness.name(0)), open"), list.stdout)

@@ -19,11 +19,11 @@ extension TableIntegrationTests {
         defer { watchers.forEach { $0.close() } }
         // Node 0 cheats; its own bot is the slowest, so it is really last. Node 2's bot is the fastest.
         let id = try table(host: 1, game: "fifteen", seats: [(0, "reduce@3"), (1, "reduce@12"), (2, "reduce@16")])
-        _ = try client(1).call(.start(table: id), as: TableInfo.self)
+        _ = try client(1).call(.start(table: id))
         try waitFor("the race is on") {
-            try client(0).call(.state(table: id), as: TableState.self).info.phase == .playing
+            try client(0).call(.state(table: id)).info.phase == .playing
         }
-        func inject(_ m: TableMessage) throws { _ = try client(0).call(.inject(m), as: Empty.self) }
+        func inject(_ m: TableMessage) throws { _ = try client(0).call(.inject(m)) }
         // A "solution" move made on a board that is not the shared scramble (a wrong seat hash), a move for
         // node 2's seat, and a vote that says node 0's seat finished first, sent before anybody finished.
         let notTheScramble = StateHash(canonical: Array("another board".utf8))

@@ -14,7 +14,7 @@ import XCTest
 /// pushes records naming the node at a seat, a person's or a bot's: without the node's signature they are refused,
 /// and the node's leaderboards and history stay empty.
 final class RecordForgeryIntegrationTests: DaemonTestCase {
-    func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil), as: ScoreBoard.self) }
+    func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil)) }
 
     /// A stranger connected to node 0 with a fresh key, and a signer of that key.
     func stranger() throws -> (RawPeer, RecordSigner) {
@@ -84,7 +84,7 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
         XCTAssertTrue(
             board.games.allSatisfy { $0.humans.isEmpty && $0.bots.isEmpty && $0.finished == 0 }, "\(board)")
         XCTAssertTrue(board.achievements.isEmpty)
-        let history = try client(0).call(.history(game: nil, player: nil), as: [RecordSummary].self)
+        let history = try client(0).call(.history(game: nil, player: nil))
         XCTAssertFalse(history.contains { $0.mine }, "no forged game listed as the node's own: \(history)")
         let log = try String(contentsOfFile: harness.nodes[0].logPath, encoding: .utf8)
         XCTAssertTrue(log.contains("refused: unsigned"), harness.logTail(0))
@@ -119,31 +119,31 @@ final class RecordForgeryIntegrationTests: DaemonTestCase {
     func playOthelloOfTwoNodes(bot: String?) throws {
         try harness.start(2)
         try harness.eventually("a full mesh", seconds: 30) { harness.isFullMesh([0, 1]) }
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
         try harness.eventually("node 1 sees the table", seconds: 15) {
-            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == info.id }
+            ((try? client(1).call(.tables)) ?? []).contains { $0.id == info.id }
         }
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: bot), as: JoinResult.self)
-        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: bot), as: JoinResult.self)
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: bot))
+        _ = try client(1).call(.join(table: info.id, game: nil, seat: 1, bot: bot))
         try harness.eventually("both seats taken", seconds: 15) {
-            ((try? client(0).call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
+            ((try? client(0).call(.tables)) ?? []).first { $0.id == info.id }?.freeSeats.isEmpty
                 == true
         }
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: info.id))
         // Only this table's record: in a full test run the other tests' nodes on this host are peers too, and their
         // signed games reach these nodes by record sync.
         func history(_ i: Int) -> [RecordSummary] {
-            ((try? client(i).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? [])
+            ((try? client(i).call(.history(game: nil, player: nil))) ?? [])
                 .filter { $0.table == info.id.rawValue }
         }
         // Each node's person plays its first legal move whenever it is its turn (bots play by themselves).
         try harness.eventually("the game ends on both nodes", seconds: 180) {
             for i in 0..<2 {
-                guard let st = try? client(i).call(.state(table: info.id), as: TableState.self),
+                guard let st = try? client(i).call(.state(table: info.id)),
                     st.info.phase == .playing, let turn = st.turn, st.mySeats.contains(turn),
                     let move = st.legalMoves.first
                 else { continue }
-                _ = try? client(i).call(.move(table: info.id, move: move), as: Empty.self)
+                _ = try? client(i).call(.move(table: info.id, move: move))
             }
             return history(0).count == 1 && history(1).count == 1
         }

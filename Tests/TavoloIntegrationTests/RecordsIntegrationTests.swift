@@ -15,19 +15,19 @@ import XCTest
 /// broken database file stops the start with one line naming the rebuild.
 final class RecordsIntegrationTests: DaemonTestCase {
 
-    func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil), as: ScoreBoard.self) }
+    func scores(_ i: Int) throws -> ScoreBoard { try client(i).call(.scores(game: nil)) }
 
     func history(_ i: Int) throws -> [RecordSummary] {
-        try client(i).call(.history(game: nil, player: nil), as: [RecordSummary].self)
+        try client(i).call(.history(game: nil, player: nil))
     }
 
     /// A table of `host`'s own bots, started: only `host` is a member.
     @discardableResult
     func botGame(on host: Int, _ game: String = "othello", players: Int = 2, bot: String = "random") throws -> TableID {
         let c = try client(host)
-        let info = try c.call(.host(game: game, players: players), as: TableInfo.self)
-        _ = try c.call(.fill(table: info.id, bot: bot), as: TableInfo.self)
-        _ = try c.call(.start(table: info.id), as: TableInfo.self)
+        let info = try c.call(.host(game: game, players: players))
+        _ = try c.call(.fill(table: info.id, bot: bot))
+        _ = try c.call(.start(table: info.id))
         return info.id
     }
 
@@ -87,17 +87,17 @@ final class RecordsIntegrationTests: DaemonTestCase {
         try botGame(on: 1, "spirits", players: 3, bot: "random")
         // One table with both nodes seated.
         let c0 = try client(0)
-        let shared = try c0.call(.host(game: "othello", players: 2), as: TableInfo.self)
+        let shared = try c0.call(.host(game: "othello", players: 2))
         try harness.eventually("node 1 sees the table", seconds: 15) {
-            ((try? client(1).call(.tables, as: [TableInfo].self)) ?? []).contains { $0.id == shared.id }
+            ((try? client(1).call(.tables)) ?? []).contains { $0.id == shared.id }
         }
-        _ = try c0.call(.join(table: shared.id, game: nil, seat: 0, bot: "random"), as: JoinResult.self)
-        _ = try client(1).call(.join(table: shared.id, game: nil, seat: 1, bot: "random"), as: JoinResult.self)
+        _ = try c0.call(.join(table: shared.id, game: nil, seat: 0, bot: "random"))
+        _ = try client(1).call(.join(table: shared.id, game: nil, seat: 1, bot: "random"))
         try harness.eventually("seats taken", seconds: 15) {
-            ((try? c0.call(.tables, as: [TableInfo].self)) ?? []).first { $0.id == shared.id }?.freeSeats.isEmpty
+            ((try? c0.call(.tables)) ?? []).first { $0.id == shared.id }?.freeSeats.isEmpty
                 == true
         }
-        _ = try c0.call(.start(table: shared.id), as: TableInfo.self)
+        _ = try c0.call(.start(table: shared.id))
 
         // Generous: under CI load every move waits for durable game-log writes on both nodes.
         do {
@@ -194,9 +194,9 @@ final class RecordsIntegrationTests: DaemonTestCase {
         let stop = LockedSet()
         Thread.detachNewThread {
             while stop.isEmpty {
-                guard let info = try? c.call(.host(game: "othello", players: 2), as: TableInfo.self) else { return }
-                _ = try? c.call(.fill(table: info.id, bot: "random"), as: TableInfo.self)
-                _ = try? c.call(.start(table: info.id), as: TableInfo.self)
+                guard let info = try? c.call(.host(game: "othello", players: 2)) else { return }
+                _ = try? c.call(.fill(table: info.id, bot: "random"))
+                _ = try? c.call(.start(table: info.id))
                 usleep(20_000)
             }
         }
@@ -246,7 +246,7 @@ final class RecordsIntegrationTests: DaemonTestCase {
         var tables: [String] = []
         try harness.eventually("the rebuilt node answers", seconds: 30) {
             tables =
-                ((try? ControlClient(path: sock).call(.history(game: nil, player: nil), as: [RecordSummary].self)) ?? [])
+                ((try? ControlClient(path: sock).call(.history(game: nil, player: nil))) ?? [])
                 .map(\.table)
             return !tables.isEmpty
         }

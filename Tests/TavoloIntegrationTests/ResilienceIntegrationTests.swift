@@ -13,7 +13,7 @@ final class ResilienceIntegrationTests: DaemonTestCase {
     override var heartbeat: (interval: Double, timeout: Double) { (0.3, 1.5) }
 
     func state(_ i: Int, _ id: TableID) throws -> TableState {
-        try client(i).call(.state(table: id), as: TableState.self)
+        try client(i).call(.state(table: id))
     }
 
     func waitFor(
@@ -31,25 +31,25 @@ final class ResilienceIntegrationTests: DaemonTestCase {
 
     /// Hosts a table on `host` (with `grace` seconds when given), seats `seats[i]` in order and starts it.
     func startTable(host: Int, game: String, seats: [(node: Int, bot: String?)], grace: Int? = nil) throws -> TableID {
-        let info = try client(host).call(.host(game: game, players: seats.count, grace: grace), as: TableInfo.self)
+        let info = try client(host).call(.host(game: game, players: seats.count, grace: grace))
         // Which nodes do not list it yet, printed when that changes: this wait timed out twice in full runs
         // (never alone), and the node logs do not say which node missed the offer.
         var lastMissing: [Int] = []
         try waitFor("every node sees \(info.id)") {
             let missing = try seats.map(\.node).filter { n in
-                !(try client(n).call(.tables, as: [TableInfo].self).contains { $0.id == info.id })
+                !(try client(n).call(.tables).contains { $0.id == info.id })
             }
             if missing != lastMissing { print("startTable: \(info.id) not listed yet by nodes \(missing)") }
             lastMissing = missing
             return missing.isEmpty
         }
         for (i, s) in seats.enumerated() {
-            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot))
         }
         try waitFor("seats taken") {
-            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
+            try client(host).call(.tables).first { $0.id == info.id }?.freeSeats.isEmpty == true
         }
-        _ = try client(host).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(host).call(.start(table: info.id))
         return info.id
     }
 
@@ -62,7 +62,7 @@ final class ResilienceIntegrationTests: DaemonTestCase {
             return st.info.phase == .playing && st.turn.map { st.mySeats.contains($0) } == true
                 && !st.legalMoves.isEmpty
         }
-        _ = try client(i).call(.move(table: id, move: st.legalMoves[0]), as: Empty.self)
+        _ = try client(i).call(.move(table: id, move: st.legalMoves[0]))
         return st.moveNumber ?? 0
     }
 
@@ -75,12 +75,12 @@ final class ResilienceIntegrationTests: DaemonTestCase {
 
     func testARestartedHostNeverReusesATableID() throws {
         try harness.start(1)
-        try waitFor("node up") { try client(0).call(.tables, as: [TableInfo].self).isEmpty }
-        let first = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self).id
+        try waitFor("node up") { try client(0).call(.tables).isEmpty }
+        let first = try client(0).call(.host(game: "othello", players: 2)).id
         harness.kill9(0)
         try harness.restart(0)
-        try waitFor("node up again") { try client(0).call(.tables, as: [TableInfo].self).isEmpty }
-        let second = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self).id
+        try waitFor("node up again") { try client(0).call(.tables).isEmpty }
+        let second = try client(0).call(.host(game: "othello", players: 2)).id
         XCTAssertNotEqual(first, second, "a restarted host reused table id \(first)")
     }
 

@@ -50,14 +50,14 @@ final class ServiceRoutingIntegrationTests: DaemonTestCase {
         // The barrier: sent after them on the same connection, so once it is in, they were all handled.
         try raw.send(try chat("after the probes"))
         try harness.eventually("the chat line after the probes arrives", seconds: 15) {
-            let log = (try? client(0).call(.chatLog(room: "lobby", follow: false), as: [ChatEntry].self)) ?? []
+            let log = (try? client(0).call(.chatLog(room: "lobby", follow: false))) ?? []
             return log.contains { $0.text == "after the probes" }
         }
-        let status = try client(0).call(.status, as: NodeStatus.self)
+        let status = try client(0).call(.status)
         XCTAssertEqual(status.unroutedMessages, unrouted.count)
         XCTAssertEqual(status.chatMessagesDropped, 0)
         XCTAssertEqual(status.tableMessagesRefused, 0, "nothing reached the tables")
-        let log = try client(0).call(.chatLog(room: nil, follow: false), as: [ChatEntry].self)
+        let log = try client(0).call(.chatLog(room: nil, follow: false))
         XCTAssertFalse(log.contains { $0.text == "lost" }, "a message for another service is not chat")
         XCTAssertEqual(
             harness.peers(0)?.first { $0.name == "prober" }?.state, .connected, "an unknown service closes nothing")

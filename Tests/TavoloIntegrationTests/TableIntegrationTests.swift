@@ -43,17 +43,17 @@ final class TableIntegrationTests: DaemonTestCase {
 
     /// Hosts a table on `host`, seats `seats[i]` (node index, bot or nil for a human) in order, returns its id.
     func table(host: Int, game: String, seats: [(node: Int, bot: String?)]) throws -> TableID {
-        let info = try client(host).call(.host(game: game, players: seats.count), as: TableInfo.self)
+        let info = try client(host).call(.host(game: game, players: seats.count))
         try waitFor("every node sees \(info.id)") {
             try seats.allSatisfy { s in
-                try client(s.node).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }
+                try client(s.node).call(.tables).contains { $0.id == info.id }
             }
         }
         for (i, s) in seats.enumerated() {
-            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot))
         }
         try waitFor("seats taken") {
-            try client(host).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty == true
+            try client(host).call(.tables).first { $0.id == info.id }?.freeSeats.isEmpty == true
         }
         return info.id
     }
@@ -67,8 +67,8 @@ final class TableIntegrationTests: DaemonTestCase {
         let watchers = try (1...2).map { try Events(path: harness.nodes[$0].controlPath, kinds: [.stopped, .moved]) }
         defer { watchers.forEach { $0.close() } }
         let id = try table(host: 0, game: "spirits", seats: [(0, "random"), (1, "random"), (2, "random")])
-        _ = try client(0).call(.start(table: id), as: TableInfo.self)
-        _ = try client(0).call(.inject(.deal(table: id, number: 1, cards: Array(0..<36))), as: Empty.self)
+        _ = try client(0).call(.start(table: id))
+        _ = try client(0).call(.inject(.deal(table: id, number: 1, cards: Array(0..<36))))
         try waitFor("both honest nodes stop the table") {
             watchers.allSatisfy { $0.all.contains { $0.kind == .stopped } }
         }
@@ -88,14 +88,14 @@ final class TableIntegrationTests: DaemonTestCase {
         defer { watchers.forEach { $0.close() } }
         // Othello: node 0 plays black (seat 0, moves first), node 1 white; node 2 hosts and watches.
         let id = try table(host: 2, game: "othello", seats: [(0, nil), (1, nil)])
-        _ = try client(2).call(.start(table: id), as: TableInfo.self)
-        var state = try client(0).call(.state(table: id), as: TableState.self)
+        _ = try client(2).call(.start(table: id))
+        var state = try client(0).call(.state(table: id))
         try waitFor("black to play") {
-            state = try client(0).call(.state(table: id), as: TableState.self)
+            state = try client(0).call(.state(table: id))
             return state.turn == 0 && !state.legalMoves.isEmpty
         }
         let hash = try XCTUnwrap(state.stateHash)
-        func inject(_ m: TableMessage) throws { _ = try client(0).call(.inject(m), as: Empty.self) }
+        func inject(_ m: TableMessage) throws { _ = try client(0).call(.inject(m)) }
         // An illegal square for the right seat ("a1" decodes as an Othello move: illegal, not malformed).
         try inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
         try waitFor("illegal move rejected by nodes 1 and 2") {
@@ -111,7 +111,7 @@ final class TableIntegrationTests: DaemonTestCase {
             watchers.allSatisfy { $0.all.contains { $0.code == "move/not-your-turn" } }
         }
         // The table goes on: the real move is accepted everywhere.
-        _ = try client(0).call(.move(table: id, move: legal), as: Empty.self)
+        _ = try client(0).call(.move(table: id, move: legal))
         try waitFor(
             "the legal move is applied by both: \(watchers.map { $0.all.map { "\($0.kind.rawValue) \($0.code ?? "") \($0.message ?? "")" } })"
         ) {
@@ -132,12 +132,12 @@ final class TableIntegrationTests: DaemonTestCase {
             defer { done.signal() }
             for _ in 0..<200 {
                 if progress.stopped { return }
-                guard let t = try? strangerClient.call(.host(game: "othello", players: nil), as: TableInfo.self) else {
+                guard let t = try? strangerClient.call(.host(game: "othello", players: nil)) else {
                     Thread.sleep(forTimeInterval: 0.2)
                     continue
                 }
-                _ = try? strangerClient.call(.fill(table: t.id, bot: "random"), as: TableInfo.self)
-                _ = try? strangerClient.call(.start(table: t.id), as: TableInfo.self)
+                _ = try? strangerClient.call(.fill(table: t.id, bot: "random"))
+                _ = try? strangerClient.call(.start(table: t.id))
                 progress.count()
                 Thread.sleep(forTimeInterval: 0.3)
             }

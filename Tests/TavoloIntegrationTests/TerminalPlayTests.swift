@@ -18,17 +18,17 @@ final class TerminalPlayTests: DaemonTestCase {
 
     /// Hosts a table on node 0 with `seats` (node index, bot or nil for the person), starts it, returns its id.
     func startTable(_ game: String, _ seats: [(node: Int, bot: String?)]) throws -> TableID {
-        let info = try client(0).call(.host(game: game, players: seats.count), as: TableInfo.self)
+        let info = try client(0).call(.host(game: game, players: seats.count))
         try harness.eventually("node 1 sees \(info.id)", seconds: 15) {
-            (try? client(1).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }) == true
+            (try? client(1).call(.tables).contains { $0.id == info.id }) == true
         }
         for (i, s) in seats.enumerated() {
-            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot), as: JoinResult.self)
+            _ = try client(s.node).call(.join(table: info.id, game: nil, seat: i, bot: s.bot))
         }
         try harness.eventually("seats taken", seconds: 15) {
-            (try? client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty) == true
+            (try? client(0).call(.tables).first { $0.id == info.id }?.freeSeats.isEmpty) == true
         }
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: info.id))
         return info.id
     }
 
@@ -57,7 +57,7 @@ final class TerminalPlayTests: DaemonTestCase {
 
     /// After the end: the winner by seat owner, "you" only for the person's seat, and `q` closes cleanly.
     func checkResult(_ term: TmuxTerminal, _ screen: String, table id: TableID, scores: String) throws {
-        let state = try client(0).call(.state(table: id), as: TableState.self)
+        let state = try client(0).call(.state(table: id))
         let winners = try XCTUnwrap(state.winners)
         let winnerLine = screen.split(separator: "\n").first { $0.hasPrefix("Winner") || $0.hasPrefix("Draw") } ?? ""
         if winners.contains(0) {
@@ -78,7 +78,7 @@ final class TerminalPlayTests: DaemonTestCase {
     func checkMoveTextsArePublic(_ id: TableID, forbidden: String) throws {
         let pattern = try NSRegularExpression(pattern: forbidden)
         for node in 0..<2 {
-            let texts = try client(node).call(.state(table: id), as: TableState.self).lastMoves
+            let texts = try client(node).call(.state(table: id)).lastMoves
             for t in texts {
                 XCTAssertNil(pattern.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)), "node \(node): \(t)")
             }
@@ -167,7 +167,7 @@ final class TerminalPlayTests: DaemonTestCase {
         // Reattach: the screen shows the position as it is now.
         term = try terminal(id, "ot2")
         let back = try term.waitFor("the position after reattaching") { $0.contains("▶ YOUR TURN") }
-        let state = try client(0).call(.state(table: id), as: TableState.self)
+        let state = try client(0).call(.state(table: id))
         guard case .object(let obs) = state.observations.first, case .array(let discs) = obs["discs"] ?? .null,
             discs.count == 2
         else { return XCTFail("no Othello observation: \(state.observations)") }

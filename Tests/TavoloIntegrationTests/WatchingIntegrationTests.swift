@@ -13,19 +13,19 @@ final class WatchingIntegrationTests: DaemonTestCase {
     func testANodeAwayFromATableIsToldWhatReachesIt() throws {
         _ = try harness.start(2)
         try harness.eventually("two nodes connected", seconds: 30) { harness.isFullMesh([0, 1]) }
-        let info = try client(0).call(.host(game: "othello", players: 2), as: TableInfo.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil), as: JoinResult.self)
-        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"), as: JoinResult.self)
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "othello", players: 2))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"))
+        _ = try client(0).call(.start(table: info.id))
 
         var away = TableState(info: info)
         try harness.eventually("node 1 sees the game under way", seconds: 15) {
-            away = (try? client(1).call(.state(table: info.id), as: TableState.self)) ?? away
+            away = (try? client(1).call(.state(table: info.id))) ?? away
             return away.info.phase == .playing
         }
         XCTAssertEqual(away.outsider, true)
         XCTAssertEqual(away.notices, [TableNotices.outsider])
-        let member = try client(0).call(.state(table: info.id), as: TableState.self)
+        let member = try client(0).call(.state(table: info.id))
         XCTAssertNil(member.outsider, "the host is at its table")
         XCTAssertFalse(member.notices?.contains(TableNotices.outsider) ?? false)
 
@@ -39,17 +39,17 @@ final class WatchingIntegrationTests: DaemonTestCase {
     func testATableOfTheNodesBotsIsDrawnOnlyWhenItHidesNothing() throws {
         _ = try harness.start(1)
         try harness.eventually("the node answers", seconds: 30) {
-            (try? client(0).call(.status, as: NodeStatus.self)) != nil
+            (try? client(0).call(.status)) != nil
         }
         for (game, players, shown) in [("othello", 2, true), ("fifteen", 2, true), ("spirits", 3, false)] {
-            let info = try client(0).call(.host(game: game, players: players), as: TableInfo.self)
+            let info = try client(0).call(.host(game: game, players: players))
             for seat in 0..<players {
-                _ = try client(0).call(.join(table: info.id, game: nil, seat: seat, bot: "random"), as: JoinResult.self)
+                _ = try client(0).call(.join(table: info.id, game: nil, seat: seat, bot: "random"))
             }
-            _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+            _ = try client(0).call(.start(table: info.id))
             var state = TableState(info: info)
             try harness.eventually("\(game): a move played", seconds: 30) {
-                state = (try? client(0).call(.state(table: info.id), as: TableState.self)) ?? state
+                state = (try? client(0).call(.state(table: info.id))) ?? state
                 return (state.moveNumber ?? 0) > 0
             }
             XCTAssertEqual(state.mySeats, [], game)

@@ -29,7 +29,7 @@ final class WebPortIntegrationTests: DaemonTestCase {
     private func pagePort(_ node: Int) throws -> Int {
         var link: WebLinkInfo?
         try harness.eventually("node \(node) serves its page", seconds: 30) {
-            link = try? ControlClient(path: harness.nodes[node].controlPath).call(.web, as: WebLinkInfo.self)
+            link = try? ControlClient(path: harness.nodes[node].controlPath).call(.web)
             return link != nil
         }
         return link?.port ?? 0

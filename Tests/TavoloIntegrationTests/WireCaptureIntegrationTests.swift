@@ -57,22 +57,22 @@ final class WireCaptureIntegrationTests: DaemonTestCase {
             _ = try harness.startNode(extraArguments: ["--port", String(ports[i]), "--packet-log", logs[i]])
         }
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
-        let info = try client(0).call(.host(game: "spirits", players: 3), as: TableInfo.self)
+        let info = try client(0).call(.host(game: "spirits", players: 3))
         try harness.eventually("every node sees the table", seconds: 15) {
             (try? (0..<3).allSatisfy { i in
-                try client(i).call(.tables, as: [TableInfo].self).contains { $0.id == info.id }
+                try client(i).call(.tables).contains { $0.id == info.id }
             }) == true
         }
         for i in 0..<3 {
-            _ = try client(i).call(.join(table: info.id, game: nil, seat: i, bot: "random"), as: JoinResult.self)
+            _ = try client(i).call(.join(table: info.id, game: nil, seat: i, bot: "random"))
         }
         try harness.eventually("seats taken", seconds: 15) {
-            (try? client(0).call(.tables, as: [TableInfo].self).first { $0.id == info.id }?.freeSeats.isEmpty) == true
+            (try? client(0).call(.tables).first { $0.id == info.id }?.freeSeats.isEmpty) == true
         }
-        _ = try client(0).call(.start(table: info.id), as: TableInfo.self)
+        _ = try client(0).call(.start(table: info.id))
         try harness.eventually("the game ends on every node", seconds: 120) {
             (try? (0..<3).allSatisfy { i in
-                try client(i).call(.state(table: info.id), as: TableState.self).info.phase == .finished
+                try client(i).call(.state(table: info.id)).info.phase == .finished
             }) == true
         }
         for i in 0..<3 {  // goodbyes on the wire, and the packet logs closed
