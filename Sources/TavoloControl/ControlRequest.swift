@@ -53,41 +53,61 @@ public enum ControlRequest: Sendable, Equatable {
     /// included (`tavolo doctor`).
     case discovery
 
-    /// The `op` string.
-    public var op: String {
+    /// The request's op (its `op` string is the op's raw value).
+    public var op: ControlOp {
         switch self {
-        case .peers: "peers"
-        case .status: "status"
-        case .tables: "tables"
-        case .host: "host"
-        case .join: "join"
-        case .fill: "fill"
-        case .invite: "invite"
-        case .start: "start"
-        case .move: "move"
-        case .leave: "leave"
-        case .state: "state"
-        case .events: "events"
-        case .inject: "inject"
-        case .datagram: "datagram"
-        case .history: "history"
-        case .scores: "scores"
-        case .record: "record"
-        case .games: "games"
-        case .web: "web"
-        case .chat: "chat"
-        case .chatLog: "chat-log"
-        case .acceptPeer: "accept-peer"
-        case .discovery: "discovery"
+        case .peers: .peers
+        case .status: .status
+        case .tables: .tables
+        case .host: .host
+        case .join: .join
+        case .fill: .fill
+        case .invite: .invite
+        case .start: .start
+        case .move: .move
+        case .leave: .leave
+        case .state: .state
+        case .events: .events
+        case .inject: .inject
+        case .datagram: .datagram
+        case .history: .history
+        case .scores: .scores
+        case .record: .record
+        case .games: .games
+        case .web: .web
+        case .chat: .chat
+        case .chatLog: .chatLog
+        case .acceptPeer: .acceptPeer
+        case .discovery: .discovery
         }
     }
+}
 
-    public static let ops = [
-        "peers", "status", "tables", "host", "join", "fill", "invite", "start", "move", "leave", "state", "events",
-        "inject", "datagram", "accept-peer",
-        "history", "scores", "record",
-        "games", "web", "chat", "chat-log", "discovery",
-    ]
+/// The ops of the control socket, each once: their wire names, and the order `unknown op` lists them in.
+public enum ControlOp: String, CaseIterable, Sendable {
+    case peers
+    case status
+    case tables
+    case host
+    case join
+    case fill
+    case invite
+    case start
+    case move
+    case leave
+    case state
+    case events
+    case inject
+    case datagram
+    case history
+    case scores
+    case record
+    case games
+    case web
+    case chat
+    case chatLog = "chat-log"
+    case acceptPeer = "accept-peer"
+    case discovery
 }
 
 extension ControlRequest: Codable {
@@ -100,64 +120,64 @@ extension ControlRequest: Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        let op = try c.decode(String.self, forKey: .op)
+        let name = try c.decode(String.self, forKey: .op)
+        guard let op = ControlOp(rawValue: name) else { throw ControlFailure.unknownOp(name) }
         switch op {
-        case "peers": self = .peers
-        case "status": self = .status
-        case "tables": self = .tables
-        case "host":
+        case .peers: self = .peers
+        case .status: self = .status
+        case .tables: self = .tables
+        case .host:
             self = .host(
                 game: try c.decode(String.self, forKey: .game),
                 players: try c.decodeIfPresent(Int.self, forKey: .players),
                 grace: try c.decodeIfPresent(Int.self, forKey: .grace),
                 takeoverBot: try c.decodeIfPresent(String.self, forKey: .takeoverBot))
-        case "join":
+        case .join:
             self = .join(
                 table: try c.decodeIfPresent(TableID.self, forKey: .table),
                 game: try c.decodeIfPresent(String.self, forKey: .game),
                 seat: try c.decodeIfPresent(Int.self, forKey: .seat),
                 bot: try c.decodeIfPresent(String.self, forKey: .bot))
-        case "fill":
+        case .fill:
             self = .fill(
                 table: try c.decode(TableID.self, forKey: .table), bot: try c.decode(String.self, forKey: .bot))
-        case "invite":
+        case .invite:
             self = .invite(
                 table: try c.decode(TableID.self, forKey: .table), seat: try c.decode(Int.self, forKey: .seat),
                 node: try c.decode(String.self, forKey: .node))
-        case "start": self = .start(table: try c.decode(TableID.self, forKey: .table))
-        case "move":
+        case .start: self = .start(table: try c.decode(TableID.self, forKey: .table))
+        case .move:
             self = .move(
                 table: try c.decode(TableID.self, forKey: .table), move: try c.decode(JSONValue.self, forKey: .move))
-        case "leave": self = .leave(table: try c.decode(TableID.self, forKey: .table))
-        case "state": self = .state(table: try c.decode(TableID.self, forKey: .table))
-        case "events": self = .events(kinds: try c.decodeIfPresent([TableEvent.Kind].self, forKey: .kinds))
-        case "inject": self = .inject(try c.decode(TableMessage.self, forKey: .message))
-        case "datagram":
+        case .leave: self = .leave(table: try c.decode(TableID.self, forKey: .table))
+        case .state: self = .state(table: try c.decode(TableID.self, forKey: .table))
+        case .events: self = .events(kinds: try c.decodeIfPresent([TableEvent.Kind].self, forKey: .kinds))
+        case .inject: self = .inject(try c.decode(TableMessage.self, forKey: .message))
+        case .datagram:
             self = .datagram(
                 peer: try c.decode(String.self, forKey: .peer), text: try c.decode(String.self, forKey: .text))
-        case "history":
+        case .history:
             self = .history(
                 game: try c.decodeIfPresent(String.self, forKey: .game),
                 player: try c.decodeIfPresent(String.self, forKey: .player))
-        case "scores": self = .scores(game: try c.decodeIfPresent(String.self, forKey: .game))
-        case "record": self = .record(table: try c.decode(String.self, forKey: .table))
-        case "games": self = .games
-        case "web": self = .web
-        case "chat":
+        case .scores: self = .scores(game: try c.decodeIfPresent(String.self, forKey: .game))
+        case .record: self = .record(table: try c.decode(String.self, forKey: .table))
+        case .games: self = .games
+        case .web: self = .web
+        case .chat:
             self = .chat(room: try c.decode(String.self, forKey: .room), text: try c.decode(String.self, forKey: .text))
-        case "chat-log":
+        case .chatLog:
             self = .chatLog(
                 room: try c.decodeIfPresent(String.self, forKey: .room),
                 follow: try c.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
-        case "accept-peer": self = .acceptPeer(name: try c.decode(String.self, forKey: .name))
-        case "discovery": self = .discovery
-        default: throw ControlFailure.unknownOp(op)
+        case .acceptPeer: self = .acceptPeer(name: try c.decode(String.self, forKey: .name))
+        case .discovery: self = .discovery
         }
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        try c.encode(op, forKey: .op)
+        try c.encode(op.rawValue, forKey: .op)
         switch self {
         case .peers, .status, .tables, .games, .web, .discovery: break
         case .chat(let room, let text):

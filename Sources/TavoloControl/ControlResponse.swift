@@ -39,7 +39,7 @@ public struct ControlFailure: Codable, Sendable, Error, Equatable, CustomStringC
     static func unknownOp(_ op: String) -> ControlFailure {
         ControlFailure(
             code: .controlUnknownOp,
-            message: "unknown op '\(op)'; ops: \(ControlRequest.ops.joined(separator: ", "))")
+            message: "unknown op '\(op)'; ops: \(ControlOp.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 }
 
