@@ -99,7 +99,7 @@ let package = Package(
             name: "TavoloDaemon",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloDiscovery", "TavoloMesh", "TavoloTable",
-                "TavoloPacketLog", "TavoloControl", "TavoloRecords", "TavoloRecordFormat",
+                "TavoloPacketLog", "TavoloControl", "TavoloRecords", "TavoloRecordFormat", "TavoloWeb",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

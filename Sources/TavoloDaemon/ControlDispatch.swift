@@ -137,7 +137,7 @@ extension NodeService {
                         defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
                 })
         case .web:
-            guard let link = web.link else {
+            guard let link = webLink else {
                 return .failure(.webOff, "this node serves no page (tavolod was started with --no-web)", id: id)
             }
             return ok(link)

@@ -2,23 +2,7 @@ import Foundation
 import TavoloControl
 import TavoloProtocol
 
-/// Where the node's page is, set by `tavolod` once its web server listens.
-public final class WebEndpoint: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _link: WebLinkInfo?
-
-    public var link: WebLinkInfo? {
-        get { lock.withLock { _link } }
-        set { lock.withLock { _link = newValue } }
-    }
-}
-
 extension NodeService {
-    /// Answers one control request for another front end (the page's WebSocket) exactly as the socket does.
-    public func answer(_ id: Int?, _ request: ControlRequest) async -> ControlReply {
-        await dispatch(id, request)
-    }
-
     /// Posts a chat message of this node's user to the lobby (every connected peer) or a table (its members).
     func sendChat(room: String, text: String) async -> Result<ChatSent, ControlFailure> {
         guard ChatMessage.isRoom(room) else {

@@ -11,6 +11,7 @@ import TavoloMesh
 import TavoloProtocol
 import TavoloRecords
 import TavoloTable
+import TavoloWeb
 
 /// Everything `tavolod` runs: identity, mesh, DNS-SD advertising and browsing, and the control socket.
 public final class NodeService: Sendable {
@@ -41,6 +42,10 @@ public final class NodeService: Sendable {
         /// nothing beyond the link.
         public var domain: String?
         public var dnsServer: String?
+        /// The page the node serves its user on 127.0.0.1 (PROTOCOL.md §12), started with the control socket: on
+        /// `webPort` (nil: the port it had last time, kept in the state directory, or any free one). Off when false.
+        public var servesPage = false
+        public var webPort: Int?
 
         public init(name: String, stateDirectory: String, controlPath: String) {
             self.name = name
@@ -63,8 +68,6 @@ public final class NodeService: Sendable {
     public let chat: ChatHub
     /// Hands each application message to its service (PROTOCOL.md §3.9).
     let router: ServiceRouter
-    /// The page's URL once `tavolod` serves it (the `web` op).
-    public let web = WebEndpoint()
     let logger: Logger
     /// The browse for other nodes (its state answers `discovery`, `NodeService+Doctor.swift`).
     let discovery: Discovery
@@ -80,8 +83,12 @@ public final class NodeService: Sendable {
     /// The registration in a unicast domain, kept for its withdrawal at shutdown (`NodeService+WideArea.swift`).
     func setWideArea(_ r: WideAreaRegistration) { running.withLockedValue { $0.wideArea = r } }
 
+    /// The page's address once `run()` serves it (the `web` op); nil when the node serves none.
+    var webLink: WebLinkInfo? { running.withLockedValue { $0.page.map { WebLinkInfo(url: $0.url, port: $0.port) } } }
+
     private struct Running {
         var advertiser: Advertisement?
+        var page: WebServer?
         var wideArea: WideAreaRegistration?
         var tasks: [Task<Void, Never>] = []
     }
@@ -203,10 +210,33 @@ public final class NodeService: Sendable {
                 error is ControlServer.InUse || error is ControlAccess.Unsafe
                     ? "\(error)" : "cannot open control socket \(options.controlPath): \(error)")
         }
+        try await servePage()
         let (discovery, sync) = (self.discovery, records.sync)
         let tasks = [Task { await discovery.run() }, Task { await sync.run() }] + startWideArea()
         running.withLockedValue { $0.tasks = tasks }
         logger.info("node \(options.name) (\(mesh.id.short)) up; control socket \(options.controlPath)")
+    }
+
+    /// The page, when the options ask for it: served after the control socket, through the same dispatch.
+    private func servePage() async throws {
+        guard options.servesPage else { return }
+        do {
+            let token = try WebToken.loadOrCreate(stateDirectory: options.stateDirectory)
+            let page = try await WebServer.start(
+                stateDirectory: options.stateDirectory, port: options.webPort, token: token, logger: logger
+            ) { [weak self] id, request in
+                guard let self else { return .failure(.controlStopping, "the node is stopping", id: id) }
+                return await self.dispatch(id, request)
+            }
+            running.withLockedValue { $0.page = page }
+            logger.info("page on http://127.0.0.1:\(page.port)/ (tavolo open --node \(options.name) prints its URL)")
+        } catch {
+            await control.close()
+            await undoRun()
+            throw StartError(
+                "cannot serve the page on 127.0.0.1:\(options.webPort ?? 0): \(error) (pick another --web-port, or "
+                    + "--no-web)")
+        }
     }
 
     private func undoRun() async {
@@ -298,6 +328,7 @@ public final class NodeService: Sendable {
         // Clients first: the table manager runs on the mesh's event loop, and a client's request or event stream
         // that reached it after the mesh stopped was a job for a dead loop (NIO's "Cannot schedule tasks on an
         // EventLoop that has already shut down" at every SIGTERM with a `tavolo watch` attached).
+        await running.withLockedValue { $0.page }?.close()
         await control.close()
         try? await controlGroup.shutdownGracefully()
         await mesh.shutdown()

@@ -5,7 +5,6 @@ import Logging
 import TavoloControl
 import TavoloDaemon
 import TavoloProtocol
-import TavoloWeb
 
 @main
 enum TavolodMain {
@@ -203,6 +202,8 @@ struct Tavolod: AsyncParsableCommand {
         options.rebuildRecords = rebuildRecords
         options.domain = domain
         options.dnsServer = dnsServer
+        options.servesPage = !noWeb
+        options.webPort = webPort
         if let circle {
             do {
                 options.circle = (
@@ -223,27 +224,6 @@ struct Tavolod: AsyncParsableCommand {
             FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        var page: WebServer?
-        if !noWeb {
-            do {
-                let token = try WebToken.loadOrCreate(stateDirectory: options.stateDirectory)
-                let server = try await WebServer.start(
-                    stateDirectory: options.stateDirectory, port: webPort, token: token, logger: logger
-                ) { id, request in
-                    await service.answer(id, request)
-                }
-                service.web.link = WebLinkInfo(url: server.url, port: server.port)
-                logger.info("page on http://127.0.0.1:\(server.port)/ (tavolo open --node \(nodeName) prints its URL)")
-                page = server
-            } catch {
-                FileHandle.standardError.write(
-                    Data(
-                        "tavolod: cannot serve the page on 127.0.0.1:\(webPort ?? 0): \(error) (pick another --web-port, or --no-web)\n"
-                            .utf8))
-                await service.shutdown()
-                throw ExitCode(1)
-            }
-        }
         // Started: the code that ran only to start can leave memory (CodePageTrim). After a few seconds, so the
         // first handshakes and discovery are done too.
         let trim = Task {
@@ -255,7 +235,6 @@ struct Tavolod: AsyncParsableCommand {
         await signalled.value
         trim.cancel()
         logger.info("signal received; shutting down")
-        await page?.close()
         await service.shutdown()
     }
 }
