@@ -185,9 +185,11 @@ let package = Package(
                 "TavoloCore", "TavoloTable", "TavoloProtocol", "TavoloNoise",
                 .product(name: "Crypto", package: "swift-crypto"),
             ], path: "Tests/TavoloTestSupport"),
-        .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore"]),
-        .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames"]),
-        .testTarget(name: "TavoloTerminalTests", dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames"]),
+        .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore", "TavoloTestSupport"]),
+        .testTarget(name: "TavoloGamesTests", dependencies: ["TavoloCore", "TavoloGames", "TavoloTestSupport"]),
+        .testTarget(
+            name: "TavoloTerminalTests",
+            dependencies: ["TavoloTerminal", "TavoloCore", "TavoloGames", "TavoloTestSupport"]),
         .testTarget(
             name: "TavoloTableTests",
             dependencies: [
@@ -198,7 +200,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore"]),
+        .testTarget(name: "TavoloProtocolTests", dependencies: ["TavoloProtocol", "TavoloCore", "TavoloTestSupport"]),
         .testTarget(
             name: "TavoloRecordsTests",
             dependencies: [
@@ -217,13 +219,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery"]),
-        .testTarget(name: "TavoloDoctorTests", dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol"]),
-        .testTarget(name: "TavoloWebTests", dependencies: ["TavoloWeb", "TavoloControl", "TavoloTable"]),
-        .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed"]),
+        .testTarget(name: "TavoloDiscoveryTests", dependencies: ["TavoloDiscovery", "TavoloTestSupport"]),
+        .testTarget(
+            name: "TavoloDoctorTests",
+            dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol", "TavoloTestSupport"]),
+        .testTarget(
+            name: "TavoloWebTests", dependencies: ["TavoloWeb", "TavoloControl", "TavoloTable", "TavoloTestSupport"]),
+        .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed", "TavoloTestSupport"]),
         .testTarget(
             name: "TavoloNoiseTests",
-            dependencies: ["TavoloNoise", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["TavoloNoise", "TavoloTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TavoloPacketLogTests",
             dependencies: [
@@ -236,7 +241,7 @@ let package = Package(
             name: "TavoloFuzzTests",
             dependencies: [
                 "TavoloMesh", "TavoloDaemon", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloCore",
-                "TavoloGames",
+                "TavoloGames", "TavoloTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -245,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "TavoloDaemonTests",
             dependencies: [
-                "TavoloDaemon", "TavoloControl", "TavoloCore",
+                "TavoloDaemon", "TavoloControl", "TavoloCore", "TavoloTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloDiscovery
@@ -24,9 +25,7 @@ final class DNSUpdateMessageTests: XCTestCase {
     }
 
     func load() throws -> (WideAreaService, Vectors) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/dns-update.json"))
+        let data = try ProtocolVectors.data("dns-update.json")
         let v = try JSONDecoder().decode(Vectors.self, from: data)
         let address = v.service.address.split(separator: ".").compactMap { UInt8($0) }
         let service = WideAreaService(

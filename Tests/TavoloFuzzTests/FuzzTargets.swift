@@ -9,6 +9,7 @@ import TavoloCore
 import TavoloGames
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 
 @testable import TavoloDaemon
 @testable import TavoloMesh
@@ -22,14 +23,9 @@ struct FuzzTally {
 
 /// The node's input paths from peers and local clients, each fed one input at a time.
 enum FuzzTargets {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// Valid frames of every type, from the protocol's vectors.
     static func frameSeeds() throws -> [[UInt8]] {
-        let url = repository.appendingPathComponent("Protocol/vectors/frames.json")
-        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
-        let valid = root?["valid"] as? [[String: Any]] ?? []
+        let valid = try ProtocolVectors.object("frames.json")["valid"] as? [[String: Any]] ?? []
         return valid.compactMap { ($0["hex"] as? String).flatMap { [UInt8](hexString: $0) } }
     }
 

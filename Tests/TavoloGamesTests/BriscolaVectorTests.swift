@@ -1,5 +1,6 @@
 import Foundation
 import TavoloCore
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloGames
@@ -9,9 +10,7 @@ import XCTest
 /// hash, the chiamata partner's visibility, and the outcome.
 final class BriscolaVectorTests: XCTestCase {
     func loadCases(file: String = #filePath) throws -> [[String: Any]] {
-        let root = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/briscola.json"))
+        let data = try ProtocolVectors.data("briscola.json")
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try XCTUnwrap(object["cases"] as? [[String: Any]])
     }
@@ -71,9 +70,7 @@ final class BriscolaVectorTests: XCTestCase {
 
     /// Perft through the catalog (the generic walk over `legalMoves`) equals the Python count: the auction's moves.
     func testPerftMatchesThePythonCounts() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/briscola.json"))
+        let data = try ProtocolVectors.data("briscola.json")
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let counts = try XCTUnwrap(object["perft"] as? [[String: Any]])
         let entry = try XCTUnwrap(GameCatalog.standard["briscola"])

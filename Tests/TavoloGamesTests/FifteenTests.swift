@@ -1,14 +1,13 @@
 import Foundation
 import TavoloCore
 import TavoloGames
+import TavoloTestSupport
 import XCTest
 
 /// The engine against the independent Python vectors, and the solvers' answers checked by replaying them.
 final class FifteenTests: XCTestCase {
     func loadFifteenVectors(file: String = #filePath) throws -> [[String: Any]] {
-        let root = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/fifteen.json"))
+        let data = try ProtocolVectors.data("fifteen.json")
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try XCTUnwrap(object["cases"] as? [[String: Any]])
     }

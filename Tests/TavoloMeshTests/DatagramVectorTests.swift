@@ -1,5 +1,6 @@
 import Foundation
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh
@@ -9,9 +10,7 @@ import XCTest
 /// bytes; one byte changed anywhere and it does not open.
 final class DatagramVectorTests: XCTestCase {
     func vectors() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/noise.json"))
+        let data = try ProtocolVectors.data("noise.json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

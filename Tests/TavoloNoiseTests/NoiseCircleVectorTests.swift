@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TavoloNoise
+import TavoloTestSupport
 import XCTest
 
 /// Replays the private-circle part of Protocol/vectors/noise.json (Python: `hashlib.scrypt` and `noiseprotocol`'s
@@ -10,9 +11,7 @@ final class NoiseCircleVectorTests: XCTestCase {
     typealias PrivateKey = Curve25519.KeyAgreement.PrivateKey
 
     private func vectors() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/noise.json"))
+        let data = try ProtocolVectors.data("noise.json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

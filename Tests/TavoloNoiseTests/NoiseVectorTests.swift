@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TavoloNoise
+import TavoloTestSupport
 import XCTest
 
 /// Replays Protocol/vectors/noise.json (written by the Python `noiseprotocol` package) byte for byte.
@@ -13,9 +14,7 @@ final class NoiseVectorTests: XCTestCase {
     }
 
     private func vectors() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/noise.json"))
+        let data = try ProtocolVectors.data("noise.json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

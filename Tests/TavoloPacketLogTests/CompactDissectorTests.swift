@@ -2,6 +2,7 @@ import Foundation
 import TavoloCore
 import TavoloPacketLog
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 /// Compact hot messages (PROTOCOL.md §13) in a packet log: Protocol/tavolo.lua under tshark and `LoggedFrame` both
@@ -13,7 +14,7 @@ final class CompactDissectorTests: XCTestCase {
     ]
 
     func vectors() throws -> [String: Any] {
-        let url = Tshark.repositoryRoot.appendingPathComponent("Protocol/vectors/compact.json")
+        let url = ProtocolVectors.url("compact.json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 

@@ -3,6 +3,7 @@ import Logging
 import TavoloDaemon
 import TavoloPacketLog
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloMesh
@@ -25,7 +26,7 @@ final class DissectorTests: XCTestCase {
 
     func testVectorsDecodeToTheirValues() throws {
         _ = try Tshark.require()
-        let url = Tshark.repositoryRoot.appendingPathComponent("Protocol/vectors/frames.json")
+        let url = ProtocolVectors.url("frames.json")
         let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let cases = try XCTUnwrap(root["valid"] as? [[String: Any]])
         let a = try XCTUnwrap(PacketEndpoint(ip: "10.0.0.1", port: 40001))

@@ -4,12 +4,9 @@ import XCTest
 
 /// Runs tshark with the repository's Lua dissector.
 enum Tshark {
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+    static var dissector: String {
+        ProtocolVectors.repositoryRoot.appendingPathComponent("Protocol/tavolo.lua").path
     }
-
-    static var dissector: String { repositoryRoot.appendingPathComponent("Protocol/tavolo.lua").path }
 
     /// The tshark executable, or nil when it is not installed.
     static var executable: String? {

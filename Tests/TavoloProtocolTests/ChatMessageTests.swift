@@ -1,6 +1,7 @@
 import Foundation
 import TavoloCore
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 /// PROTOCOL.md §12 and §3.9 against Protocol/vectors/chat.json (written by generate_chat_vectors.py): the frame a
@@ -8,9 +9,7 @@ import XCTest
 /// the room names, and the rate bound.
 final class ChatMessageTests: XCTestCase {
     func vectors() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/chat.json"))
+        let data = try ProtocolVectors.data("chat.json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

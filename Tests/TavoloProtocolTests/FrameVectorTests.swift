@@ -1,13 +1,12 @@
 import Foundation
 import TavoloCore
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 final class FrameVectorTests: XCTestCase {
     func loadFrames() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/frames.json"))
+        let data = try ProtocolVectors.data("frames.json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

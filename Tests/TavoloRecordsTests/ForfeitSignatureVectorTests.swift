@@ -3,6 +3,7 @@ import Foundation
 import TavoloCore
 import TavoloRecords
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 /// The forfeit statements and signatures of `record-signatures.json` (PROTOCOL.md §11.7), written by the independent
@@ -24,8 +25,7 @@ final class ForfeitSignatureVectorTests: XCTestCase {
     }
 
     func testStatementsSignaturesAndVerdicts() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/record-signatures.json")
+        let url = ProtocolVectors.url("record-signatures.json")
         let v = try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
         XCTAssertEqual(v.forfeits.count, 3)
         for f in v.forfeits {

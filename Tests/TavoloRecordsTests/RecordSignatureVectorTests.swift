@@ -4,6 +4,7 @@ import TavoloCore
 import TavoloGames
 import TavoloRecordFormat
 import TavoloRecords
+import TavoloTestSupport
 import XCTest
 
 /// `Protocol/vectors/record-signatures.json` (PROTOCOL.md §11.7), written by the independent Python generator: this
@@ -37,8 +38,7 @@ final class RecordSignatureVectorTests: XCTestCase {
     }
 
     func vectors() throws -> Vectors {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/record-signatures.json")
+        let url = ProtocolVectors.url("record-signatures.json")
         return try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
     }
 

@@ -3,6 +3,7 @@ import TavoloCore
 import TavoloGames
 import TavoloRecordFormat
 import TavoloRecords
+import TavoloTestSupport
 import XCTest
 
 /// `Protocol/vectors/records.json` (PROTOCOL.md §11): record ids, what a receiver accepts or refuses, bucket
@@ -11,8 +12,7 @@ import XCTest
 /// with Tavolo's engines, which must reach every verdict.
 final class RecordVectorTests: XCTestCase {
     static var file: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/records.json")
+        ProtocolVectors.url("records.json")
     }
 
     struct Vectors: Codable {

@@ -1,14 +1,13 @@
 import Foundation
 import TavoloSealed
+import TavoloTestSupport
 import XCTest
 
 /// The JSON of §14.7: the Python generator's messages decode to what this side makes from the same secrets, encode
 /// back to the same objects, and every malformed field is refused.
 final class SealedMessageTests: XCTestCase {
     private func vectorCase() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/sealed.json"))
+        let data = try ProtocolVectors.data("sealed.json")
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try XCTUnwrap((doc["cases"] as? [[String: Any]])?.first { $0["messages"] != nil })
     }

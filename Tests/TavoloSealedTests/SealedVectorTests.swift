@@ -1,14 +1,13 @@
 import Foundation
 import TavoloSealed
+import TavoloTestSupport
 import XCTest
 
 /// Replays Protocol/vectors/sealed.json (generate_sealed_vectors.py, an independent Python implementation of §14)
 /// byte for byte: card points, derived keys and proofs, every member's shuffle, shares, proofs and the opened deck.
 final class SealedVectorTests: XCTestCase {
     private func vectors() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/sealed.json"))
+        let data = try ProtocolVectors.data("sealed.json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

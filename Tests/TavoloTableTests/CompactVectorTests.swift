@@ -1,6 +1,7 @@
 import Foundation
 import TavoloCore
 import TavoloProtocol
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloTable
@@ -11,9 +12,7 @@ import XCTest
 /// and by a node, which counts it and goes on.
 final class CompactVectorTests: XCTestCase {
     func load() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/compact.json"))
+        let data = try ProtocolVectors.data("compact.json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

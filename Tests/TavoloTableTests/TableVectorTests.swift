@@ -2,13 +2,12 @@ import Foundation
 import TavoloCore
 import TavoloProtocol
 import TavoloTable
+import TavoloTestSupport
 import XCTest
 
 final class TableVectorTests: XCTestCase {
     func load() throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("Protocol/vectors/tables.json"))
+        let data = try ProtocolVectors.data("tables.json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
