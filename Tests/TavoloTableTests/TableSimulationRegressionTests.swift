@@ -16,6 +16,11 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a member voted out at the point it inherited a seat: its takeover, listing that seat, was logged before "
                 + "the one that gave it the seat, so every record was refused (§9.12's log order, §11.4 step 2)"
         ),
+        (
+            "briscola/2", 230,
+            "a seatless host cut off past the grace came back voted out; the member that had forfeited meanwhile "
+                + "sent its forfeit again only to members, so the host waited for it paused for ever (§9.12)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

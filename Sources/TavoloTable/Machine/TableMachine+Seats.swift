@@ -67,9 +67,10 @@ extension TableMachine {
     mutating func peerConnected(_ peer: NodeID) {
         if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
         // This node left the game: a member that comes back gets its forfeit again (it may have been cut off when
-        // it was sent), never its sync — that would tell it a member that no longer plays is back (§9.12).
+        // it was sent), never its sync — that would tell it a member that no longer plays is back (§9.12). So does
+        // one voted out meanwhile: it follows the game as a spectator, and would wait for this node for ever.
         if let number = forfeitedAt {
-            if info.isMember(peer) {
+            if info.isMember(peer) || replaced.contains(peer) {
                 send(.forfeit(table: id, number: number, signature: play?.absence.forfeitSignature), to: [peer])
             }
             return
