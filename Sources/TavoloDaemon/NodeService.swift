@@ -118,25 +118,8 @@ public final class NodeService: Sendable {
         if leftovers > 0 {
             logger.info("removed \(leftovers) temporary files an earlier run left in the state directory")
         }
-        let identity: NodeKeyFile.Identity
-        do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
-            throw StartError("\(error)")
-        }
+        let (identity, signer) = try Self.identity(options, logger: logger)
         let id = identity.id
-        if let old = identity.migratedFrom {
-            logger.notice(
-                "node id changes from \(old.hex) to \(id.hex): ids are now derived from the node's key (protocol v2)")
-        } else if identity.created {
-            logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
-        }
-        let signer: RecordSigner
-        do {
-            let signingKey = try SigningKeyFile.loadOrCreate(stateDirectory: options.stateDirectory)
-            guard let made = RecordSigner(identity: identity.key, signingKey: signingKey) else {
-                throw StartError("cannot bind the record-signing key to the node key")
-            }
-            signer = made
-        } catch let e as StartError { throw e } catch { throw StartError("\(error)") }
         // A broken records database stops the start with one line, before anything is announced.
         let recordStore = try NodeRecords.open(options: options, me: id, logger: logger)
         // Games of this node's own logs kept before signatures (or rebuilt from the logs) get its signature now.
@@ -177,6 +160,30 @@ public final class NodeService: Sendable {
         (self.tables, self.chat, self.router, self.discovery) = (tables, chat, router, discovery)
         self.controlGroup = controlGroup
         control = ControlServer(path: options.controlPath, group: controlGroup, logger: logger)
+    }
+
+    /// The node's key (made on first start, or migrated) and the record-signing key bound to it.
+    private static func identity(_ options: Options, logger: Logger) throws -> (NodeKeyFile.Identity, RecordSigner) {
+        let identity: NodeKeyFile.Identity
+        do { identity = try NodeKeyFile.loadOrCreate(stateDirectory: options.stateDirectory) } catch {
+            throw StartError("\(error)")
+        }
+        let id = identity.id
+        if let old = identity.migratedFrom {
+            logger.notice(
+                "node id changes from \(old.hex) to \(id.hex): ids are now derived from the node's key (protocol v2)")
+        } else if identity.created {
+            logger.info("created node key in \(options.stateDirectory): node id \(id.hex)")
+        }
+        let signer: RecordSigner
+        do {
+            let signingKey = try SigningKeyFile.loadOrCreate(stateDirectory: options.stateDirectory)
+            guard let made = RecordSigner(identity: identity.key, signingKey: signingKey) else {
+                throw StartError("cannot bind the record-signing key to the node key")
+            }
+            signer = made
+        } catch let e as StartError { throw e } catch { throw StartError("\(error)") }
+        return (identity, signer)
     }
 
     /// The second phase: unfinished games come back (paused, before any peer connects), then the mesh listens, the

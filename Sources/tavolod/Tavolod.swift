@@ -159,28 +159,42 @@ struct Tavolod: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
         // Without --name or --port (as the systemd user unit starts it): the user's configuration file.
-        let config: NodeConfig
-        do { config = try NodeConfig.load() } catch {
-            FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let config = try orExit { try NodeConfig.load() }
         let name = name ?? config.nodeName
         if let problem = NodeName.problem(name) {
-            FileHandle.standardError.write(
-                Data("tavolod: the node name '\(name)' \(problem): set `name` in \(NodeConfig.defaultPath)\n".utf8))
-            throw ExitCode(1)
+            try exit(with: "the node name '\(name)' \(problem): set `name` in \(NodeConfig.defaultPath)")
         }
-        let nodeName = name
+        let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         var logger = Logger(label: "tavolod")
-        logger[metadataKey: "node"] = .string(nodeName)
+        logger[metadataKey: "node"] = .string(name)
+        let options = try orExit { try nodeOptions(name: name, config: config) }
 
+        // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
+        let signalled = Task { await waitForTerminationSignal() }
+        let service: NodeService
+        do { service = try await NodeService.start(options, logger: logger) } catch { try exit(with: "\(error)") }
+        // Started: the code that ran only to start can leave memory (CodePageTrim). After a few seconds, so the
+        // first handshakes and discovery are done too.
+        let trim = Task {
+            try? await Task.sleep(for: .seconds(3))
+            guard !Task.isCancelled else { return }
+            let bytes = CodePageTrim.run()
+            logger.debug("code mappings trimmed: \(bytes >> 20) MB mapped, pages map again when used")
+        }
+        await signalled.value
+        trim.cancel()
+        logger.info("signal received; shutting down")
+        await service.shutdown()
+    }
+
+    /// The node's options from the command line, then the configuration file, then the defaults.
+    func nodeOptions(name: String, config: NodeConfig) throws -> NodeService.Options {
         let env = ProcessInfo.processInfo.environment
         let stateBase =
             env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -205,37 +219,22 @@ struct Tavolod: AsyncParsableCommand {
         options.servesPage = !noWeb
         options.webPort = webPort
         if let circle {
-            do {
-                options.circle = (
-                    name: circle, passphrase: try CirclePassphrase.read(circle: circle, file: circlePassphraseFile)
-                )
-            } catch {
-                FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            options.circle = (
+                name: circle, passphrase: try CirclePassphrase.read(circle: circle, file: circlePassphraseFile)
+            )
         }
+        return options
+    }
 
-        // Watch for SIGINT/SIGTERM before starting, so a signal during start-up still ends in a clean goodbye.
-        let signalled = Task { await waitForTerminationSignal() }
-        let service: NodeService
-        do {
-            service = try await NodeService.start(options, logger: logger)
-        } catch {
-            FileHandle.standardError.write(Data("tavolod: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        // Started: the code that ran only to start can leave memory (CodePageTrim). After a few seconds, so the
-        // first handshakes and discovery are done too.
-        let trim = Task {
-            try? await Task.sleep(for: .seconds(3))
-            guard !Task.isCancelled else { return }
-            let bytes = CodePageTrim.run()
-            logger.debug("code mappings trimmed: \(bytes >> 20) MB mapped, pages map again when used")
-        }
-        await signalled.value
-        trim.cancel()
-        logger.info("signal received; shutting down")
-        await service.shutdown()
+    /// The value, or its error as one line on stderr and exit status 1.
+    func orExit<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { try exit(with: "\(error)") }
+    }
+
+    /// Says `line` on stderr as `tavolod: line` and ends with status 1.
+    func exit(with line: String) throws -> Never {
+        FileHandle.standardError.write(Data("tavolod: \(line)\n".utf8))
+        throw ExitCode(1)
     }
 }
 
