@@ -57,6 +57,11 @@ struct TavoloBench: AsyncParsableCommand {
         watchdog.start()
 
         let message = Ping(seq: 0, pad: String(repeating: "x", count: pad))
+        if let profile { try await runProfile(profile, message) } else { try await runAll(message) }
+    }
+
+    /// `--profile`: one phase alone, for perf.
+    func runProfile(_ profile: String, _ message: Ping) async throws {
         if profile == "micro" {
             for (label, ns) in try MicroTimings.run(pad: message.pad) {
                 print(label.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: " %8.0f ns", ns))
@@ -79,7 +84,7 @@ struct TavoloBench: AsyncParsableCommand {
             try SealedReport.print()
             return
         }
-        if let profile {
+        do {
             let samples: [Double]
             switch profile {
             case "raw": samples = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
@@ -111,6 +116,10 @@ struct TavoloBench: AsyncParsableCommand {
                     p.mean, pings))
             return
         }
+    }
+
+    /// Every figure of the wire: the baselines, round trips, mesh formation and broadcasts.
+    func runAll(_ message: Ping) async throws {
         let frameBytes = FrameLimits.headerSize + (try WireJSON.encode(message)).count
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let udpBaseline = try PlainSocketPingPong.runUDP(frameBytes: frameBytes, count: pings)
