@@ -21,6 +21,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a seatless host cut off past the grace came back voted out; the member that had forfeited meanwhile "
                 + "sent its forfeit again only to members, so the host waited for it paused for ever (§9.12)"
         ),
+        (
+            "briscola/4", 93,
+            "a member voted out, catching up from far behind, applied a seatless host's later takeover at once and "
+                + "so named another heir for its own seat than the others did (§9.12)"
+        ),
+        (
+            "briscola/4", 57,
+            "a member that agreed the host's takeover after catching up past the heir's first move logged the seats "
+                + "passing at its own move count, not at that move (§9.12: one point in every log)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

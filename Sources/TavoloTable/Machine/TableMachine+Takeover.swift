@@ -190,9 +190,13 @@ extension TableMachine {
         for t in agreed.sorted(by: { $0.member < $1.member }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
             // A race has no seat to play: its seats pass once this node has every move the vote counted (§10.6).
+            // A member with no seat passes nothing, but not before the agreed move either: a node still behind it (a
+            // member voted out, catching up) would otherwise count it as passed when naming an earlier takeover's
+            // heir, and never pass on the seats it inherits before its number.
+            let reached = s.moveNumber >= t.number
             let due =
-                seats.isEmpty || s.turn == .terminal
-                || (s.moveNumber >= t.number && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
+                s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached))
+                || (reached && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
             guard due, let heir = heir(of: t, at: s.moveNumber) else {
                 kept.append(t)
                 continue
@@ -209,7 +213,11 @@ extension TableMachine {
             // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
             // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
             // was away catches up first): either way the log names the agreed move, the same everywhere.
-            let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : s.moveNumber
+            // A turn-based member's seats pass just before its first move numbered `number` or more (§9.12): a node
+            // that agreed late, after catching up past that move (relayed, played by the heir), logs that point too.
+            let firstOwnMove = log.moves.first { $0.number >= t.number && seats.contains($0.seat) }?.number
+            let appliedAt =
+                seats.isEmpty || s.isSimultaneous ? t.number : min(firstOwnMove ?? s.moveNumber, s.moveNumber)
             // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
             // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
             // other times would otherwise log the same takeovers in other orders.
