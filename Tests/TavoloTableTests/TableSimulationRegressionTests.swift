@@ -31,6 +31,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a member that agreed the host's takeover after catching up past the heir's first move logged the seats "
                 + "passing at its own move count, not at that move (§9.12: one point in every log)"
         ),
+        (
+            "briscola/5", 78,
+            "two members cut off together and voted out by a majority one of whom left since: each returned knowing "
+                + "only its own takeover, kept the other's move played apart and forked (§9.12: relayed voters)"
+        ),
+        (
+            "briscola/4", 1149,
+            "the same with a 2|3 partition and a voter restarting: a returning member never agreed the other's "
+                + "takeover, and the table forked with hash/mismatch"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

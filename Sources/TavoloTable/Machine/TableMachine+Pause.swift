@@ -40,11 +40,14 @@ extension TableMachine {
         // everyone. They go before the sync, on the same connection, so a returning member knows every vote of
         // this node before it is told how far the game went (§9.12).
         if !replaced.contains(me) {
-            for (member, byNumber) in votes.sorted(by: { $0.key < $1.key }) {
+            // To a member voted out, the votes about it first and each with every voter this node counted, then the
+            // others' likewise: some voters may have been voted out or gone since and could not tell it themselves,
+            // and a spectator has no say, so it takes the table's takeovers as the members report them (§9.12).
+            let spectator = replaced.contains(peer)
+            let order = votes.sorted { ($0.key == peer ? 0 : 1, $0.key) < ($1.key == peer ? 0 : 1, $1.key) }
+            for (member, byNumber) in order {
                 for (n, voters) in byNumber.sorted(by: { $0.key < $1.key }) where voters.contains(me) {
-                    // To the member voted out, with every voter this node counted: some of them may have been voted
-                    // out or gone since, and could not tell it themselves (§9.12).
-                    let relayed = peer == member ? voters.sorted() : nil
+                    let relayed = peer == member || spectator ? voters.sorted() : nil
                     send(.takeover(table: id, member: member, number: n, voters: relayed), to: [peer])
                 }
             }

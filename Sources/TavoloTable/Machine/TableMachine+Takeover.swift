@@ -66,8 +66,9 @@ extension TableMachine {
             }
         }
         // The votes about this node that another voter counted: only the member voted out takes them, and only
-        // from members at the start of play (it can learn no more than that it no longer plays).
-        if member == me {
+        // from members at the start of play (it can learn no more than that it no longer plays). Once voted out,
+        // it has no say: it takes the voters of every takeover a member reports, to follow the table's.
+        if member == me || replaced.contains(me) {
             for other in relayed where other != me && other != voter && startMembers.contains(other) {
                 play?.absence.votes[member, default: [:]][number, default: []].insert(other)
             }
