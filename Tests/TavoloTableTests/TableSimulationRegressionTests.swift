@@ -41,6 +41,11 @@ final class TableSimulationRegressionTests: XCTestCase {
             "the same with a 2|3 partition and a voter restarting: a returning member never agreed the other's "
                 + "takeover, and the table forked with hash/mismatch"
         ),
+        (
+            "spirits/5", 6,
+            "a member cut off, answering a sync before it knew it was out, relayed the move it had played apart; the "
+                + "other kept it pending, and its confirmation, after agreeing the takeover, and stopped (§9.12)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

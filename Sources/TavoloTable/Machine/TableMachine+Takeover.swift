@@ -120,6 +120,10 @@ extension TableMachine {
         play?.absence.absent.remove(member)
         play?.absence.graceOver.remove(member)
         cancelTimer(.grace(id, member: member))
+        // What it said of the moves from `number` on is not the table's word (it had no say there): a catch-up it
+        // relayed before it knew, with a move played apart, and its confirmations of such moves.
+        inbox.moves = inbox.moves.filter { $0.key < number || $0.value.from != member }
+        for n in inbox.confirms.keys where n >= number { inbox.confirms[n]?.removeValue(forKey: member) }
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
         let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit, signature: signature)
         play?.absence.agreed.append(takeover)
