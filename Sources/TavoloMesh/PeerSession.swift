@@ -136,8 +136,10 @@ final class PeerSession: ChannelDuplexHandler, RemovableChannelHandler {
         if let frameError = error as? FrameError {
             goodbye(frameError.goodbyeCode, frameError.description)
         } else {
-            // In words for `tavolo peers` and the page (the library's text is a type name and an errno number).
-            closeReason = "connection error: " + DialFailure.cause(error)
+            // In words for `tavolo peers` and the page: the secure channel's own (a refusal's goodbye code decides
+            // the peer's state, `otherCircle`), NIO's turned into words (its text is a type name and an errno).
+            let why = (error as? SecureChannelError).map { "\($0)" } ?? DialFailure.cause(error)
+            closeReason = "connection error: " + why
             settings.logger.debug("session closed on \(error)")
             phase = .closing
             context.close(promise: nil)
