@@ -35,6 +35,11 @@ struct KnownFailure {
     // takeover), a seatless member's takeover logged at different points, names unknown after a restart, a leaver's
     // copy changed by later offers or dropped with its host. `TAVOLO_SIM_NO_KNOWN=1 scripts/fuzz tables 100` on
     // 2026-11-24: 31 of 1,300 runs failed before the last two of these fixes, every one in the entries below.
+    // 2026-11-27 retired more (each seed in TableSimulationRegressionTests): race results and orders before the
+    // seed, inheritance logged after its passing on, a seatless member's takeover applied early and a late agreement
+    // logged late, a forfeit never resent to a spectator, relayed voters only for a member's own takeover, and a
+    // voted-out member's relayed move kept pending. The suite's own seeds now pass with TAVOLO_SIM_NO_KNOWN=1; the
+    // examples below are what the entries were written from, and several of them run clean now.
 
     /// Races under takeovers that cross other faults.
     static let raceFaults = [
