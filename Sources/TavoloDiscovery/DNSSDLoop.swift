@@ -144,19 +144,29 @@ final class DNSSDLoop: @unchecked Sendable {
                 while read(wakeRead, &buffer, buffer.count) > 0 {}
             }
             for (ref, fd) in zip(polled, fds.dropFirst()) where fd.revents != 0 && !ref.isDeallocated {
-                processing = ref
-                let error = ref.processResult()
-                processing = nil
-                for retired in retiredWhileProcessing { retired.deallocate() }
-                retiredWhileProcessing.removeAll()
-                if error != 0, !ref.isDeallocated {
-                    // Report first (the handler's owner may live only as long as the ref's context), then retire:
-                    // a failing ref would stay readable and make the loop spin.
-                    ref.onProcessError?(error)
-                    retire(ref)
-                }
+                process(ref)
             }
         }
+        finish()
+    }
+
+    /// Lets `ref` run its callbacks for what its socket has ready; a ref that fails is reported, then retired.
+    private func process(_ ref: ServiceRef) {
+        processing = ref
+        let error = ref.processResult()
+        processing = nil
+        for retired in retiredWhileProcessing { retired.deallocate() }
+        retiredWhileProcessing.removeAll()
+        if error != 0, !ref.isDeallocated {
+            // Report first (the handler's owner may live only as long as the ref's context), then retire:
+            // a failing ref would stay readable and make the loop spin.
+            ref.onProcessError?(error)
+            retire(ref)
+        }
+    }
+
+    /// The loop's end: late jobs run, every ref is deallocated, the wake pipe closed and the owner told.
+    private func finish() {
         // After stop() no job is pending here; after a poll() failure, run the jobs already accepted (each resumes
         // its caller) before the refs go.
         lock.lock()

@@ -115,67 +115,71 @@ enum PacketDissector {
     private static func transport(_ proto: UInt8, _ body: ByteView, src: [UInt8], dst: [UInt8], _ packet: RawPacket)
         -> Outcome
     {
-        func pseudoSum(_ length: Int) -> InternetChecksum {
-            var sum = InternetChecksum()
-            sum.add(src)
-            sum.add(dst)
-            if src.count == 16 {
-                var l: [UInt8] = []
-                l.appendBE32(UInt32(length))
-                sum.add(l + [0, 0, 0, proto])
-            } else {
-                var l: [UInt8] = [0, proto]
-                l.appendBE16(UInt16(truncatingIfNeeded: length))
-                sum.add(l)
-            }
-            return sum
-        }
         switch proto {
-        case 6:
-            guard let sport = body.be16(0), let dport = body.be16(2), let seq = body.be32(4), let off = body.u8(12),
-                let flags = body.u8(13)
-            else { return .bad("TCP header cut short (\(body.count) bytes)", .badPacket) }
-            let headerLength = Int(off >> 4) * 4
-            guard headerLength >= 20, headerLength <= body.count,
-                let payload = body.slice(headerLength, body.count - headerLength)
-            else { return .bad("TCP data offset \(headerLength) in a \(body.count)-byte segment", .badPacket) }
-            var checksumError: String?
-            if packet.synthesized, let all = body.slice(0, body.count) {
-                var sum = pseudoSum(body.count)
-                sum.add(all)
-                if sum.value != 0 { checksumError = "TCP checksum does not match the segment's bytes" }
-            }
-            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
-            else {
-                return .other("bad addresses")
-            }
-            return .segment(
-                TransportSegment(
-                    packet: packet, transport: .tcp, source: s, destination: d, seq: seq, syn: flags & 0x02 != 0,
-                    payload: payload, checksumError: checksumError))
-        case 17:
-            guard let sport = body.be16(0), let dport = body.be16(2), let length = body.be16(4).map(Int.init),
-                let checksum = body.be16(6)
-            else { return .bad("UDP header cut short (\(body.count) bytes)", .badPacket) }
-            guard length >= 8, length <= body.count, let payload = body.slice(8, length - 8) else {
-                return .bad("UDP length \(length) in a \(body.count)-byte payload", .badPacket)
-            }
-            var checksumError: String?
-            if packet.synthesized, checksum != 0, let all = body.slice(0, length) {
-                var sum = pseudoSum(length)
-                sum.add(all)
-                if sum.value != 0 { checksumError = "UDP checksum does not match the datagram's bytes" }
-            }
-            guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
-            else {
-                return .other("bad addresses")
-            }
-            return .segment(
-                TransportSegment(
-                    packet: packet, transport: .udp, source: s, destination: d, payload: payload,
-                    checksumError: checksumError))
-        default:
-            return .other("IP protocol \(proto), neither TCP nor UDP")
+        case 6: return tcp(body, src: src, dst: dst, packet)
+        case 17: return udp(body, src: src, dst: dst, packet)
+        default: return .other("IP protocol \(proto), neither TCP nor UDP")
         }
+    }
+
+    private static func tcp(_ body: ByteView, src: [UInt8], dst: [UInt8], _ packet: RawPacket) -> Outcome {
+        guard let sport = body.be16(0), let dport = body.be16(2), let seq = body.be32(4), let off = body.u8(12),
+            let flags = body.u8(13)
+        else { return .bad("TCP header cut short (\(body.count) bytes)", .badPacket) }
+        let headerLength = Int(off >> 4) * 4
+        guard headerLength >= 20, headerLength <= body.count,
+            let payload = body.slice(headerLength, body.count - headerLength)
+        else { return .bad("TCP data offset \(headerLength) in a \(body.count)-byte segment", .badPacket) }
+        var checksumError: String?
+        // Only packets we built ourselves are checked: a capture's checksums are often left to the NIC.
+        if packet.synthesized, let all = body.slice(0, body.count) {
+            var sum = pseudoHeaderSum(6, length: body.count, src: src, dst: dst)
+            sum.add(all)
+            if sum.value != 0 { checksumError = "TCP checksum does not match the segment's bytes" }
+        }
+        guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
+        else { return .other("bad addresses") }
+        return .segment(
+            TransportSegment(
+                packet: packet, transport: .tcp, source: s, destination: d, seq: seq, syn: flags & 0x02 != 0,
+                payload: payload, checksumError: checksumError))
+    }
+
+    private static func udp(_ body: ByteView, src: [UInt8], dst: [UInt8], _ packet: RawPacket) -> Outcome {
+        guard let sport = body.be16(0), let dport = body.be16(2), let length = body.be16(4).map(Int.init),
+            let checksum = body.be16(6)
+        else { return .bad("UDP header cut short (\(body.count) bytes)", .badPacket) }
+        guard length >= 8, length <= body.count, let payload = body.slice(8, length - 8) else {
+            return .bad("UDP length \(length) in a \(body.count)-byte payload", .badPacket)
+        }
+        var checksumError: String?
+        if packet.synthesized, checksum != 0, let all = body.slice(0, length) {
+            var sum = pseudoHeaderSum(17, length: length, src: src, dst: dst)
+            sum.add(all)
+            if sum.value != 0 { checksumError = "UDP checksum does not match the datagram's bytes" }
+        }
+        guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
+        else { return .other("bad addresses") }
+        return .segment(
+            TransportSegment(
+                packet: packet, transport: .udp, source: s, destination: d, payload: payload,
+                checksumError: checksumError))
+    }
+
+    /// The checksum of the IPv4 or IPv6 pseudo-header that TCP and UDP checksums cover.
+    private static func pseudoHeaderSum(_ proto: UInt8, length: Int, src: [UInt8], dst: [UInt8]) -> InternetChecksum {
+        var sum = InternetChecksum()
+        sum.add(src)
+        sum.add(dst)
+        if src.count == 16 {
+            var l: [UInt8] = []
+            l.appendBE32(UInt32(length))
+            sum.add(l + [0, 0, 0, proto])
+        } else {
+            var l: [UInt8] = [0, proto]
+            l.appendBE16(UInt16(truncatingIfNeeded: length))
+            sum.add(l)
+        }
+        return sum
     }
 }

@@ -61,71 +61,81 @@ extension RecordStore {
     /// Leaderboards per game (finished games only; people by name, bots by kind, apart) and achievements.
     public func scores(game: String?, catalog: GameCatalog) throws -> ScoreBoard {
         try pool.read { db in
-            let gameFilter = game == nil ? "" : " AND r.game = ?"
-            let gameArgs: StatementArguments = game.map { [$0] } ?? []
-            var games: [ScoreBoard.Game] = []
-            let counts = try Row.fetchAll(
+            ScoreBoard(
+                games: try Self.leaderboards(db, game: game, catalog: catalog),
+                achievements: try Self.achievements(db, game: game))
+        }
+    }
+
+    /// One leaderboard per game that has records (or `game`'s alone), from the standings kept at insert.
+    static func leaderboards(_ db: Database, game: String?, catalog: GameCatalog) throws -> [ScoreBoard.Game] {
+        let gameFilter = game == nil ? "" : " AND r.game = ?"
+        let gameArgs: StatementArguments = game.map { [$0] } ?? []
+        let counts = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT r.game, SUM(r.verified AND r.outcome = 'finished') AS finished,
+                       SUM(r.verified AND r.outcome != 'finished') AS other, SUM(NOT r.verified) AS unverified
+                FROM record r WHERE 1\(gameFilter) GROUP BY r.game ORDER BY r.game
+                """, arguments: gameArgs)
+        return try counts.map { c in
+            let name: String = c["game"]
+            let entry = catalog[name]
+            let lower = entry?.lowerScoreIsBetter ?? false
+            let lines = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.game, SUM(r.verified AND r.outcome = 'finished') AS finished,
-                           SUM(r.verified AND r.outcome != 'finished') AS other, SUM(NOT r.verified) AS unverified
-                    FROM record r WHERE 1\(gameFilter) GROUP BY r.game ORDER BY r.game
-                    """, arguments: gameArgs)
-            for c in counts {
-                let name: String = c["game"]
-                let entry = catalog[name]
-                let lower = entry?.lowerScoreIsBetter ?? false
-                let lines = try Row.fetchAll(
+                    SELECT isBot, player, games, wins, total,
+                           \(lower ? "minScore" : "maxScore") AS best, \(Self.personName) AS name
+                    FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
+                    """, arguments: [name]
+            ).map { row -> (Bool, ScoreBoard.Line) in
+                (
+                    row["isBot"],
+                    ScoreBoard.Line(
+                        player: row["name"] ?? row["player"], node: row["isBot"] ? nil : row["player"],
+                        games: row["games"], wins: row["wins"], totalScore: row["total"], bestScore: row["best"])
+                )
+            }
+            var board = ScoreBoard.Game(
+                game: name, scoreName: entry?.scoreName ?? "score", lowerScoreIsBetter: lower,
+                finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
+                bots: lines.filter { $0.0 }.map(\.1))
+            board.unverified = c["unverified"]
+            return board
+        }
+    }
+
+    /// Who earned each achievement (of `game`, or of every game), people and bots apart.
+    static func achievements(_ db: Database, game: String?) throws -> [ScoreBoard.Achievement] {
+        var achievements: [ScoreBoard.Achievement] = []
+        for a in Achievements.all where game == nil || game == a.game {
+            // Ten wins is read from the standings; every other achievement is counted in `earned` at insert.
+            let rows =
+                a.code == "\(a.game)/ten-wins"
+                ? try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT isBot, player, games, wins, total,
-                               \(lower ? "minScore" : "maxScore") AS best, \(Self.personName) AS name
-                        FROM standing WHERE game = ? ORDER BY isBot, wins DESC, games DESC, player
-                        """, arguments: [name]
-                ).map { row -> (Bool, ScoreBoard.Line) in
-                    (
-                        row["isBot"],
-                        ScoreBoard.Line(
-                            player: row["name"] ?? row["player"], node: row["isBot"] ? nil : row["player"],
-                            games: row["games"], wins: row["wins"], totalScore: row["total"], bestScore: row["best"])
-                    )
-                }
-                var board = ScoreBoard.Game(
-                    game: name, scoreName: entry?.scoreName ?? "score", lowerScoreIsBetter: lower,
-                    finished: c["finished"], stopped: c["other"], humans: lines.filter { !$0.0 }.map(\.1),
-                    bots: lines.filter { $0.0 }.map(\.1))
-                board.unverified = c["unverified"]
-                games.append(board)
+                        SELECT isBot, player, 1 AS times, \(Self.personName) AS name FROM standing
+                        WHERE game = ? AND wins >= 10 ORDER BY isBot, player
+                        """,
+                    arguments: [a.game])
+                : try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT isBot, player, times, \(Self.personName) AS name FROM earned
+                        WHERE game = ? AND code = ? ORDER BY isBot, player
+                        """,
+                    arguments: [a.game, a.code])
+            achievements += rows.map {
+                var line = ScoreBoard.Achievement(
+                    player: $0["name"] ?? $0["player"], bot: $0["isBot"], game: a.game, code: a.code,
+                    title: a.title, times: $0["times"])
+                line.node = $0["isBot"] ? nil : $0["player"]
+                return line
             }
-            var achievements: [ScoreBoard.Achievement] = []
-            for a in Achievements.all where game == nil || game == a.game {
-                let rows =
-                    a.code == "\(a.game)/ten-wins"
-                    ? try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT isBot, player, 1 AS times, \(Self.personName) AS name FROM standing
-                            WHERE game = ? AND wins >= 10 ORDER BY isBot, player
-                            """,
-                        arguments: [a.game])
-                    : try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT isBot, player, times, \(Self.personName) AS name FROM earned
-                            WHERE game = ? AND code = ? ORDER BY isBot, player
-                            """,
-                        arguments: [a.game, a.code])
-                achievements += rows.map {
-                    var line = ScoreBoard.Achievement(
-                        player: $0["name"] ?? $0["player"], bot: $0["isBot"], game: a.game, code: a.code,
-                        title: a.title,
-                        times: $0["times"])
-                    line.node = $0["isBot"] ? nil : $0["player"]
-                    return line
-                }
-            }
-            return ScoreBoard(games: games, achievements: achievements)
         }
+        return achievements
     }
 
     /// A person's name in a row keyed by node id (`player`): the newest name its seats or forfeits give.

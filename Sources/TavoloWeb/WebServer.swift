@@ -35,33 +35,7 @@ public final class WebServer: Sendable {
         port: Int, token: String, logger: Logger, dispatch: @escaping ControlDispatcher
     ) async throws -> WebServer {
         let gate = AccessGate()
-        let router = Router(context: BasicWebSocketRequestContext.self)
-        router.add(middleware: TokenMiddleware(gate: gate))
-        router.ws("/ws") { request, _ in
-            // The middleware has checked the token and Host; a WebSocket must also come from the page itself.
-            guard let access = gate.access, access.allowsOrigin(request.headers[.origin]) else {
-                throw PlainRefusal.foreignOrigin
-            }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            await WebSocketBridge(dispatch: dispatch, logger: context.logger).run(inbound: inbound, outbound: outbound)
-        }
-        let serve: @Sendable (Request, BasicWebSocketRequestContext) async throws -> Response = { request, _ in
-            guard let asset = WebAssets.files[request.uri.path] else { throw HTTPError(.notFound) }
-            var headers: HTTPFields = [
-                .contentType: asset.contentType, .cacheControl: "no-store",
-                // The page runs only its own scripts, talks only to its own node, and is never framed.
-                .contentSecurityPolicy:
-                    "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-                .xContentTypeOptions: "nosniff",
-            ]
-            if let access = gate.access, request.uri.queryParameters.get("token") != nil {
-                headers[.setCookie] = access.setCookie
-            }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
-        }
-        router.get("/", use: serve)
-        router.get("/**", use: serve)
+        let router = routes(gate: gate, dispatch: dispatch)
         let wsResponder = router.buildResponder()
         let running = RunningPort()
         var webLogger = logger
@@ -92,6 +66,40 @@ public final class WebServer: Sendable {
         let access = WebAccess(token: token, port: bound)
         gate.access = access
         return WebServer(port: bound, access: access, task: task)
+    }
+
+    /// The page's routes: its files, and the WebSocket that carries control requests, behind the token.
+    static func routes(gate: AccessGate, dispatch: @escaping ControlDispatcher) -> Router<
+        BasicWebSocketRequestContext
+    > {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: TokenMiddleware(gate: gate))
+        router.ws("/ws") { request, _ in
+            // The middleware has checked the token and Host; a WebSocket must also come from the page itself.
+            guard let access = gate.access, access.allowsOrigin(request.headers[.origin]) else {
+                throw PlainRefusal.foreignOrigin
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            await WebSocketBridge(dispatch: dispatch, logger: context.logger).run(inbound: inbound, outbound: outbound)
+        }
+        let serve: @Sendable (Request, BasicWebSocketRequestContext) async throws -> Response = { request, _ in
+            guard let asset = WebAssets.files[request.uri.path] else { throw HTTPError(.notFound) }
+            var headers: HTTPFields = [
+                .contentType: asset.contentType, .cacheControl: "no-store",
+                // The page runs only its own scripts, talks only to its own node, and is never framed.
+                .contentSecurityPolicy:
+                    "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+                .xContentTypeOptions: "nosniff",
+            ]
+            if let access = gate.access, request.uri.queryParameters.get("token") != nil {
+                headers[.setCookie] = access.setCookie
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        }
+        router.get("/", use: serve)
+        router.get("/**", use: serve)
+        return router
     }
 
     /// Stops listening and closes the page's connections.

@@ -88,9 +88,19 @@ struct RecordsBench: AsyncParsableCommand {
             String(
                 format: "made %d Othello records (at most 5,000 distinct games of random bots) in %.1f s", count,
                 t.lap()))
-
-        // Insert rate.
         let main = try RecordStore(path: root + "/main.sqlite", me: String(repeating: "0", count: 32))
+        try insertBench(main, records: records)
+        try Self.queryBench(main)
+        try main.close()
+
+        try await Self.syncBench(records: Array(records.prefix(sync)), root: root)
+        Foundation.exit(0)
+    }
+
+    /// Insert rates: `single` records one per transaction (as a node records each game that ends), then the rest
+    /// up to `games` in transactions of 1,000 (as an import or a sync batch).
+    func insertBench(_ main: RecordStore, records: [SignedRecord]) throws {
+        var t = Clock()
         for r in records.prefix(single) { try main.insert([r], source: .local) }
         let singleSeconds = t.lap()
         say(
@@ -107,8 +117,11 @@ struct RecordsBench: AsyncParsableCommand {
             String(
                 format: "insert, 1,000 per transaction:      %8.0f records/s  (%d in %.2f s)",
                 Double(games - single) / batchSeconds, games - single, batchSeconds))
+    }
 
-        // Queries.
+    /// The queries people run (`tavolo scores`, `tavolo history`) and a sync summary, the median of 5 each.
+    static func queryBench(_ main: RecordStore) throws {
+        var t = Clock()
         say("queries with \(main.count) records stored (median of 5):")
         for (label, query) in [
             (
@@ -130,10 +143,6 @@ struct RecordsBench: AsyncParsableCommand {
                 "  " + label.padding(toLength: 50, withPad: " ", startingAt: 0)
                     + String(format: " %8.1f ms", samples.sorted()[2]))
         }
-        try main.close()
-
-        try await Self.syncBench(records: Array(records.prefix(sync)), root: root)
-        Foundation.exit(0)
     }
 
     static func syncBench(records: [SignedRecord], root: String) async throws {
@@ -145,13 +154,7 @@ struct RecordsBench: AsyncParsableCommand {
         var logger = Logger(label: "bench.sync")
         logger.logLevel = ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil ? .trace : .error
         let verifier = RecordVerifier(catalog: .standard)
-        // The shares of §11.3 are for strangers; the bench measures how fast two nodes sync when nothing holds them.
-        var open = RecordQuotas.Limits()
-        (open.checksPerAddress, open.checks, open.storedPerPeer, open.storedFromPeers) = (
-            .max / 2, .max / 2, .max / 2, .max / 2
-        )
-        (open.answerBytesPerPeer, open.answerBytesPerAddress, open.answerBytes) = (.max / 2, .max / 2, .max / 2)
-        open.idsBytesPerSummary = .max / 2
+        let open = unlimited
         let syncA = RecordSync(store: a, verifier: verifier, limits: open, logger: logger) { m, peer in
             if let bytes = try? CanonicalJSON.encode(m) { na.post(bytes, service: .records, to: [peer]) }
         }
@@ -174,16 +177,7 @@ struct RecordsBench: AsyncParsableCommand {
             pings.answered()
         }
         func moveLatencies(_ n: Int, while running: () -> Bool = { true }) async throws -> [Double] {
-            var out: [Double] = []
-            for _ in 0..<n {
-                guard running() else { break }
-                pings.sent()
-                na.eventLoop.execute { na.post(moveBody, service: .tables, to: [nb.id]) }
-                while !pings.isAnswered { try await Task.sleep(for: .microseconds(100)) }
-                out.append(pings.lastMs)
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return out
+            try await Self.moveLatencies(n, from: na, to: nb, body: moveBody, pings: pings, while: running)
         }
         let idle = try await moveLatencies(200)
         if ProcessInfo.processInfo.environment["RECORDS_BENCH_TRACE"] != nil { say("idle latencies measured") }
@@ -208,6 +202,35 @@ struct RecordsBench: AsyncParsableCommand {
         say("  during sync   " + percentiles(during))
         for t in tasks { t.cancel() }
         for n in nodes { await n.shutdown() }
+    }
+
+    /// Record quotas that hold nothing back. The shares of §11.3 are for strangers; the bench measures how fast two
+    /// nodes sync when nothing holds them.
+    static var unlimited: RecordQuotas.Limits {
+        var open = RecordQuotas.Limits()
+        (open.checksPerAddress, open.checks, open.storedPerPeer, open.storedFromPeers) = (
+            .max / 2, .max / 2, .max / 2, .max / 2
+        )
+        (open.answerBytesPerPeer, open.answerBytesPerAddress, open.answerBytes) = (.max / 2, .max / 2, .max / 2)
+        open.idsBytesPerSummary = .max / 2
+        return open
+    }
+
+    /// Milliseconds from sending a move-sized message to its answer, one at a time, 10 ms apart, up to `n` of them
+    /// or until `running` says stop.
+    static func moveLatencies(
+        _ n: Int, from na: MeshNode, to nb: MeshNode, body: [UInt8], pings: Pings, while running: () -> Bool
+    ) async throws -> [Double] {
+        var out: [Double] = []
+        for _ in 0..<n {
+            guard running() else { break }
+            pings.sent()
+            na.eventLoop.execute { na.post(body, service: .tables, to: [nb.id]) }
+            while !pings.isAnswered { try await Task.sleep(for: .microseconds(100)) }
+            out.append(pings.lastMs)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return out
     }
 
     static func percentiles(_ v: [Double]) -> String {

@@ -39,36 +39,43 @@ struct PlayLineMode {
                 shown = s.moveNumber
                 print(text(s))
             }
-            let options = GameBoards.options(game: s.game, legal: s.legalMoves)
-            print("your move (1-\(options.count), a move, ? or q): ", terminator: "")
-            fflush(nil)
-            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
-                print(
-                    "\nstopped watching; \(session.table) goes on at your node (`tavolo play \(session.table)` to come back)"
-                )
-                return
-            }
-            switch line {
-            case "": continue
-            case "?":
-                print(text(s))
-                continue
-            case "q", "quit":
-                print("\(TableNotices.leaveHelp) Leave? [y/N] ", terminator: "")
-                fflush(nil)
-                if readLine()?.lowercased().hasPrefix("y") == true {
-                    do { print(try session.leave()) } catch { throw CleanExit.failure("\(error)") }
-                    return
-                }
-                continue
-            default: break
-            }
-            guard let i = GameBoards.match(line, in: options) else {
-                print("not one of your moves: \(line) (type a number 1-\(options.count) or a move as listed)")
-                continue
-            }
-            if let refused = session.play(options[i].json) { print(refused) }
+            if try askForMove(s) == .done { return }
         }
+    }
+
+    /// Whether `tavolo play` goes on after a line of input.
+    enum Step { case again, done }
+
+    /// Reads one line at the person's turn and plays it, shows the table again, or leaves (after asking).
+    func askForMove(_ s: TableSnapshot) throws -> Step {
+        let options = GameBoards.options(game: s.game, legal: s.legalMoves)
+        print("your move (1-\(options.count), a move, ? or q): ", terminator: "")
+        fflush(nil)
+        guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
+            print(
+                "\nstopped watching; \(session.table) goes on at your node (`tavolo play \(session.table)` to come back)"
+            )
+            return .done
+        }
+        switch line {
+        case "": return .again
+        case "?":
+            print(text(s))
+            return .again
+        case "q", "quit":
+            print("\(TableNotices.leaveHelp) Leave? [y/N] ", terminator: "")
+            fflush(nil)
+            guard readLine()?.lowercased().hasPrefix("y") == true else { return .again }
+            do { print(try session.leave()) } catch { throw CleanExit.failure("\(error)") }
+            return .done
+        default: break
+        }
+        guard let i = GameBoards.match(line, in: options) else {
+            print("not one of your moves: \(line) (type a number 1-\(options.count) or a move as listed)")
+            return .again
+        }
+        if let refused = session.play(options[i].json) { print(refused) }
+        return .again
     }
 
     /// The table as plain text, without the full screen's prompt and moves list.

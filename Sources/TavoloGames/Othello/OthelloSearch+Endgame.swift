@@ -23,18 +23,9 @@ extension OthelloSearch {
         var alpha = alpha
         var beta = beta
         let slot = Self.slot(own, opp, endTableMask)
-        var ttMove = 64
-        let entry = endTable[slot]
-        if entry.own == own && entry.opp == opp {
-            ttMove = Int(entry.move)
-            let v = Int(entry.value)
-            switch entry.bound {
-            case Self.exactBound: return v
-            case Self.lowerBound: alpha = max(alpha, v)
-            default: beta = min(beta, v)
-            }
-            if alpha >= beta { return v }
-        }
+        // Depth 0: every entry of this table is exact play to the end.
+        let (ttMove, known) = Self.probe(endTable[slot], own, opp, depth: 0, alpha: &alpha, beta: &beta)
+        if let known { return known }
         let originalAlpha = alpha
         // Depth 3 asks `generate` for fastest-first ordering; killers and history mean little this deep.
         let n = generate(own, opp, moves: moves, ply: ply, ttMove: ttMove, depth: 3)
@@ -66,7 +57,7 @@ extension OthelloSearch {
                 }
             }
         }
-        let bound = best <= originalAlpha ? Self.upperBound : best >= beta ? Self.lowerBound : Self.exactBound
+        let bound = Self.bound(of: best, alpha: originalAlpha, beta: beta)
         endTable[slot] = Entry(own: own, opp: opp, value: Int32(best), depth: 0, bound: bound, move: UInt8(bestMove))
         return best
     }

@@ -185,20 +185,8 @@ public final class OthelloSearch {
         var alpha = alpha
         var beta = beta
         let slot = Self.slot(own, opp, tableMask)
-        var ttMove = 64
-        let entry = table[slot]
-        if entry.own == own && entry.opp == opp {
-            ttMove = Int(entry.move)
-            if Int(entry.depth) >= depth {
-                let v = Int(entry.value)
-                switch entry.bound {
-                case Self.exactBound: return v
-                case Self.lowerBound: alpha = max(alpha, v)
-                default: beta = min(beta, v)
-                }
-                if alpha >= beta { return v }
-            }
-        }
+        let (ttMove, known) = Self.probe(table[slot], own, opp, depth: depth, alpha: &alpha, beta: &beta)
+        if let known { return known }
         let originalAlpha = alpha
         let n = generate(own, opp, moves: moves, ply: ply, ttMove: ttMove, depth: depth)
         let base = ply * Self.maxMoves
@@ -232,11 +220,34 @@ public final class OthelloSearch {
                 }
             }
         }
-        let bound = best <= originalAlpha ? Self.upperBound : best >= beta ? Self.lowerBound : Self.exactBound
         table[slot] = Entry(
-            own: own, opp: opp, value: Int32(best), depth: Int8(min(depth, 100)), bound: bound,
-            move: UInt8(bestMove))
+            own: own, opp: opp, value: Int32(best), depth: Int8(min(depth, 100)),
+            bound: Self.bound(of: best, alpha: originalAlpha, beta: beta), move: UInt8(bestMove))
         return best
+    }
+
+    /// What a table entry says of (`own`, `opp`) searched `depth` plies: its best move (64 if none), and either a
+    /// value that settles the search or the window narrowed by its bound.
+    @inline(__always)
+    static func probe(
+        _ entry: Entry, _ own: UInt64, _ opp: UInt64, depth: Int, alpha: inout Int, beta: inout Int
+    ) -> (move: Int, value: Int?) {
+        guard entry.own == own && entry.opp == opp else { return (64, nil) }
+        let move = Int(entry.move)
+        guard Int(entry.depth) >= depth else { return (move, nil) }
+        let v = Int(entry.value)
+        switch entry.bound {
+        case exactBound: return (move, v)
+        case lowerBound: alpha = max(alpha, v)
+        default: beta = min(beta, v)
+        }
+        return (move, alpha >= beta ? v : nil)
+    }
+
+    /// The bound a searched value `best` is, given the window (`alpha`, `beta`) it was searched in.
+    @inline(__always)
+    static func bound(of best: Int, alpha: Int, beta: Int) -> UInt8 {
+        best <= alpha ? upperBound : best >= beta ? lowerBound : exactBound
     }
 
     /// A move that refuted the position: remembered as a killer of its ply and in the history table.

@@ -206,51 +206,46 @@ extension TableMachine {
                 kept.append(t)
                 continue
             }
-            for seat in seats {
-                info.seats[seat].owner = heir
-                info.seats[seat].ownerName = ctx.name(heir)
-                info.seats[seat].bot = t.bot
-            }
-            // Moves the member sent that were waiting are no longer its to play.
-            inbox.moves = inbox.moves.filter { $0.value.from != t.member }
-            for seat in seats { inbox.raceMoves[seat] = inbox.raceMoves[seat]?.filter { $0.value.from != t.member } }
-            log.table = info
-            // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
-            // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
-            // was away catches up first): either way the log names the agreed move, the same everywhere.
-            // A turn-based member's seats pass just before its first move numbered `number` or more (§9.12): a node
-            // that agreed late, after catching up past that move (relayed, played by the heir), logs that point too.
-            let firstOwnMove = log.moves.first { $0.number >= t.number && seats.contains($0.seat) }?.number
-            let appliedAt =
-                seats.isEmpty || s.isSimultaneous ? t.number : min(firstOwnMove ?? s.moveNumber, s.moveNumber)
-            // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
-            // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
-            // other times would otherwise log the same takeovers in other orders.
-            log.takeovers = GameLog.LoggedTakeover.canonicalOrder(
-                (log.takeovers ?? []) + [
-                    GameLog.LoggedTakeover(
-                        member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
-                        number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
-                ])
-            persist()
-            let list = seats.map(String.init).joined(separator: ", ")
-            if t.member == me && !t.forfeit {
-                emit(
-                    .takenOver(
-                        seats: seats,
-                        message:
-                            "you were voted out: \(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") "
-                            + "\(list) from move \(s.moveNumber + 1); you follow the game as a spectator"))
-                continue
-            }
-            emit(
-                .takenOver(
-                    seats: seats,
-                    message:
-                        "\(ctx.name(t.member)) \(t.forfeit ? "forfeited" : "did not come back"): "
-                        + "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list) "
-                        + "from move \(s.moveNumber + 1)"))
+            pass(t, seats: seats, to: heir, at: s)
         }
         play?.absence.agreed = kept
+    }
+
+    /// Gives `t`'s seats to `heir`'s bot, logs the takeover where every node logs it, and says so.
+    private mutating func pass(_ t: AgreedTakeover, seats: [Int], to heir: NodeID, at s: any GameSession) {
+        for seat in seats {
+            info.seats[seat].owner = heir
+            info.seats[seat].ownerName = ctx.name(heir)
+            info.seats[seat].bot = t.bot
+        }
+        // Moves the member sent that were waiting are no longer its to play.
+        inbox.moves = inbox.moves.filter { $0.value.from != t.member }
+        for seat in seats { inbox.raceMoves[seat] = inbox.raceMoves[seat]?.filter { $0.value.from != t.member } }
+        log.table = info
+        // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
+        // count (§10.6), however many moves of the other seats a node applied before it got there (a member that
+        // was away catches up first): either way the log names the agreed move, the same everywhere.
+        // A turn-based member's seats pass just before its first move numbered `number` or more (§9.12): a node
+        // that agreed late, after catching up past that move (relayed, played by the heir), logs that point too.
+        let firstOwnMove = log.moves.first { $0.number >= t.number && seats.contains($0.seat) }?.number
+        let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : min(firstOwnMove ?? s.moveNumber, s.moveNumber)
+        // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
+        // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
+        // other times would otherwise log the same takeovers in other orders.
+        log.takeovers = GameLog.LoggedTakeover.canonicalOrder(
+            (log.takeovers ?? []) + [
+                GameLog.LoggedTakeover(
+                    member: t.member, memberName: ctx.name(t.member), seats: seats, heir: heir, bot: t.bot,
+                    number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
+            ])
+        persist()
+        let list = seats.map(String.init).joined(separator: ", ")
+        let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
+        let message =
+            t.member == me && !t.forfeit
+            ? "you were voted out: \(plays) from move \(s.moveNumber + 1); you follow the game as a spectator"
+            : "\(ctx.name(t.member)) \(t.forfeit ? "forfeited" : "did not come back"): \(plays) "
+                + "from move \(s.moveNumber + 1)"
+        emit(.takenOver(seats: seats, message: message))
     }
 }
