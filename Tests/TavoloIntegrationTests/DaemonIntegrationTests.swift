@@ -150,8 +150,8 @@ final class DaemonIntegrationTests: DaemonTestCase {
         XCTAssertEqual(try big.readUntilGoodbye().goodbye.code, .frameTooLarge)
         XCTAssertTrue(big.isClosedByPeer())
 
-        // The node and its five links are untouched, for longer than a heartbeat timeout.
-        Thread.sleep(forTimeInterval: harness.heartbeatTimeout + 0.5)
+        // The node and its five links are untouched: each link carries a line both ways after the attacks.
+        try chatBarrier(all, "after the bad frames")
         XCTAssertTrue(harness.nodes[target].process.isRunning)
         XCTAssertTrue(harness.isFullMesh(all), "the mesh stays whole")
         let v = try XCTUnwrap(harness.view(target))
@@ -175,7 +175,7 @@ final class DaemonIntegrationTests: DaemonTestCase {
             let v = harness.view(odd) ?? [:]
             return normal.allSatisfy { v[harness.name($0)]?.state == .incompatible }
         }
-        Thread.sleep(forTimeInterval: harness.heartbeatTimeout)
+        try chatBarrier(normal, "after the odd node")
         XCTAssertTrue(harness.isFullMesh(normal), "the other links stay connected")
     }
 

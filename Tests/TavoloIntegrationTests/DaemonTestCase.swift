@@ -38,4 +38,34 @@ class DaemonTestCase: XCTestCase {
 
     /// A control connection to node `i`.
     func client(_ i: Int) throws -> ControlClient { try ControlClient(path: harness.nodes[i].controlPath) }
+
+    /// A barrier, in place of a sleep before checking that nothing happened: every node of `nodes` says a lobby line
+    /// and waits until every other one has it. Each line goes on the session between the two nodes, so once they are
+    /// all in, every session among `nodes` carried a frame each way after whatever the test did before, and
+    /// anything that test sent on them earlier has been handled. A line may be dropped by the chat bounds (§12:
+    /// every test node shares 127.0.0.1, and tests run side by side), so a node whose line is missing somewhere
+    /// says it again every two seconds, within its own rate.
+    func chatBarrier(_ nodes: [Int], _ label: String) throws {
+        let marker = "barrier \(label) \(UUID().uuidString.prefix(8))"
+        func heard(_ i: Int) -> Set<String> {
+            Set(((try? client(i).call(.chatLog(room: "lobby", follow: false))) ?? []).map(\.text))
+        }
+        let deadline = Date().addingTimeInterval(30)
+        var missing = Set(nodes)
+        while Date() < deadline {
+            for i in missing { _ = try? client(i).call(.chat(room: "lobby", text: "\(marker) from \(i)")) }
+            let resend = Date().addingTimeInterval(2)
+            while Date() < resend {
+                let logs = Dictionary(uniqueKeysWithValues: nodes.map { ($0, heard($0)) })
+                missing = Set(
+                    nodes.filter { j in nodes.contains { i in i != j && !logs[i]!.contains("\(marker) from \(j)") } })
+                if missing.isEmpty { return }
+                usleep(50_000)
+            }
+        }
+        let message =
+            "the \(label) barrier: lines of nodes \(missing.sorted()) never reached every other node of \(nodes)"
+        XCTFail(message)
+        throw HarnessError(message)
+    }
 }
