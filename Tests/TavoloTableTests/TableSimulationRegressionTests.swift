@@ -46,6 +46,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a member cut off, answering a sync before it knew it was out, relayed the move it had played apart; the "
                 + "other kept it pending, and its confirmation, after agreeing the takeover, and stopped (§9.12)"
         ),
+        (
+            "fifteen/1", 28,
+            "the only racer forfeited while its seatless host was restarting: nobody else held its moves, and the "
+                + "host waited for them for ever (§9.12: the leaver's copy answers a sync with a catch-up)"
+        ),
+        (
+            "briscola/2", 309,
+            "a seatless host voted, was killed before the vote was agreed, and came back without it: the others had "
+                + "agreed with its vote, it never did, and timed out on the voted-out member's result (§9.11 ownVotes)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

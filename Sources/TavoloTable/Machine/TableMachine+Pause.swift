@@ -92,7 +92,7 @@ extension TableMachine {
 
     mutating func handleSync(from: NodeID, moves: Int, hash: StateHash) {
         let message = TableMessage.sync(table: id, moves: moves, stateHash: hash)
-        guard info.isMember(from) || replaced.contains(from), checks, let s = session else {
+        guard info.isMember(from) || replaced.contains(from), checks || isLeaversCopy, let s = session else {
             return dropped(message, from: from)
         }
         // Back, however far ahead: its votes came before this sync, so this node counted them already (§9.10).
@@ -111,6 +111,12 @@ extension TableMachine {
             }
         } else {
             recordConfirm(from: from, number: moves - 1, hash: hash)
+        }
+        if isLeaversCopy {
+            // The moves this node applied before it left may be held by nobody else (§9.12): a member behind gets
+            // them, and nothing more (no votes, no sync: this node no longer plays).
+            if moves < s.moveNumber { sendCatchUp(to: from, from: moves) }
+            return
         }
         guard !info.phase.isOver || info.phase == .finished else { return }
         if moves < s.moveNumber {
@@ -149,10 +155,15 @@ extension TableMachine {
     }
 
     mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
-        guard info.isMember(from), !replaced.contains(from), checks, info.phase.isActive, let s = session else {
+        // A member that forfeited relays the moves it applied before it left (§9.12), and has no say beyond them.
+        let leftAt = forfeitNumber(of: from)
+        guard info.isMember(from), !replaced.contains(from) || leftAt != nil, checks, info.phase.isActive,
+            let s = session
+        else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }
         if s.isSimultaneous { return handleRaceCatchUp(from: from, moves: moves) }
+        let moves = leftAt.map { n in moves.filter { $0.number < n } } ?? moves
         // Deals are checked against the joint seed when their turn comes, whoever relays them.
         for d in deals.prefix(Self.maxPending) where d.number > verifiedDeal && inbox.deals[d.number] == nil {
             inbox.deals[d.number] = d.cards
@@ -162,8 +173,9 @@ extension TableMachine {
                 inbox.moves[m.number] = PendingMove(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
             }
             // The relayer's hash after the move: checked when this node applies it (a relayer that slips in a
-            // move never played ends at another hash than the members that played the real one).
-            recordConfirm(from: from, number: m.number, hash: m.after)
+            // move never played ends at another hash than the members that played the real one). A leaver's is not
+            // its word on the game.
+            if leftAt == nil { recordConfirm(from: from, number: m.number, hash: m.after) }
             if info.phase.isOver { return }
         }
         progress()

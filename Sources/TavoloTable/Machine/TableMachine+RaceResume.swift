@@ -9,7 +9,12 @@ import TavoloProtocol
 extension TableMachine {
     /// `peer`'s sync of a race: `moves` in all, reaching the whole state `hash`.
     mutating func handleRaceSync(from peer: NodeID, moves: Int, hash: StateHash) {
-        guard let s = session, !info.phase.isOver || info.phase == .finished else { return }
+        guard let s = session, !info.phase.isOver || info.phase == .finished || isLeaversCopy else { return }
+        if isLeaversCopy {
+            // Only the moves this node applied before it left (§9.12): they may be held by nobody else.
+            if hash != s.stateHash { sendCatchUp(to: peer, from: 0) }
+            return
+        }
         // A spectator relays nothing: the members have no use for its word.
         // Every race move this node applied (a race's numbers are each seat's own, so from 0), each with its seat's
         // number and seat hashes; a race deals no cards.

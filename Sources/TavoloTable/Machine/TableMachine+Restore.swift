@@ -41,7 +41,9 @@ extension TableMachine {
         }
         do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
         seen = true
-        stage = .playing(Self.restoredPlay(saved, seed: seed, replayer.sequencer, verifiedDeal: replayer.verifiedDeal))
+        stage = .playing(
+            Self.restoredPlay(
+                saved, seed: seed, replayer.sequencer, verifiedDeal: replayer.verifiedDeal, me: ctx.me))
         log = saved
         log.stopped = nil
         // The results are sent again when the game is over here (every member may not have had them).
@@ -50,8 +52,9 @@ extension TableMachine {
     }
 
     /// Play as the log left it: the round that gave the seed, the deals checked, the members replaced.
-    static func restoredPlay(_ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int) -> TablePlay
-    {
+    static func restoredPlay(
+        _ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int, me: NodeID
+    ) -> TablePlay {
         var round = SeedRound()
         for p in saved.participants {
             round.commitments[p.node] = p.commitment
@@ -63,6 +66,11 @@ extension TableMachine {
         for t in saved.takeovers ?? [] {
             play.absence.replaced.insert(t.member)
             if !t.forfeit { play.absence.spectators.insert(t.member) }
+        }
+        // This node's own votes count again, as the others counted them (§9.11).
+        for v in saved.ownVotes ?? [] where !play.absence.replaced.contains(v.member) {
+            play.absence.myVote[v.member] = v.number
+            play.absence.votes[v.member, default: [:]][v.number, default: []].insert(me)
         }
         return play
     }

@@ -40,6 +40,10 @@ extension TableMachine {
             return
         }
         play?.absence.myVote[member] = s.moveNumber
+        // Journaled before it leaves, like a move: a node restarted after voting still counts its vote, which the
+        // others counted (§9.11); otherwise they agree a takeover it never agrees, and it waits for the member.
+        log.ownVotes = myVote.sorted { $0.key < $1.key }.map { GameLog.OwnVote(member: $0.key, number: $0.value) }
+        persist()
         sendToTable(.takeover(table: id, member: member, number: s.moveNumber))
         countVote(member: member, number: s.moveNumber, from: me)
     }

@@ -65,6 +65,15 @@ public struct GameLog: Codable, Sendable, Equatable {
         /// The member's signature of its forfeit (§11.7), when it sent one.
         public var signature: SignatureObject? = nil
     }
+    /// The takeover votes this node cast and not yet agreed, each at the move count it named (§9.12): kept in the
+    /// journal's header so a restarted node still counts its own vote (§9.11), and left out of the complete log.
+    public var ownVotes: [OwnVote]?
+
+    public struct OwnVote: Codable, Sendable, Equatable {
+        public var member: NodeID
+        public var number: Int
+    }
+
     /// Wall-clock start (seeding began) and end, in milliseconds since 1970 UTC: stamped by the shell when it
     /// writes the log (the machine reads no clock). Absent in logs written before records existed.
     public var startedAt: Int64?

@@ -113,6 +113,9 @@ final class GameLogStore: @unchecked Sendable {
     /// the journal goes, so a crash in between leaves both, and a restart sees the game over (`unfinished`).
     private func complete(_ log: GameLog) throws(Failure) -> Written {
         let id = log.table.id
+        // A finished or stopped game is restored by nobody: the votes a restart would count again are no news.
+        var log = log
+        log.ownVotes = nil
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
             try log.save(games: games, sync: sync.enabled)
