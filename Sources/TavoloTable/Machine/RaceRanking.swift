@@ -39,10 +39,4 @@ struct RaceState {
     var botTimers: Set<Int> = []
     /// Human seats of this node told they may move.
     var announced: Set<Int> = []
-
-    struct PendingRaceMove {
-        var from: NodeID
-        var move: JSONValue
-        var seatHash: StateHash
-    }
 }

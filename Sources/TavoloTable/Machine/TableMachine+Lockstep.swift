@@ -56,11 +56,15 @@ extension TableMachine {
             return reject(number, .stale, "move \(number) was already played", from: from)
         }
         // The same move relayed by a catch-up first (§9.11) is no conflict.
-        if let p = inbox.moves[number], p.seat == seat, p.move == move, p.stateHash.agrees(with: stateHash) { return }
-        guard inbox.moves[number] == nil, inbox.moves.count < Self.maxPending else {
+        if let p = inbox.pending[PendingMoves.turns, number], p.seat == seat, p.move == move,
+            p.stateHash.agrees(with: stateHash)
+        {
+            return
+        }
+        let pending = PendingMoves.Move(from: from, seat: seat, move: move, stateHash: stateHash)
+        guard inbox.pending.add(pending, lane: PendingMoves.turns, number: number, limit: Self.maxPending) else {
             return reject(number, .stale, "a move \(number) is already pending", from: from)
         }
-        inbox.moves[number] = PendingMove(from: from, seat: seat, move: move, stateHash: stateHash)
         // A move is its sender's word on the state after the move before it: a difference is a divergence
         // (hash/mismatch), not a stale move (PROTOCOL.md §9.4).
         if number > 0 { recordConfirm(from: from, number: number - 1, hash: stateHash) }
@@ -91,7 +95,7 @@ extension TableMachine {
             // apart; holding them too left it short of the number the others vote at, with no majority ever forming
             // at one number when another member is gone for good.
             if info.phase == .paused, replaced.contains(me) || (votes[me]?.isEmpty == false && ownsTurn(s)) { return }
-            if let pending = inbox.moves.removeValue(forKey: number) {
+            if let pending = inbox.pending.take(lane: PendingMoves.turns, number: number) {
                 applyPending(pending, number: number, s)
                 continue
             }
@@ -129,7 +133,7 @@ extension TableMachine {
     }
 
     /// A move that waited for its turn: decoded and applied with every check, or rejected.
-    private mutating func applyPending(_ pending: PendingMove, number: Int, _ s: any GameSession) {
+    private mutating func applyPending(_ pending: PendingMoves.Move, number: Int, _ s: any GameSession) {
         // This node's bot's own move coming back in a catch-up (it crashed after sending it): the bot's random
         // stream moves on as if it had played it here.
         // (An inherited seat's bot moves on in `apply`, at every member.)

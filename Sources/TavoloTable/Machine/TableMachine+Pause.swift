@@ -169,8 +169,9 @@ extension TableMachine {
             inbox.deals[d.number] = d.cards
         }
         for m in moves.prefix(Self.maxPending) {
-            if m.number >= s.moveNumber && inbox.moves[m.number] == nil && inbox.moves.count < Self.maxPending {
-                inbox.moves[m.number] = PendingMove(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
+            if m.number >= s.moveNumber {
+                let relayed = PendingMoves.Move(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
+                _ = inbox.pending.add(relayed, lane: PendingMoves.turns, number: m.number, limit: Self.maxPending)
             }
             // The relayer's hash after the move: checked when this node applies it (a relayer that slips in a
             // move never played ends at another hash than the members that played the real one). A leaver's is not

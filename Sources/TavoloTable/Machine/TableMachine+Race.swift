@@ -32,12 +32,10 @@ extension TableMachine {
         guard number >= raceNext(seat) else {
             return reject(number, .stale, "seat \(seat)'s move \(number) was already played", from: from)
         }
-        let waiting = inbox.raceMovesWaiting
-        guard inbox.raceMoves[seat]?[number] == nil, waiting < Self.maxPending else {
+        let pending = PendingMoves.Move(from: from, seat: seat, move: move, stateHash: seatHash)
+        guard inbox.pending.add(pending, lane: seat, number: number, limit: Self.maxPending) else {
             return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
         }
-        inbox.raceMoves[seat, default: [:]][number] = RaceState.PendingRaceMove(
-            from: from, move: move, seatHash: seatHash)
         raceProgress()
     }
 
@@ -50,10 +48,10 @@ extension TableMachine {
         var applied = true
         while applied {
             applied = false
-            for seat in inbox.raceMoves.keys.sorted() {
+            // A race's lanes are its seats; a turn-based move sent to a race never comes due.
+            for seat in inbox.pending.laneIDs where seat >= 0 {
                 let number = raceNext(seat)
-                guard let p = inbox.raceMoves[seat]?.removeValue(forKey: number) else { continue }
-                if inbox.raceMoves[seat]?.isEmpty == true { inbox.raceMoves[seat] = nil }
+                guard let p = inbox.pending.take(lane: seat, number: number) else { continue }
                 applied = true
                 let decoded: AnyGameMove
                 do { decoded = try s.decodeMove(p.move) } catch {
@@ -61,7 +59,7 @@ extension TableMachine {
                     continue
                 }
                 applyRaceMove(
-                    seat: seat, number: number, move: decoded, json: p.move, claimed: p.seatHash, from: p.from)
+                    seat: seat, number: number, move: decoded, json: p.move, claimed: p.stateHash, from: p.from)
             }
         }
         if s.turn == .terminal { return raceFinish() }

@@ -30,12 +30,11 @@ extension TableMachine {
     /// as live ones (§10.2); those already applied here are no news.
     mutating func handleRaceCatchUp(from: NodeID, moves: [RelayedMove]) {
         for m in moves { _ = dropRaceMovesApart(seat: m.seat, from: m.number, after: m.after) }
-        var waiting = inbox.raceMovesWaiting
-        for m in moves where m.number >= raceNext(m.seat) && inbox.raceMoves[m.seat]?[m.number] == nil {
-            guard waiting < Self.maxPending, (0..<info.players).contains(m.seat) else { break }
-            inbox.raceMoves[m.seat, default: [:]][m.number] = RaceState.PendingRaceMove(
-                from: from, move: m.move, seatHash: m.stateHash)
-            waiting += 1
+        for m in moves where m.number >= raceNext(m.seat) && inbox.pending[m.seat, m.number] == nil {
+            let relayed = PendingMoves.Move(from: from, seat: m.seat, move: m.move, stateHash: m.stateHash)
+            guard (0..<info.players).contains(m.seat),
+                inbox.pending.add(relayed, lane: m.seat, number: m.number, limit: Self.maxPending)
+            else { break }
         }
         progress()
         revoteIfBehind()

@@ -124,6 +124,8 @@ extension TableMachine {
         (inbox.results, inbox.raceOrders) = ([:], [:])
         play?.results = results
         play?.race.orders = orders
+        // Moves that overtook the seed wait in their game's lanes; any other kind can never come due.
+        inbox.pending.keepLanes { game.isSimultaneous ? $0 >= 0 : $0 == PendingMoves.turns }
         log.jointSeed = seed
         log.initialHash = game.stateHash.hex
         log.participants = order.map {

@@ -126,7 +126,7 @@ extension TableMachine {
         cancelTimer(.grace(id, member: member))
         // What it said of the moves from `number` on is not the table's word (it had no say there): a catch-up it
         // relayed before it knew, with a move played apart, and its confirmations of such moves.
-        inbox.moves = inbox.moves.filter { $0.key < number || $0.value.from != member }
+        inbox.pending.drop(from: member, numberedFrom: number, in: [PendingMoves.turns])
         for n in inbox.confirms.keys where n >= number { inbox.confirms[n]?.removeValue(forKey: member) }
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
         let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit, signature: signature)
@@ -223,8 +223,7 @@ extension TableMachine {
             info.seats[seat].bot = t.bot
         }
         // Moves the member sent that were waiting are no longer its to play.
-        inbox.moves = inbox.moves.filter { $0.value.from != t.member }
-        for seat in seats { inbox.raceMoves[seat] = inbox.raceMoves[seat]?.filter { $0.value.from != t.member } }
+        inbox.pending.drop(from: t.member, in: Set(seats + [PendingMoves.turns]))
         log.table = info
         // A member with no seat (a host that only hosts) passes nothing, and a race's seats pass at the agreed move
         // count (§10.6), however many moves of the other seats a node applied before it got there (a member that

@@ -49,13 +49,6 @@ public struct TableMachine {
     /// Moves that may wait for their turn; beyond this a sender is flooding the table.
     public static let maxPending = 256
 
-    struct PendingMove {
-        var from: NodeID
-        var seat: Int
-        var move: JSONValue
-        var stateHash: StateHash
-    }
-
     struct AgreedTakeover {
         var member: NodeID
         var number: Int

@@ -53,11 +53,10 @@ struct SeedRound {
 /// overtake the last reveal on another link, so they wait here until the game exists and their turn comes.
 struct TableInbox {
     var deals: [Int: [UInt8]] = [:]
-    var moves: [Int: TableMachine.PendingMove] = [:]
+    /// Moves of every lane before their turn (`PendingMoves`).
+    var pending = PendingMoves()
     /// Confirmations of moves not yet applied here, kept until they are.
     var confirms: [Int: [NodeID: StateHash]] = [:]
-    /// Race moves that came before their seat's turn in its own sequence, by seat then number (§10).
-    var raceMoves: [Int: [Int: RaceState.PendingRaceMove]] = [:]
     /// Deals from a member that is not the host while the host is away (§9.13): where a takeover of the host is
     /// agreed first, its successor deals before this node agrees it. Taken once the sender is the host here.
     var dealsFromSuccessor: [Int: (from: NodeID, cards: [UInt8])] = [:]
@@ -66,8 +65,6 @@ struct TableInbox {
     var results: [NodeID: StateHash] = [:]
     /// Members' race finishing orders (`table.race-order`, §10.3) that came before the seed here, likewise.
     var raceOrders: [NodeID: [Int]] = [:]
-
-    var raceMovesWaiting: Int { raceMoves.values.reduce(0) { $0 + $1.count } }
 }
 
 /// Play, from the joint seed on.
