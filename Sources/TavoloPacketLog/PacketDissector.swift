@@ -130,13 +130,7 @@ enum PacketDissector {
         guard headerLength >= 20, headerLength <= body.count,
             let payload = body.slice(headerLength, body.count - headerLength)
         else { return .bad("TCP data offset \(headerLength) in a \(body.count)-byte segment", .badPacket) }
-        var checksumError: String?
-        // Only packets we built ourselves are checked: a capture's checksums are often left to the NIC.
-        if packet.synthesized, let all = body.slice(0, body.count) {
-            var sum = pseudoHeaderSum(6, length: body.count, src: src, dst: dst)
-            sum.add(all)
-            if sum.value != 0 { checksumError = "TCP checksum does not match the segment's bytes" }
-        }
+        let checksumError = checksumProblem(6, body.slice(0, body.count), src: src, dst: dst, packet)
         guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
         else { return .other("bad addresses") }
         return .segment(
@@ -152,18 +146,27 @@ enum PacketDissector {
         guard length >= 8, length <= body.count, let payload = body.slice(8, length - 8) else {
             return .bad("UDP length \(length) in a \(body.count)-byte payload", .badPacket)
         }
-        var checksumError: String?
-        if packet.synthesized, checksum != 0, let all = body.slice(0, length) {
-            var sum = pseudoHeaderSum(17, length: length, src: src, dst: dst)
-            sum.add(all)
-            if sum.value != 0 { checksumError = "UDP checksum does not match the datagram's bytes" }
-        }
+        // A UDP checksum of 0 means the sender computed none.
+        let checksumError = checksum == 0 ? nil : checksumProblem(17, body.slice(0, length), src: src, dst: dst, packet)
         guard let s = PacketEndpoint(address: src, port: sport), let d = PacketEndpoint(address: dst, port: dport)
         else { return .other("bad addresses") }
         return .segment(
             TransportSegment(
                 packet: packet, transport: .udp, source: s, destination: d, payload: payload,
                 checksumError: checksumError))
+    }
+
+    /// What is wrong with the checksum of `all`, a whole TCP segment or UDP datagram, if anything. Only packets Tavolo
+    /// wrote itself are checked: in a live capture, outgoing checksums are often left to the network card.
+    private static func checksumProblem(
+        _ proto: UInt8, _ all: [UInt8]?, src: [UInt8], dst: [UInt8], _ packet: RawPacket
+    ) -> String? {
+        guard packet.synthesized, let all else { return nil }
+        var sum = pseudoHeaderSum(proto, length: all.count, src: src, dst: dst)
+        sum.add(all)
+        guard sum.value != 0 else { return nil }
+        return proto == 6
+            ? "TCP checksum does not match the segment's bytes" : "UDP checksum does not match the datagram's bytes"
     }
 
     /// The checksum of the IPv4 or IPv6 pseudo-header that TCP and UDP checksums cover.
