@@ -65,13 +65,14 @@ final class ControlAccessIntegrationTests: DaemonTestCase {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let deadline = Date().addingTimeInterval(20)
-        while p.isRunning && Date() < deadline { usleep(50_000) }
-        if p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-            XCTFail("tavolod started on a directory others can write to")
-            return
+        defer {
+            if p.isRunning {
+                p.terminate()
+                p.waitUntilExit()
+            }
+        }
+        try eventuallySync("tavolod to refuse a control directory others can write to", within: 20, every: 0.05) {
+            !p.isRunning
         }
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(p.terminationStatus, 1)

@@ -4,6 +4,7 @@ import TavoloDaemon
 import TavoloMesh
 import TavoloProtocol
 import TavoloSimulation
+import TavoloTestSupport
 import XCTest
 
 /// Starts real `tavolod` processes for integration tests: unique names (a random suffix, so parallel runs and stale
@@ -182,26 +183,26 @@ final class DaemonHarness: @unchecked Sendable {
         return true
     }
 
-    /// Polls `condition` every 50 ms until it holds or `seconds` pass; returns the time it took.
+    /// `TavoloTestSupport.eventuallySync` with every node's view of its peers as the context of a time-out; returns
+    /// the time the wait took (printed by tests, never asserted).
     @discardableResult
     func eventually(
         _ what: @autoclosure () -> String, seconds: Double, file: StaticString = #filePath, line: UInt = #line,
         _ condition: () -> Bool
     ) throws -> Double {
         let start = Date()
-        while Date().timeIntervalSince(start) < seconds {
-            if condition() { return Date().timeIntervalSince(start) }
-            usleep(50_000)
-        }
-        if condition() { return Date().timeIntervalSince(start) }
-        let views = nodes.indices.map { i in
+        // Every 50 ms, not faster: a condition here asks every node's control socket.
+        try eventuallySync(what(), within: seconds, every: 0.05, file: file, line: line, context: meshViews, condition)
+        return Date().timeIntervalSince(start)
+    }
+
+    /// Each node's state and its view of its peers, for a time-out's message.
+    func meshViews() -> String {
+        nodes.indices.map { i in
             let state = stopped.contains(i) ? "stopped" : nodes[i].process.isRunning ? "running" : "exited"
             let v = view(i).map { $0.values.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.state.rawValue)" } }
             return "  \(name(i)) [\(state)]: \(v?.joined(separator: " ") ?? "no control socket")"
-        }
-        let message = "timed out after \(seconds) s waiting for \(what())\n" + views.joined(separator: "\n")
-        XCTFail(message, file: file, line: line)
-        throw HarnessError(message)
+        }.joined(separator: "\n")
     }
 }
 

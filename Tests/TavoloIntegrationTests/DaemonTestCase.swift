@@ -47,25 +47,21 @@ class DaemonTestCase: XCTestCase {
     /// says it again every two seconds, within its own rate.
     func chatBarrier(_ nodes: [Int], _ label: String) throws {
         let marker = "barrier \(label) \(UUID().uuidString.prefix(8))"
-        func heard(_ i: Int) -> Set<String> {
-            Set(((try? client(i).call(.chatLog(room: "lobby", follow: false))) ?? []).map(\.text))
-        }
-        let deadline = Date().addingTimeInterval(30)
         var missing = Set(nodes)
-        while Date() < deadline {
-            for i in missing { _ = try? client(i).call(.chat(room: "lobby", text: "\(marker) from \(i)")) }
-            let resend = Date().addingTimeInterval(2)
-            while Date() < resend {
-                let logs = Dictionary(uniqueKeysWithValues: nodes.map { ($0, heard($0)) })
-                missing = Set(
-                    nodes.filter { j in nodes.contains { i in i != j && !logs[i]!.contains("\(marker) from \(j)") } })
-                if missing.isEmpty { return }
-                usleep(50_000)
+        var lastSaid = Date.distantPast
+        try harness.eventually("every node of \(nodes) to hear the others' \(label) barrier", seconds: 30) {
+            if Date().timeIntervalSince(lastSaid) >= 2 {
+                for i in missing { _ = try? client(i).call(.chat(room: "lobby", text: "\(marker) from \(i)")) }
+                lastSaid = Date()
             }
+            let heard = nodes.map { i in
+                Set(((try? client(i).call(.chatLog(room: "lobby", follow: false))) ?? []).map(\.text))
+            }
+            missing = Set(
+                nodes.filter { j in
+                    zip(nodes, heard).contains { i, lines in i != j && !lines.contains("\(marker) from \(j)") }
+                })
+            return missing.isEmpty
         }
-        let message =
-            "the \(label) barrier: lines of nodes \(missing.sorted()) never reached every other node of \(nodes)"
-        XCTFail(message)
-        throw HarnessError(message)
     }
 }

@@ -57,8 +57,9 @@ final class UserNodeTests: XCTestCase {
         try process.run()
         daemon = process
         let socket = root.appendingPathComponent("run/tavolo/\(name).sock").path
-        let deadline = Date().addingTimeInterval(20)
-        while (try? ControlClient(path: socket)) == nil && Date() < deadline { usleep(100_000) }
+        try eventuallySync("the node's control socket to answer", within: 20, every: 0.1) {
+            (try? ControlClient(path: socket)) != nil
+        }
 
         let peers = try runProcess(try binary("tavolo"), ["peers", "--json"], environment: environment)
         XCTAssertEqual(peers.status, 0, peers.stderr)

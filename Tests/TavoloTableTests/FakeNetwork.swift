@@ -92,12 +92,6 @@ final class EventLog: @unchecked Sendable {
     deinit { task?.cancel() }
 }
 
-/// Whether `condition` came to hold within `seconds` (the caller asserts it: scripts/test refuses a result thrown
-/// away). Prefer `require`, which fails at once.
-func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
-    (try? await TavoloTestSupport.eventually("", within: seconds, failing: false, condition)) != nil
-}
-
 /// Waits for `condition` (`TavoloTestSupport.eventually`): on time-out fails the test where it was called and
 /// throws, so a wait can never be silently ignored.
 func require(

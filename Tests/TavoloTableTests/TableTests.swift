@@ -21,21 +21,19 @@ final class TableTests: XCTestCase {
         let table = try await nodes[0].host(game: "spirits", players: 3)
         let kinds = ["heuristic", "random", "heuristic"]
         _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: kinds[0])
-        let known = await eventually {
+        try await require {
             let a = await nodes[1].list().count
             let b = await nodes[2].list().count
             return a == 1 && b == 1
         }
-        XCTAssertTrue(known, "offer did not reach every node")
         _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: kinds[1])
         _ = try await nodes[2].join(table: nil, game: "spirits", seat: nil, bot: kinds[2])  // automatch
-        let full = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        XCTAssertTrue(full)
+        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
-        let done = await eventually(30) { logs.allSatisfy { $0.first(.finished) != nil } }
-        XCTAssertTrue(
-            done, "not every node finished: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })"
-        )
+        try await TavoloTestSupport.eventually(
+            "every node to finish", within: 30,
+            context: { "last events: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })" }
+        ) { logs.allSatisfy { $0.first(.finished) != nil } }
         let finals = logs.compactMap { $0.first(.finished) }
         XCTAssertEqual(Set(finals.compactMap(\.stateHash)).count, 1, "nodes disagree")
         XCTAssertEqual(finals.first?.result?.finalHashes.count, 3)
@@ -52,11 +50,9 @@ final class TableTests: XCTestCase {
         -> TableID
     {
         let table = try await nodes[0].host(game: game, players: bots.count)
-        let known = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        XCTAssertTrue(known)
+        try await require { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
         for (i, b) in bots.enumerated() { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: b) }
-        let full = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        XCTAssertTrue(full)
+        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
         return table.id
     }
@@ -69,15 +65,12 @@ final class TableTests: XCTestCase {
         let l1 = await EventLog(nodes[1])
         let l2 = await EventLog(nodes[2])
         let table = try await nodes[0].host(game: "spirits", players: 3)
-        let known = await eventually { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        XCTAssertTrue(known)
+        try await require { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
         for i in 0..<3 { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: "random") }
-        let full = await eventually { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        XCTAssertTrue(full)
+        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
         await nodes[0].inject(.deal(table: table.id, number: 1, cards: Array(0..<36)))
-        let caught = await eventually { l1.first(.stopped) != nil && l2.first(.stopped) != nil }
-        XCTAssertTrue(caught)
+        try await require { l1.first(.stopped) != nil && l2.first(.stopped) != nil }
         XCTAssertEqual(l1.first(.stopped)?.code, StopCode.dealMismatch.rawValue)
         XCTAssertEqual(l2.first(.stopped)?.code, "deal/mismatch")
         XCTAssertNil(l1.first(.moved), "a node played on a wrong deal")
@@ -90,8 +83,7 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(3)
         let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
         let id = try await startedTable(net, nodes, bots: [nil, nil, nil])
-        let turnEvent = await eventually { logs.contains { $0.first(.yourTurn) != nil } }
-        XCTAssertTrue(turnEvent)
+        try await require { logs.contains { $0.first(.yourTurn) != nil } }
         let owner = try XCTUnwrap(logs.firstIndex { $0.first(.yourTurn) != nil })
         let state = try await nodes[owner].state(table: id)
         let seat = try XCTUnwrap(state.turn)
@@ -100,16 +92,14 @@ final class TableTests: XCTestCase {
         let cheater = (owner + 1) % 3
         await nodes[cheater].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
         let others = (0..<3).filter { $0 != cheater }
-        let rejectedForeign = await eventually {
+        try await require {
             others.allSatisfy { logs[$0].first(.rejected)?.code == "move/not-your-turn" }
         }
-        XCTAssertTrue(rejectedForeign, "\(others.map { logs[$0].all.map(\.kind) })")
         // The cheater's own seat, but not its turn.
         await nodes[cheater].inject(.move(table: id, number: 0, seat: cheater, move: legal, stateHash: hash))
-        let rejectedTurn = await eventually {
+        try await require {
             others.allSatisfy { logs[$0].all.filter { $0.kind == .rejected }.count >= 2 }
         }
-        XCTAssertTrue(rejectedTurn)
         // Illegal for the owner through the API: refused locally, nothing sent.
         do {
             _ = try await nodes[owner].move(table: id, move: .object(["nonsense": .integer(1)]))
@@ -129,16 +119,14 @@ final class TableTests: XCTestCase {
             XCTAssertTrue(error.message.contains("legal:"), error.message)
         }
         _ = try await nodes[owner].move(table: id, move: legal)
-        let moved = await eventually { logs.allSatisfy { $0.first(.moved) != nil } }
-        XCTAssertTrue(moved)
+        try await require { logs.allSatisfy { $0.first(.moved) != nil } }
         XCTAssertEqual(Set(logs.compactMap { $0.first(.moved)?.stateHash }).count, 1)
         XCTAssertTrue(logs.allSatisfy { $0.first(.stopped) == nil })
         // A stale replay of move 0 is rejected too.
         await nodes[owner].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
-        let stale = await eventually {
+        try await require {
             others.filter { $0 != owner }.allSatisfy { logs[$0].all.contains { $0.code == "move/stale" } }
         }
-        XCTAssertTrue(stale)
     }
 
     func testIllegalMoveFromTheRightOwnerIsRejected() async throws {
@@ -146,14 +134,12 @@ final class TableTests: XCTestCase {
         let nodes = await net.makeNodes(2)
         let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
         let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
-        let turn = await eventually { logs[0].first(.yourTurn) != nil }
-        XCTAssertTrue(turn, "black (seat 0) moves first")
+        try await require { logs[0].first(.yourTurn) != nil }
         let st = try await nodes[0].state(table: id)
         let hash = try XCTUnwrap(st.stateHash)
         // a1 is never legal from the start position.
         await nodes[0].inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
-        let rejected = await eventually { logs[1].first(.rejected) != nil }
-        XCTAssertTrue(rejected)
+        try await require { logs[1].first(.rejected) != nil }
         // "a1" decodes as an Othello move: it is illegal, not malformed.
         XCTAssertEqual(logs[1].first(.rejected)?.code, MoveErrorCode.illegal.rawValue)
     }
@@ -169,8 +155,7 @@ final class TableTests: XCTestCase {
         try await require(10) { logs[1].first(.moved) != nil }
         await nodes[1].inject(
             .confirm(table: id, number: 0, stateHash: StateHash(bytes: [UInt8](repeating: 0, count: 32))))
-        let stopped = await eventually { logs[0].first(.stopped) != nil }
-        XCTAssertTrue(stopped)
+        try await require { logs[0].first(.stopped) != nil }
         XCTAssertEqual(logs[0].first(.stopped)?.code, "hash/mismatch")
         XCTAssertTrue(logs[0].first(.stopped)?.message?.contains("first diverging move 0") == true)
     }
@@ -190,8 +175,7 @@ final class TableTests: XCTestCase {
         await nodes[1].inject(.reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
         // The bad reveal may stop the table before the host even starts it.
         _ = try? await nodes[0].start(table: table.id)
-        let stopped = await eventually { log0.first(.stopped) != nil }
-        XCTAssertTrue(stopped)
+        try await require { log0.first(.stopped) != nil }
         XCTAssertTrue(
             ["seed/bad-reveal", "seed/recommit"].contains(log0.first(.stopped)?.code ?? ""),
             "\(String(describing: log0.first(.stopped)?.code))")
@@ -204,8 +188,7 @@ final class TableTests: XCTestCase {
         let table = try await nodes[0].host(game: "briscola", players: 2)
         try await require(10) { await nodes[2].list().count == 1 }
         _ = try await nodes[0].invite(table: table.id, seat: 1, node: "n2")
-        let invited = await eventually { log2.first(.invited) != nil }
-        XCTAssertTrue(invited)
+        try await require { log2.first(.invited) != nil }
         // n1 may not take the reserved seat; n2 may.
         try await require(10) { await nodes[1].list().first?.seats[1].invited == "n2" }
         let log1 = await EventLog(nodes[1])
@@ -213,8 +196,7 @@ final class TableTests: XCTestCase {
         try await require { log1.first(.seatRefused) != nil }
         XCTAssertTrue(log1.first(.seatRefused)?.message?.contains("reserved") == true)
         _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
-        let seated = await eventually { await nodes[0].list().first?.seats[1].ownerName == "n2" }
-        XCTAssertTrue(seated)
+        try await require { await nodes[0].list().first?.seats[1].ownerName == "n2" }
     }
 
     /// The host need not play: a host without a seat seeds from the players' reveals and checks every move.
@@ -228,8 +210,9 @@ final class TableTests: XCTestCase {
         _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
         try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
         _ = try await nodes[0].start(table: table.id)
-        let done = await eventually(20) { logs.allSatisfy { $0.first(.finished) != nil } }
-        XCTAssertTrue(done, "\(logs.map { $0.all.last?.kind.rawValue ?? "-" })")
+        try await TavoloTestSupport.eventually(
+            "every node to finish", within: 20, context: { "\(logs.map { $0.all.last?.kind.rawValue ?? "-" })" }
+        ) { logs.allSatisfy { $0.first(.finished) != nil } }
         XCTAssertEqual(Set(logs.compactMap { $0.first(.finished)?.stateHash }).count, 1)
         XCTAssertEqual(logs[0].first(.finished)?.result?.finalHashes.count, 3)
     }

@@ -25,14 +25,14 @@ public func eventually(
 
 /// `eventually` for synchronous tests (those driving processes and raw sockets from the test's own thread).
 public func eventuallySync(
-    _ what: @autoclosure () -> String, within seconds: Double = 10, file: StaticString = #filePath,
-    line: UInt = #line, context: () -> String = { "" }, _ condition: () throws -> Bool
+    _ what: @autoclosure () -> String, within seconds: Double = 10, every interval: Double = 0.02,
+    file: StaticString = #filePath, line: UInt = #line, context: () -> String = { "" }, _ condition: () throws -> Bool
 ) throws {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
         if (try? condition()) == true { return }
         guard Date() < deadline else { break }
-        Thread.sleep(forTimeInterval: 0.02)
+        Thread.sleep(forTimeInterval: interval)
     }
     let more = context()
     XCTFail("timed out after \(seconds) s: \(what())\(more.isEmpty ? "" : "\n" + more)", file: file, line: line)
