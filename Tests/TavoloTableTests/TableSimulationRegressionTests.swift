@@ -56,6 +56,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a seatless host voted, was killed before the vote was agreed, and came back without it: the others had "
                 + "agreed with its vote, it never did, and timed out on the voted-out member's result (§9.11 ownVotes)"
         ),
+        (
+            "fifteen/1", 2003,
+            "the only racer forfeited while cut off from its host; the leaver's catch-up brought the host to the "
+                + "forfeit's count, but nothing asked for the takeover again, so its bot never raced (§10.6)"
+        ),
+        (
+            "spirits/4", 2061,
+            "a seatless host's first deal reached one member before the host was lost; that member, the new host, "
+                + "never dealt it again, and the others waited for it (§9.13: the new host sends the current deal)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

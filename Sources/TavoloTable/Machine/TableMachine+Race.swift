@@ -44,9 +44,11 @@ extension TableMachine {
     mutating func raceProgress() {
         // A paused race applies moves already played (a catch-up) but plays none, as lockstep does (§9.10).
         guard info.phase == .playing || info.phase == .paused, let s = session else { return }
-        applyDueTakeovers()
         var applied = true
         while applied {
+            // Before each pass over the lanes: moves just applied (a catch-up) may bring a takeover's count, and
+            // with nothing else to come (its member left, the others' bots wait for its seats) nothing would ask again.
+            applyDueTakeovers()
             applied = false
             // A race's lanes are its seats; a turn-based move sent to a race never comes due.
             for seat in inbox.pending.laneIDs where seat >= 0 {

@@ -141,7 +141,14 @@ extension TableMachine {
             info.host = next
             info.hostName = ctx.name(next)
             let verified = verifiedDeal
-            if next == me { play?.dealsSent = verified }
+            if next == me {
+                play?.dealsSent = verified
+                // The old host may have been lost while its deal was on the way: a member that missed it gets no
+                // catch-up at the same move count, so the new host sends it again (one that has it ignores it).
+                if let current = log.deals.last, current.number == verified {
+                    sendToTable(.deal(table: id, number: current.number, cards: current.cards))
+                }
+            }
             takeDealsFromSuccessor(next)
         }
         out.append(
