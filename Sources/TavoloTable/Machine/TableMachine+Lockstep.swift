@@ -19,6 +19,9 @@ extension TableMachine {
         guard info.isMember(from), !replaced.contains(from), checks, !info.phase.isOver else {
             return dropped(.deal(table: id, number: number, cards: cards), from: from)
         }
+        // A deal this node already checked, sent again (by a new host, §9.13, that another member may not know yet
+        // as the host): no news, from any member.
+        if number <= verifiedDeal, log.deals.contains(where: { $0.number == number && $0.cards == cards }) { return }
         guard from == info.host else {
             // The host is away: a takeover of it may be agreed elsewhere first, and its successor deal before this
             // node agrees it. The deal waits until the sender is the host here (§9.13).

@@ -144,8 +144,10 @@ extension TableMachine {
             if next == me {
                 play?.dealsSent = verified
                 // The old host may have been lost while its deal was on the way: a member that missed it gets no
-                // catch-up at the same move count, so the new host sends it again (one that has it ignores it).
-                if let current = log.deals.last, current.number == verified {
+                // catch-up at the same move count, so the new host sends it again (one that has it ignores it). Not
+                // after a forfeit: nothing was lost, and a member that has not had the forfeit yet still has the
+                // old host, there and connected, and would take the deal for one from a non-host.
+                if !forfeit, let current = log.deals.last, current.number == verified {
                     sendToTable(.deal(table: id, number: current.number, cards: current.cards))
                 }
             }
