@@ -215,7 +215,14 @@ extension TableMachine {
             let due =
                 s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached))
                 || (reached && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
-            guard due, let heir = heir(of: t, at: s.moveNumber) else {
+            // A takeover that passes no seat gives nothing to anyone: its logged heir is the first in the heirs' order
+            // among the other members at the start, whoever is out, so nodes that learn the votes at other times log
+            // the same (§9.12).
+            let heir =
+                seats.isEmpty
+                ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
+                : heir(of: t, at: s.moveNumber)
+            guard due, let heir else {
                 kept.append(t)
                 continue
             }
