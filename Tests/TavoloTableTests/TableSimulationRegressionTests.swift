@@ -66,6 +66,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a seatless host's first deal reached one member before the host was lost; that member, the new host, "
                 + "never dealt it again, and the others waited for it (§9.13: the new host sends the current deal)"
         ),
+        (
+            "spirits/6", 3200,
+            "the host forfeited and its successor sent the current deal again at once: a member that had not had the "
+                + "forfeit yet took it for a deal from a non-host and stopped the table (§9.13: not after a forfeit)"
+        ),
+        (
+            "spirits/4", 3180,
+            "a seatless host and a seated member voted out at the same number: nodes that learned the votes at other "
+                + "times logged different heirs for the host's takeover, which passes nothing (§9.12)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {
