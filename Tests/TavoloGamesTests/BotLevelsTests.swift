@@ -7,8 +7,8 @@ import XCTest
 final class BotLevelsTests: XCTestCase {
     func testEveryGameOffersEveryLevelAndKeepsItsOwnKinds() throws {
         let ownKinds = [
-            "spirits": ["random", "heuristic"], "othello": ["random", "greedy", "alphabeta"],
-            "briscola": ["random", "emulator", "strong"], "fifteen": ["solver", "optimal", "reduce", "random"],
+            "spirits": ["random", "heuristic", "search"], "othello": ["random", "greedy", "alphabeta"],
+            "briscola": ["random", "emulator", "strong", "search"], "fifteen": ["solver", "optimal", "reduce", "random"],
         ]
         for entry in GameCatalog.standard.entries {
             let kinds = entry.bots.map(\.kind)
@@ -49,7 +49,7 @@ final class BotLevelsTests: XCTestCase {
     /// Spirits! levels decide from the observation only: a twin state with every hidden card redealt gets the
     /// same move from equal bots (their streams copied), and that move is legal there.
     func testSpiritsLevelsDecideFromTheObservationOnly() throws {
-        let factories = [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic] + BotFactory.spiritsLevels
+        let factories = [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic, .spiritsSearch] + BotFactory.spiritsLevels
         var rng = TavoloRNG(seed: 17)
         for seed: UInt64 in 1...10 {
             var state = try SpiritsState(players: 4, seed: seed)
@@ -62,7 +62,9 @@ final class BotLevelsTests: XCTestCase {
                     if twin.canonicalBytes != state.canonicalBytes { break }
                 }
                 XCTAssertEqual(twin.observation(for: seat), state.observation(for: seat))
-                for f in factories {
+                // The search (and `expert`, which is it) plays out hundreds of games a move: in a debug build, every
+                // eleventh move is enough.
+                for f in factories where state.moveNumber % 11 == 0 || !["search", "expert"].contains(f.kind) {
                     var a = f.make(seed, seat)
                     var b = f.make(seed, seat)
                     let move = a.chooseMove(in: state, seat: seat)
@@ -85,7 +87,7 @@ final class BotLevelsTests: XCTestCase {
                 while case .seat(let seat) = state.turn {
                     let twin = BriscolaState(sampling: state.observation(for: seat), rng: &resample)
                     // The strong bot and the levels built on it search: every fifth move is enough (debug builds are slow).
-                    let searching: Set<String> = ["strong", "hard", "expert"]
+                    let searching: Set<String> = ["strong", "search", "hard", "expert"]
                     for f in factories where state.moveNumber % 5 == 0 || !searching.contains(f.kind) {
                         var a = f.make(seed, seat)
                         var b = f.make(seed, seat)

@@ -122,6 +122,13 @@ extension BotFactory where State == BriscolaState {
             ) { seed, seat in
                 BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat))
             },
+            BotFactory(
+                kind: "search",
+                summary:
+                    "samples the hidden cards \(BriscolaSearchBot.expertWorlds) times and searches each sample \(BriscolaSearchBot.expertPlies) cards ahead before emulator play-outs; in chiamata plays as strong"
+            ) { seed, seat in
+                BriscolaSearchBot(rng: botRNG(gameSeed: seed, seat: seat))
+            },
         ]
     }
 }
