@@ -39,7 +39,10 @@ extension BotFactory where State == BriscolaState {
                 bot("strong"), percent: 15, level: .hard,
                 summary: "the strong bot, but one card in seven at random (~1 ms)"),
             bot("search").level(
-                .expert, summary: "search: samples the hidden cards and looks ahead in each sample (TIME)"),
+                .expert,
+                summary:
+                    "search: the strong bot with sixteen times the samples of the hidden cards (~25 ms, at most ~0.3 s)"
+            ),
         ]
         // Another helper may register its own levels for Briscola: its kinds win.
         return bots + levels.filter { level in !bots.contains { $0.kind == level.kind } }

@@ -35,11 +35,8 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Briscola: the opponent's kind.")
     var briscolaOpponent = "strong"
 
-    @Option(help: "Briscola: instead, a search bot with this many worlds and --briscola-plies (for tuning).")
+    @Option(help: "Briscola: instead, the strong bot with this many worlds (for tuning).")
     var briscolaWorlds: Int?
-
-    @Option(help: "Briscola: look-ahead of the tuning bot, in cards.")
-    var briscolaPlies = BriscolaSearchBot.expertPlies
 
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
@@ -80,9 +77,8 @@ struct CardSearchMatch: ParsableCommand {
         let all = BotFactory.briscolaLevels(BotFactory.briscolaBots)
         var bot = try factory(briscolaBot, in: all)
         if let w = briscolaWorlds {
-            let plies = briscolaPlies
-            bot = BotFactory(kind: "search/\(w)x\(plies)", summary: "") { seed, seat in
-                BriscolaSearchBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, plies: plies)
+            bot = BotFactory(kind: "strong/\(w)", summary: "") { seed, seat in
+                BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, kind: "strong/\(w)")
             }
         }
         let opponent = try factory(briscolaOpponent, in: all)

@@ -184,7 +184,10 @@ extension BotFactory where State == SpiritsState {
                 summary: "the heuristic, but one card in three at random (instant)"),
             spiritsHeuristic.level(.hard, summary: "heuristic: the card most likely to stop the next player (instant)"),
             spiritsSearch.level(
-                .expert, summary: "search: plays each card out over random deals of the unseen cards (TIME)"),
+                .expert,
+                summary:
+                    "search: plays each card out to the round's end over random deals of the unseen cards (~25 ms, at most ~0.1 s)"
+            ),
         ]
     }
 }
