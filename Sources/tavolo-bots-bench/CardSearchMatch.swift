@@ -38,9 +38,6 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Briscola: instead, the strong bot with this many worlds (for tuning).")
     var briscolaWorlds: Int?
 
-    @Option(help: "Briscola: instead, the tree search with this many iterations (for tuning).")
-    var briscolaIterations: Int?
-
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
         guard ["spirits", "briscola", "both"].contains(game) else {
@@ -82,11 +79,6 @@ struct CardSearchMatch: ParsableCommand {
         if let w = briscolaWorlds {
             bot = BotFactory(kind: "strong/\(w)", summary: "") { seed, seat in
                 BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, kind: "strong/\(w)")
-            }
-        }
-        if let n = briscolaIterations {
-            bot = BotFactory(kind: "tree/\(n)", summary: "") { seed, seat in
-                BriscolaTreeSearchBot(rng: botRNG(gameSeed: seed, seat: seat), iterations: n, kind: "tree/\(n)")
             }
         }
         let opponent = try factory(briscolaOpponent, in: all)
