@@ -31,9 +31,10 @@ public struct BriscolaStrongBot: Bot {
         kindName = kind
     }
 
-    /// The worlds of `search` and `expert`: more samples, so less noise in each card's value (measured against the
-    /// strong bot: 256 worlds win 55%, 1,024 57%; looking further ahead in each world lost, as a reply chosen with
-    /// every card in view is one no real opponent could find).
+    /// The worlds of `search` and `expert`: more samples, so less noise in each card's value; about 20 ms a move.
+    /// Against the strong bot it won 53.1% of 2,000 games (`tavolo-bots-bench card-search`). Looking further ahead in
+    /// each world lost (36% at one card more): a reply chosen with every card in view is one no real opponent could
+    /// find. An information-set tree search of 6,000 iterations did no better (51.0% of 600 games).
     public static let searchWorlds = 2048
 
     public var kind: String { kindName }
