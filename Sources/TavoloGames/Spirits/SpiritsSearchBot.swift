@@ -25,9 +25,10 @@ public struct SpiritsSearchBot: Bot {
         kindName = kind
     }
 
-    /// The budget of `search` and `expert`: about 25 ms a move on the development machine, at most about 0.1 s
-    /// (issue 37 allows a second, but 2,000 six-player games must fit in a benchmark run; 2,000 play-outs won about as
-    /// often over 240 games, 21.1% against 22.3%, so more would buy little).
+    /// The budget of `search` and `expert`: CPU a move median 21 ms, max 84 ms on the development machine; against
+    /// five heuristic seats it won 24.9% of 2,000 games (`tavolo-bots-bench card-search`). Issue 37 allows a second,
+    /// but 2,000 six-player games must fit in a benchmark run, and a quarter of the play-outs won about as often
+    /// over 240 games (21.1% against 22.3%): more would buy little.
     public static let expertPlayouts = 8000
 
     public var kind: String { kindName }
