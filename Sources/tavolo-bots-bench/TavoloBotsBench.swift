@@ -7,5 +7,7 @@ struct TavoloBotsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tavolo-bots-bench",
         abstract: "Bot strength against outside engines and bot speed, through the game engines.",
-        subcommands: [OthelloVsGRhino.self, OthelloSpeed.self, LevelsSpeed.self, FifteenSpeed.self])
+        subcommands: [
+            OthelloVsGRhino.self, OthelloSpeed.self, LevelsSpeed.self, FifteenSpeed.self, CardSearchMatch.self,
+        ])
 }

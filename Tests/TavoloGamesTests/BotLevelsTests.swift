@@ -7,8 +7,9 @@ import XCTest
 final class BotLevelsTests: XCTestCase {
     func testEveryGameOffersEveryLevelAndKeepsItsOwnKinds() throws {
         let ownKinds = [
-            "spirits": ["random", "heuristic"], "othello": ["random", "greedy", "alphabeta"],
-            "briscola": ["random", "emulator", "strong"], "fifteen": ["solver", "optimal", "reduce", "random"],
+            "spirits": ["random", "heuristic", "search"], "othello": ["random", "greedy", "alphabeta"],
+            "briscola": ["random", "emulator", "strong", "search"],
+            "fifteen": ["solver", "optimal", "reduce", "random"],
         ]
         for entry in GameCatalog.standard.entries {
             let kinds = entry.bots.map(\.kind)
@@ -29,6 +30,8 @@ final class BotLevelsTests: XCTestCase {
                 // Othello's searches have their own test; in a debug build a whole game of them is slow.
                 if entry.name == "othello" && [.hard, .expert].contains(level) { continue }
                 if entry.name.hasPrefix("fifteen") && level == .expert { continue }
+                // Nor a whole game of the card games' searches (their moves are checked in `BotHiddenCardsTests`).
+                if ["spirits", "briscola"].contains(entry.name) && level == .expert { continue }
                 let players = entry.playerCounts.contains(3) ? 3 : entry.playerCounts[0]
                 let bots = Array(repeating: level.rawValue, count: players)
                 let report = try entry.playout(PlayoutRequest(players: players, games: 1, seed: 11, bots: bots))
@@ -49,7 +52,8 @@ final class BotLevelsTests: XCTestCase {
     /// Spirits! levels decide from the observation only: a twin state with every hidden card redealt gets the
     /// same move from equal bots (their streams copied), and that move is legal there.
     func testSpiritsLevelsDecideFromTheObservationOnly() throws {
-        let factories = [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic] + BotFactory.spiritsLevels
+        let factories =
+            [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic, .spiritsSearch] + BotFactory.spiritsLevels
         var rng = TavoloRNG(seed: 17)
         for seed: UInt64 in 1...10 {
             var state = try SpiritsState(players: 4, seed: seed)
@@ -62,7 +66,9 @@ final class BotLevelsTests: XCTestCase {
                     if twin.canonicalBytes != state.canonicalBytes { break }
                 }
                 XCTAssertEqual(twin.observation(for: seat), state.observation(for: seat))
-                for f in factories {
+                // The search (and `expert`, which is it) plays out thousands of rounds a move, too slow for every move
+                // of ten debug games: `BotHiddenCardsTests` asks it at some moves of its own games.
+                for f in factories where !["search", "expert"].contains(f.kind) {
                     var a = f.make(seed, seat)
                     var b = f.make(seed, seat)
                     let move = a.chooseMove(in: state, seat: seat)
@@ -85,8 +91,12 @@ final class BotLevelsTests: XCTestCase {
                 while case .seat(let seat) = state.turn {
                     let twin = BriscolaState(sampling: state.observation(for: seat), rng: &resample)
                     // The strong bot and the levels built on it search: every fifth move is enough (debug builds are slow).
-                    let searching: Set<String> = ["strong", "hard", "expert"]
-                    for f in factories where state.moveNumber % 5 == 0 || !searching.contains(f.kind) {
+                    // `search` and `expert` sample sixteen times as much: `BotHiddenCardsTests` asks them.
+                    let searching: Set<String> = ["strong", "hard"]
+                    for f in factories
+                    where !["search", "expert"].contains(f.kind)
+                        && (state.moveNumber % 5 == 0 || !searching.contains(f.kind))
+                    {
                         var a = f.make(seed, seat)
                         var b = f.make(seed, seat)
                         let move = a.chooseMove(in: state, seat: seat)

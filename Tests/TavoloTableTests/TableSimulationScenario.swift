@@ -110,13 +110,16 @@ struct SimulationScenario: CustomStringConvertible {
         return owners
     }
 
-    /// Bot kinds a seat may get: every kind of the game but `optimal`, whose search is unbounded. In a debug build
-    /// the 4×4 `expert` plays as `hard`: its first solve builds its pattern databases, two minutes there (seconds in
-    /// release); the list keeps its length, so every seed draws what it drew before.
+    /// Bot kinds a seat may get: every kind of the game but `optimal`, whose search is unbounded, and the card games'
+    /// `search`, added after the seeds below were found (the list keeps its length, so every seed draws what it drew
+    /// before). In a debug build the 4×4 `expert` plays as `hard`: its first solve builds its pattern databases, two
+    /// minutes there (seconds in release); and the card games' `expert`, a search of hundreds of play-outs a move,
+    /// plays as the bot it was before it searched (the heuristic, the strong bot), so the seeds play as they did.
     static func botKinds(_ c: SimulationCase) -> [String] {
-        var kinds = c.entry.bots.map(\.kind).filter { $0 != "optimal" }
+        var kinds = c.entry.bots.map(\.kind).filter { $0 != "optimal" && $0 != "search" }
         #if DEBUG
-            if c.game == "fifteen" { kinds = kinds.map { $0 == "expert" ? "hard" : $0 } }
+            let before = ["fifteen": "hard", "spirits": "heuristic", "briscola": "strong"]
+            if let kind = before[c.game] { kinds = kinds.map { $0 == "expert" ? kind : $0 } }
         #endif
         return kinds
     }

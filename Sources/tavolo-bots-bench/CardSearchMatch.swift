@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import TavoloCore
+import TavoloGames
+
+/// Issue 37's card-game goals: the searching Spirits! level against five heuristic seats, the searching Briscola
+/// level against the strong bot in both seat orders. Games through the engines in one process, seeded; each bot
+/// decides from its seat's observation as at a table.
+struct CardSearchMatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "card-search",
+        abstract: "Spirits! and Briscola searching levels against the heuristic and strong bots: win rates, CPU/move.")
+
+    @Option(help: "Games per match (Spirits!: the bot takes each seat in turn; Briscola: each deal in both orders).")
+    var games = 2000
+
+    @Option(help: "Seed of the first deal.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Which matches: spirits, briscola or both.")
+    var game = "both"
+
+    @Option(help: "Spirits!: the bot kind to measure.")
+    var spiritsBot = "expert"
+
+    @Option(help: "Spirits!: instead, a search bot with this many play-outs per move (for tuning).")
+    var spiritsPlayouts: Int?
+
+    @Option(help: "Spirits!: the tuning bot plays out to the end of the game, not of the round.")
+    var spiritsToGameEnd = false
+
+    @Option(help: "Briscola: the bot kind to measure.")
+    var briscolaBot = "expert"
+
+    @Option(help: "Briscola: the opponent's kind.")
+    var briscolaOpponent = "strong"
+
+    @Option(help: "Briscola: instead, the strong bot with this many worlds (for tuning).")
+    var briscolaWorlds: Int?
+
+    func validate() throws {
+        guard games > 0 else { throw ValidationError("--games must be positive") }
+        guard ["spirits", "briscola", "both"].contains(game) else {
+            throw ValidationError("--game is spirits, briscola or both")
+        }
+    }
+
+    func run() throws {
+        if game != "briscola" { try spirits() }
+        if game != "spirits" { try briscola() }
+    }
+
+    func spirits() throws {
+        let all = [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic] + BotFactory.spiritsLevels
+        var bot = try factory(spiritsBot, in: all)
+        if let n = spiritsPlayouts {
+            let toRoundEnd = !spiritsToGameEnd
+            bot = BotFactory(kind: "search/\(n)\(toRoundEnd ? "" : "/game")", summary: "") { seed, seat in
+                SpiritsSearchBot(rng: botRNG(gameSeed: seed, seat: seat), playouts: n, toRoundEnd: toRoundEnd)
+            }
+        }
+        let opponent = try factory("heuristic", in: all)
+        let label = "spirits 6p: \(bot.kind) vs 5 heuristic"
+        say("\(label): \(games) games from seed \(seed), the bot in seat g mod 6 of game g, deal seed + g / 6")
+        var tally = MatchTally()
+        for g in 0..<games {
+            let seat = g % 6
+            let gameSeed = seed &+ UInt64(g / 6)
+            let seats = (0..<6).map { $0 == seat ? bot : opponent }
+            let outcome = try play(SpiritsState(players: 6, seed: gameSeed), seats, gameSeed, measured: seat, &tally)
+            tally.add(outcome: outcome, seat: seat)
+        }
+        tally.report(label, fairShare: 1.0 / 6)
+    }
+
+    func briscola() throws {
+        let all = BotFactory.briscolaLevels(BotFactory.briscolaBots)
+        var bot = try factory(briscolaBot, in: all)
+        if let w = briscolaWorlds {
+            bot = BotFactory(kind: "strong/\(w)", summary: "") { seed, seat in
+                BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, kind: "strong/\(w)")
+            }
+        }
+        let opponent = try factory(briscolaOpponent, in: all)
+        let label = "briscola 2p: \(bot.kind) vs \(opponent.kind)"
+        say("\(label): \(games) games from seed \(seed), each deal (seed + g / 2) in both seat orders")
+        var tally = MatchTally()
+        for g in 0..<games {
+            let seat = g % 2
+            let gameSeed = seed &+ UInt64(g / 2)
+            let seats = seat == 0 ? [bot, opponent] : [opponent, bot]
+            let outcome = try play(BriscolaState(players: 2, seed: gameSeed), seats, gameSeed, measured: seat, &tally)
+            tally.add(outcome: outcome, seat: seat)
+        }
+        tally.report(label, fairShare: 0.5)
+    }
+
+    func factory<S>(_ kind: String, in all: [BotFactory<S>]) throws -> BotFactory<S> {
+        guard let f = all.first(where: { $0.kind == kind }) else {
+            throw ValidationError("no bot \(kind); kinds: \(all.map(\.kind).joined(separator: ", "))")
+        }
+        return f
+    }
+
+    /// Plays one game to its end; the CPU time of every move of seat `measured` goes to `tally`.
+    func play<S: GameState>(
+        _ start: S, _ factories: [BotFactory<S>], _ gameSeed: UInt64, measured: Int, _ tally: inout MatchTally
+    ) throws -> GameOutcome {
+        var state = start
+        var bots = factories.enumerated().map { seat, f in f.make(gameSeed, seat) }
+        while case .seat(let seat) = state.turn {
+            let t0 = threadCPUSeconds()
+            let move = bots[seat].chooseMove(in: state, seat: seat)
+            if seat == measured { tally.moveSeconds.append(threadCPUSeconds() - t0) }
+            try state.apply(move)
+        }
+        guard let outcome = state.outcome else { throw ValidationError("a game ended without an outcome") }
+        return outcome
+    }
+}
+
+/// Results of one match from the measured bot's side: a shared win counts as its share.
+struct MatchTally {
+    var shares: [Double] = []
+    var draws = 0
+    var moveSeconds: [Double] = []
+
+    mutating func add(outcome: GameOutcome, seat: Int) {
+        if outcome.winners.isEmpty { draws += 1 }
+        shares.append(outcome.winners.contains(seat) ? 1.0 / Double(outcome.winners.count) : 0)
+    }
+
+    /// Win rate with its 95% confidence interval (normal approximation over the games), and CPU per move.
+    func report(_ label: String, fairShare: Double) {
+        let n = Double(shares.count)
+        let mean = shares.reduce(0, +) / n
+        let variance = shares.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / max(1, n - 1)
+        let half = 1.96 * (variance / n).squareRoot()
+        let sorted = moveSeconds.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        let meanMove = sorted.reduce(0, +) / Double(max(1, sorted.count))
+        say(
+            "  \(label): "
+                + String(
+                    format:
+                        "win rate %.1f%% (95%% CI %.1f-%.1f%%; fair share %.1f%%), draws %d, %d games; CPU per move median %.1f ms, mean %.1f ms, max %.1f ms (%d moves)",
+                    100 * mean, 100 * (mean - half), 100 * (mean + half), 100 * fairShare, draws, shares.count,
+                    1000 * median, 1000 * meanMove, 1000 * (sorted.last ?? 0), sorted.count))
+    }
+}

@@ -1,0 +1,93 @@
+import TavoloCore
+import XCTest
+
+@testable import TavoloGames
+
+/// Issue 37 item 5: a bot never sees more than its seat may see. Every Spirits! and Briscola bot the catalog offers
+/// (its own kinds and every level) is asked for a move in a state and in a twin built from that seat's observation
+/// alone, with every card the seat cannot see dealt again (`init(sampling:)`): the same bot, made with the same
+/// seed, must choose the same move in both, and that move must be legal in both. A bot that read another hand, the
+/// pile's order or the game's generator (which deals the later rounds) would tell the twins apart.
+final class BotHiddenCardsTests: XCTestCase {
+    /// The searching kinds think long in a debug build: they are asked at some moves only.
+    static let searching: Set<String> = ["search", "strong", "hard", "expert"]
+
+    func testSpiritsBotsCannotTellARedealFromTheRealDeal() throws {
+        let bots = try XCTUnwrap(GameCatalog.standard["spirits"]).bots.map(\.kind)
+        let factories =
+            [BotFactory<SpiritsState>.spiritsRandom, .spiritsHeuristic, .spiritsSearch]
+            + BotFactory.spiritsLevels
+        XCTAssertEqual(Set(factories.map(\.kind)), Set(bots), "the test covers every Spirits! bot")
+        var compared = 0
+        for (players, seed) in [(2, UInt64(3)), (4, 5), (6, 7)] {
+            var state = try SpiritsState(players: players, seed: seed)
+            var rng = TavoloRNG(seed: seed, stream: 0x5C)
+            while case .seat(let seat) = state.turn {
+                let obs = state.observation(for: seat)
+                let twin = SpiritsState(sampling: obs, rng: &rng)
+                XCTAssertEqual(twin.observation(for: seat), obs)
+                for f in factories where state.moveNumber % 37 == 0 || !Self.searching.contains(f.kind) {
+                    var a = f.make(seed, seat)
+                    var b = f.make(seed, seat)
+                    let move = a.chooseMove(in: state, seat: seat)
+                    XCTAssertEqual(move, b.chooseMove(in: twin, seat: seat), "\(f.kind) seed \(seed)")
+                    XCTAssertTrue(state.isLegal(move) && twin.isLegal(move), "\(f.kind) seed \(seed)")
+                    compared += 1
+                }
+                let legal = state.legalMoves()
+                try state.apply(legal[rng.below(legal.count)])
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
+    }
+
+    func testBriscolaBotsCannotTellARedealFromTheRealDeal() throws {
+        let bots = try XCTUnwrap(GameCatalog.standard["briscola"]).bots.map(\.kind)
+        let factories = BotFactory.briscolaLevels(BotFactory.briscolaBots)
+        XCTAssertEqual(Set(factories.map(\.kind)), Set(bots), "the test covers every Briscola bot")
+        for players in [2, 3, 4] {
+            let seed = UInt64(40 + players)
+            var state = try BriscolaState(players: players, seed: seed)
+            var rng = TavoloRNG(seed: seed, stream: 0x5C)
+            while case .seat(let seat) = state.turn {
+                let obs = state.observation(for: seat)
+                let twin = BriscolaState(sampling: obs, rng: &rng)
+                XCTAssertEqual(twin.observation(for: seat), obs)
+                for f in factories where state.moveNumber % 11 == 0 || !Self.searching.contains(f.kind) {
+                    var a = f.make(seed, seat)
+                    var b = f.make(seed, seat)
+                    let move = a.chooseMove(in: state, seat: seat)
+                    XCTAssertEqual(move, b.chooseMove(in: twin, seat: seat), "\(f.kind) \(players)p seed \(seed)")
+                    XCTAssertTrue(twin.legalMoves().contains(move) && state.legalMoves().contains(move), f.kind)
+                }
+                let legal = state.legalMoves()
+                try state.apply(legal[rng.below(legal.count)])
+            }
+        }
+    }
+
+    /// The sampled Spirits! state holds exactly the seat's own hand, the other hands at their sizes and the draw
+    /// pile, from the cards the seat cannot see; and it plays on to the game's end.
+    func testSpiritsSamplingKeepsWhatTheSeatSees() throws {
+        var state = try SpiritsState(players: 5, seed: 9)
+        var rng = TavoloRNG(seed: 9, stream: 0x5C)
+        for _ in 0..<40 {
+            let legal = state.legalMoves()
+            try state.apply(legal[rng.below(legal.count)])
+        }
+        let seat = try XCTUnwrap(state.turn.seat)
+        let obs = state.observation(for: seat)
+        var twin = SpiritsState(sampling: obs, rng: &rng)
+        XCTAssertEqual(twin.hands[seat], state.hands[seat])
+        var all = twin.pile
+        all.formUnion(twin.removed)
+        for s in 0..<5 { all.formUnion(twin.hands[s]) }
+        all.formUnion(SpiritsCardCounts(twin.drawPile))
+        XCTAssertEqual(all, SpiritsCardCounts.fullDeck)
+        while case .seat = twin.turn {
+            let legal = twin.legalMoves()
+            try twin.apply(legal[rng.below(legal.count)])
+        }
+        XCTAssertNotNil(twin.outcome)
+    }
+}
