@@ -72,6 +72,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "forfeit yet took it for a deal from a non-host and stopped the table (§9.13: not after a forfeit)"
         ),
         (
+            "fifteen/4", 5170,
+            "a racer voted out, then the host lost: a node that had caught up past the agreed count named the heir at "
+                + "its own count and so another heir, and logged the host's takeover passing another seat (§10.6)"
+        ),
+        (
             "spirits/4", 3180,
             "a seatless host and a seated member voted out at the same number: nodes that learned the votes at other "
                 + "times logged different heirs for the host's takeover, which passes nothing (§9.12)"

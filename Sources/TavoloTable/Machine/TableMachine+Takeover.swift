@@ -221,7 +221,7 @@ extension TableMachine {
             let heir =
                 seats.isEmpty
                 ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
-                : heir(of: t, at: s.moveNumber)
+                : heir(of: t, at: appliedAt(t, seats: seats, s))
             guard due, let heir else {
                 kept.append(t)
                 continue
@@ -229,6 +229,15 @@ extension TableMachine {
             pass(t, seats: seats, to: heir, at: s)
         }
         play?.absence.agreed = kept
+    }
+
+    /// The move count at which `t`'s seats pass, the same in every log: the agreed number for a member with no seat
+    /// or in a race; else the first move of its seats numbered `number` or more (a node that agreed late, after
+    /// catching up past that move, names that move too), or the move about to be played.
+    func appliedAt(_ t: AgreedTakeover, seats: [Int], _ s: any GameSession) -> Int {
+        if seats.isEmpty || s.isSimultaneous { return t.number }
+        let firstOwnMove = log.moves.first { $0.number >= t.number && seats.contains($0.seat) }?.number
+        return min(firstOwnMove ?? s.moveNumber, s.moveNumber)
     }
 
     /// Gives `t`'s seats to `heir`'s bot, logs the takeover where every node logs it, and says so.
@@ -246,8 +255,7 @@ extension TableMachine {
         // was away catches up first): either way the log names the agreed move, the same everywhere.
         // A turn-based member's seats pass just before its first move numbered `number` or more (§9.12): a node
         // that agreed late, after catching up past that move (relayed, played by the heir), logs that point too.
-        let firstOwnMove = log.moves.first { $0.number >= t.number && seats.contains($0.seat) }?.number
-        let appliedAt = seats.isEmpty || s.isSimultaneous ? t.number : min(firstOwnMove ?? s.moveNumber, s.moveNumber)
+        let appliedAt = appliedAt(t, seats: seats, s)
         // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
         // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
         // other times would otherwise log the same takeovers in other orders.
