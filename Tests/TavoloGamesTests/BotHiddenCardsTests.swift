@@ -20,23 +20,9 @@ final class BotHiddenCardsTests: XCTestCase {
         XCTAssertEqual(Set(factories.map(\.kind)), Set(bots), "the test covers every Spirits! bot")
         var compared = 0
         for (players, seed) in [(2, UInt64(3)), (4, 5), (6, 7)] {
-            var state = try SpiritsState(players: players, seed: seed)
-            var rng = TavoloRNG(seed: seed, stream: 0x5C)
-            while case .seat(let seat) = state.turn {
-                let obs = state.observation(for: seat)
-                let twin = SpiritsState(sampling: obs, rng: &rng)
-                XCTAssertEqual(twin.observation(for: seat), obs)
-                for f in factories where state.moveNumber % 37 == 0 || !Self.searching.contains(f.kind) {
-                    var a = f.make(seed, seat)
-                    var b = f.make(seed, seat)
-                    let move = a.chooseMove(in: state, seat: seat)
-                    XCTAssertEqual(move, b.chooseMove(in: twin, seat: seat), "\(f.kind) seed \(seed)")
-                    XCTAssertTrue(state.isLegal(move) && twin.isLegal(move), "\(f.kind) seed \(seed)")
-                    compared += 1
-                }
-                let legal = state.legalMoves()
-                try state.apply(legal[rng.below(legal.count)])
-            }
+            compared += try Self.compareTwins(
+                try SpiritsState(players: players, seed: seed), seed: seed, factories: factories, searchEvery: 37
+            ) { SpiritsState(sampling: $0, rng: &$1) }
         }
         XCTAssertGreaterThan(compared, 300)
     }
@@ -45,25 +31,43 @@ final class BotHiddenCardsTests: XCTestCase {
         let bots = try XCTUnwrap(GameCatalog.standard["briscola"]).bots.map(\.kind)
         let factories = BotFactory.briscolaLevels(BotFactory.briscolaBots)
         XCTAssertEqual(Set(factories.map(\.kind)), Set(bots), "the test covers every Briscola bot")
+        var compared = 0
         for players in [2, 3, 4] {
             let seed = UInt64(40 + players)
-            var state = try BriscolaState(players: players, seed: seed)
-            var rng = TavoloRNG(seed: seed, stream: 0x5C)
-            while case .seat(let seat) = state.turn {
-                let obs = state.observation(for: seat)
-                let twin = BriscolaState(sampling: obs, rng: &rng)
-                XCTAssertEqual(twin.observation(for: seat), obs)
-                for f in factories where state.moveNumber % 11 == 0 || !Self.searching.contains(f.kind) {
-                    var a = f.make(seed, seat)
-                    var b = f.make(seed, seat)
-                    let move = a.chooseMove(in: state, seat: seat)
-                    XCTAssertEqual(move, b.chooseMove(in: twin, seat: seat), "\(f.kind) \(players)p seed \(seed)")
-                    XCTAssertTrue(twin.legalMoves().contains(move) && state.legalMoves().contains(move), f.kind)
-                }
-                let legal = state.legalMoves()
-                try state.apply(legal[rng.below(legal.count)])
-            }
+            compared += try Self.compareTwins(
+                try BriscolaState(players: players, seed: seed), seed: seed, factories: factories, searchEvery: 11
+            ) { BriscolaState(sampling: $0, rng: &$1) }
         }
+        XCTAssertGreaterThan(compared, 100)
+    }
+
+    /// Plays `state` to its end with random moves; before each move, asks every bot of `factories` (a searching
+    /// one every `searchEvery` moves only) for its move in the state and in a twin `redeal` builds from the seat's
+    /// observation, and checks both answers are the same legal move. Returns how many were compared.
+    static func compareTwins<S: GameState>(
+        _ start: S, seed: UInt64, factories: [BotFactory<S>], searchEvery: Int,
+        redeal: (S.Observation, inout TavoloRNG) -> S
+    ) throws -> Int where S.Observation: Equatable {
+        var state = start
+        var rng = TavoloRNG(seed: seed, stream: 0x5C)
+        var compared = 0
+        while case .seat(let seat) = state.turn {
+            let obs = state.observation(for: seat)
+            let twin = redeal(obs, &rng)
+            XCTAssertEqual(twin.observation(for: seat), obs)
+            for f in factories where state.moveNumber % searchEvery == 0 || !searching.contains(f.kind) {
+                var a = f.make(seed, seat)
+                var b = f.make(seed, seat)
+                let move = a.chooseMove(in: state, seat: seat)
+                XCTAssertEqual(move, b.chooseMove(in: twin, seat: seat), "\(f.kind) seed \(seed)")
+                XCTAssertTrue(
+                    state.legalMoves().contains(move) && twin.legalMoves().contains(move), "\(f.kind) seed \(seed)")
+                compared += 1
+            }
+            let legal = state.legalMoves()
+            try state.apply(legal[rng.below(legal.count)])
+        }
+        return compared
     }
 
     /// The sampled Spirits! state holds exactly the seat's own hand, the other hands at their sizes and the draw
