@@ -91,7 +91,7 @@ final class CompactVectorTests: XCTestCase {
     /// A node drops every invalid body and counts it as a refused table message (§13.4), like a JSON one.
     func testANodeCountsInvalidBodiesAsRefused() async throws {
         let cases = try XCTUnwrap(try load()["invalid"] as? [[String: Any]])
-        let net = FakeNetwork()
+        let net = ShellLoopback()
         let nodes = await net.makeNodes(2)
         for c in cases { await nodes[0].received(try bytes(c), form: .compact, from: nodes[1].me) }
         let refused = await nodes[0].refusedMessages

@@ -49,7 +49,7 @@ final class TableDiskOrderTests: XCTestCase {
     func testOwnMoveIsSentOnlyOnceItsJournalWriteIsDone() async throws {
         let gate = GatedDisk()
         let dirs = [stateDirectory(), stateDirectory()]
-        let net = FakeNetwork()
+        let net = ShellLoopback()
         let nodes = await net.makeNodes(2) { i in
             var o = TableManager.Options()
             o.stateDirectory = dirs[i]
@@ -88,7 +88,7 @@ final class TableDiskOrderTests: XCTestCase {
     func testEveryMoveAndConfirmationIsJournaledBeforeItIsPosted() async throws {
         let dirs = [stateDirectory(), stateDirectory()]
         let order = OrderLog()
-        let net = FakeNetwork()
+        let net = ShellLoopback()
         let ids = (0..<2).map(node)
         net.onPost = { from, form, body in
             guard let i = ids.firstIndex(of: from), let m = try? TableMessage.decode(body, form: form) else { return }

@@ -7,27 +7,28 @@ import TavoloTestSupport
 import XCTest
 
 final class TableReplayTests: XCTestCase {
-    /// Plays a three-node Spirits! game in memory and returns every message with its sender.
-    func capturedGame() async throws -> ([TableReplay.Captured], String) {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let log = await EventLog(nodes[2])
-        let table = try await nodes[0].host(game: "spirits", players: 3)
-        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        for i in 0..<3 { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: "random") }
-        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await require(20) { log.first(.finished) != nil }
-        let final = try XCTUnwrap(log.first(.finished)?.stateHash)
+    /// Plays a three-node Spirits! game on the pure in-memory network and returns every message with its sender, in
+    /// its wire form (compact for the hot kinds, §13), as a packet log holds them.
+    func capturedGame() throws -> ([TableReplay.Captured], String) {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 11, catalog: .standard)
+        net.capturing = true
+        let table = try net.host(0, game: "spirits", players: 3).get()
+        net.deliverAll()
+        for i in 0..<3 { try net.join(i, table: table.id, seat: i, bot: "random").get() }
+        net.deliverAll()
+        try net.request(0, table.id, .start).get()
+        net.run { $0.first(2, .finished) != nil }
+        XCTAssertEqual(net.problems, [])
+        let final = try XCTUnwrap(net.first(2, .finished)?.stateHash)
         return (
-            net.bodies.enumerated().map {
+            net.captured.enumerated().map {
                 TableReplay.Captured(frame: $0.offset + 1, sender: $0.element.from, body: $0.element.body)
             }, final
         )
     }
 
-    func testReplayConfirmsACapturedGame() async throws {
-        let (captured, final) = try await capturedGame()
+    func testReplayConfirmsACapturedGame() throws {
+        let (captured, final) = try capturedGame()
         let outcomes = TableReplay(catalog: .standard).run(captured)
         XCTAssertEqual(outcomes.count, 1)
         let o = try XCTUnwrap(outcomes.first)
@@ -38,8 +39,8 @@ final class TableReplayTests: XCTestCase {
     }
 
     /// A confirmation whose hash was altered in the capture is named as the first mismatch, with its frame.
-    func testReplayReportsTheFirstMismatch() async throws {
-        var (captured, _) = try await capturedGame()
+    func testReplayReportsTheFirstMismatch() throws {
+        var (captured, _) = try capturedGame()
         // Compact messages (§13) as the JSON they stand for, as the packet log shows them: the text is edited.
         for i in captured.indices where CompactMessage.isCompact(captured[i].body) {
             captured[i].body = try CompactMessage.decode(captured[i].body).jsonEquivalent()
@@ -70,8 +71,8 @@ final class TableReplayTests: XCTestCase {
         XCTAssertTrue(o.problem?.contains("move 7") == true, o.problem ?? "")
     }
 
-    func testReplayWithoutRevealsSaysWhy() async throws {
-        let (captured, _) = try await capturedGame()
+    func testReplayWithoutRevealsSaysWhy() throws {
+        let (captured, _) = try capturedGame()
         let noReveals = captured.filter { !String(decoding: $0.body, as: UTF8.self).contains("table.reveal") }
         let o = try XCTUnwrap(TableReplay(catalog: .standard).run(noReveals).first)
         XCTAssertTrue(o.problem?.contains("no reveal") == true)
@@ -80,8 +81,8 @@ final class TableReplayTests: XCTestCase {
     /// A capture started after seeding (a packet log turned on mid-game) holds nothing to check moves against: it is
     /// said so and counts as nothing disagreeing (issue 34: it was reported as a mismatch after 0 moves, exit 1). One
     /// that holds the commitments but not every reveal still is a problem (above).
-    func testACaptureStartedMidGameIsNotCheckableNotAMismatch() async throws {
-        let (captured, _) = try await capturedGame()
+    func testACaptureStartedMidGameIsNotCheckableNotAMismatch() throws {
+        let (captured, _) = try capturedGame()
         let seeding = ["table.commit", "table.reveal"]
         let last = try XCTUnwrap(
             captured.lastIndex { c in seeding.contains { String(decoding: c.body, as: UTF8.self).contains($0) } })

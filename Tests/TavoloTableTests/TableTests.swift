@@ -6,234 +6,211 @@ import TavoloTable
 import TavoloTestSupport
 import XCTest
 
+/// The table rules between a few nodes driven by hand, on the pure in-memory network (`InMemoryTableNetwork`): each
+/// test is one seeded run, so it never waits and a failure replays step for step.
 final class TableTests: XCTestCase {
     /// Three nodes, one bot seat each: every node ends with the same hash, which is the hash of the engine-only
     /// game with the joint seed and the same bots.
-    func testBotGameAgreesEverywhereAndMatchesPlayout() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let logs = await withTaskGroup(of: (Int, EventLog).self) { g in
-            for (i, n) in nodes.enumerated() { g.addTask { (i, await EventLog(n)) } }
-            var out: [Int: EventLog] = [:]
-            for await (i, l) in g { out[i] = l }
-            return (0..<3).compactMap { out[$0] }
-        }
-        let table = try await nodes[0].host(game: "spirits", players: 3)
+    func testBotGameAgreesEverywhereAndMatchesPlayout() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 1, catalog: .standard)
+        let table = try net.host(0, game: "spirits", players: 3).get()
         let kinds = ["heuristic", "random", "heuristic"]
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: kinds[0])
-        try await require {
-            let a = await nodes[1].list().count
-            let b = await nodes[2].list().count
-            return a == 1 && b == 1
-        }
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: kinds[1])
-        _ = try await nodes[2].join(table: nil, game: "spirits", seat: nil, bot: kinds[2])  // automatch
-        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await TavoloTestSupport.eventually(
-            "every node to finish", within: 30,
-            context: { "last events: \(logs.map { $0.all.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" })" }
-        ) { logs.allSatisfy { $0.first(.finished) != nil } }
-        let finals = logs.compactMap { $0.first(.finished) }
+        try net.join(0, table: table.id, seat: 0, bot: kinds[0]).get()
+        net.deliverAll()
+        XCTAssertTrue(net.list(1).count == 1 && net.list(2).count == 1, "the offer reached every node")
+        try net.join(1, table: table.id, seat: 1, bot: kinds[1]).get()
+        net.deliverAll()
+        try net.join(2, table: nil, game: "spirits", seat: nil, bot: kinds[2]).get()  // automatch
+        net.deliverAll()
+        XCTAssertEqual(net.list(0).first?.freeSeats, [])
+        try net.request(0, table.id, .start).get()
+        finish(&net, nodes: 0..<3)
+        let finals = (0..<3).compactMap { net.first($0, .finished) }
         XCTAssertEqual(Set(finals.compactMap(\.stateHash)).count, 1, "nodes disagree")
         XCTAssertEqual(finals.first?.result?.finalHashes.count, 3)
         let seed = try XCTUnwrap(finals.first?.result?.jointSeed)
         let playout = try XCTUnwrap(GameCatalog.standard["spirits"]).playout(
             PlayoutRequest(players: 3, games: 1, seed: seed, bots: kinds))
         XCTAssertEqual(playout.finalHash?.hex, finals.first?.stateHash)
-        XCTAssertEqual(logs[1].all.filter { $0.kind == .dealt }.count, 3, "three rounds, three checked deals")
-        XCTAssertTrue(logs.allSatisfy { $0.first(.rejected) == nil && $0.first(.stopped) == nil })
+        XCTAssertEqual(net.all(1, .dealt).count, 3, "three rounds, three checked deals")
+        XCTAssertTrue((0..<3).allSatisfy { net.first($0, .rejected) == nil && net.first($0, .stopped) == nil })
     }
 
-    func startedTable(_ net: FakeNetwork, _ nodes: [TableManager], game: String = "spirits", bots: [String?])
-        async throws
-        -> TableID
-    {
-        let table = try await nodes[0].host(game: game, players: bots.count)
-        try await require { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        for (i, b) in bots.enumerated() { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: b) }
-        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
+    /// Hosts `game` on node 0 with node i in seat i (`bots[i]`, nil for a human) and starts it.
+    func startedTable(_ net: inout InMemoryTableNetwork, game: String = "spirits", bots: [String?]) throws -> TableID {
+        let table = try net.host(0, game: game, players: bots.count).get()
+        net.deliverAll()
+        for (i, b) in bots.enumerated() { try net.join(i, table: table.id, seat: i, bot: b).get() }
+        net.deliverAll()
+        XCTAssertEqual(net.list(0).first?.freeSeats, [])
+        try net.request(0, table.id, .start).get()
         return table.id
+    }
+
+    /// Runs until every node in `nodes` finished the game, failing with the last events of each if one never does.
+    func finish(
+        _ net: inout InMemoryTableNetwork, nodes: Range<Int>, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let done = net.run { n in nodes.allSatisfy { n.first($0, .finished) != nil } }
+        let last = nodes.map { net.nodes[$0].events.last.map { "\($0.kind) \($0.message ?? "")" } ?? "-" }
+        XCTAssertTrue(done, "not every node finished; last events: \(last)", file: file, line: line)
     }
 
     /// The host deals a deck that is not the joint seed's shuffle: injected as the host right after the start, its
     /// forged first deal reaches the others before its honest one (which they then ignore: a deal number is taken once).
-    func testWrongDealIsCaughtByEveryOtherNode() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let l1 = await EventLog(nodes[1])
-        let l2 = await EventLog(nodes[2])
-        let table = try await nodes[0].host(game: "spirits", players: 3)
-        try await require { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        for i in 0..<3 { _ = try await nodes[i].join(table: table.id, game: nil, seat: i, bot: "random") }
-        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        await nodes[0].inject(.deal(table: table.id, number: 1, cards: Array(0..<36)))
-        try await require { l1.first(.stopped) != nil && l2.first(.stopped) != nil }
-        XCTAssertEqual(l1.first(.stopped)?.code, StopCode.dealMismatch.rawValue)
-        XCTAssertEqual(l2.first(.stopped)?.code, "deal/mismatch")
-        XCTAssertNil(l1.first(.moved), "a node played on a wrong deal")
+    func testWrongDealIsCaughtByEveryOtherNode() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 2, catalog: .standard)
+        let id = try startedTable(&net, bots: ["random", "random", "random"])
+        net.inject(0, .deal(table: id, number: 1, cards: Array(0..<36)))
+        net.run { $0.first(1, .stopped) != nil && $0.first(2, .stopped) != nil }
+        XCTAssertEqual(net.first(1, .stopped)?.code, StopCode.dealMismatch.rawValue)
+        XCTAssertEqual(net.first(2, .stopped)?.code, "deal/mismatch")
+        XCTAssertNil(net.first(1, .moved), "a node played on a wrong deal")
     }
 
     /// A human seat: the owner gets "your turn"; a foreign node's move for that seat and an out-of-turn move are
     /// rejected by every node with stable codes; the real owner's move is then accepted everywhere.
-    func testForeignAndOutOfTurnMovesAreRejectedByEveryNode() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
-        let id = try await startedTable(net, nodes, bots: [nil, nil, nil])
-        try await require { logs.contains { $0.first(.yourTurn) != nil } }
-        let owner = try XCTUnwrap(logs.firstIndex { $0.first(.yourTurn) != nil })
-        let state = try await nodes[owner].state(table: id)
+    func testForeignAndOutOfTurnMovesAreRejectedByEveryNode() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 3, catalog: .standard)
+        let id = try startedTable(&net, bots: [nil, nil, nil])
+        net.run { n in (0..<3).contains { n.first($0, .yourTurn) != nil } }
+        let owner = try XCTUnwrap((0..<3).first { net.first($0, .yourTurn) != nil })
+        let state = try XCTUnwrap(net.state(owner, id))
         let seat = try XCTUnwrap(state.turn)
         let legal = try XCTUnwrap(state.legalMoves.first)
         let hash = try XCTUnwrap(state.stateHash)
         let cheater = (owner + 1) % 3
-        await nodes[cheater].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
         let others = (0..<3).filter { $0 != cheater }
-        try await require {
-            others.allSatisfy { logs[$0].first(.rejected)?.code == "move/not-your-turn" }
-        }
+        net.inject(cheater, .move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
+        net.deliverAll()
+        // Each other node rejects it itself (and hears of the other's rejection).
+        let foreign = "rejected move 0 from n\(cheater): n\(cheater) does not own seat \(seat)"
+        XCTAssertEqual(
+            others.map { rejections(net, $0, containing: foreign) }, others.map { _ in ["move/not-your-turn"] })
         // The cheater's own seat, but not its turn.
-        await nodes[cheater].inject(.move(table: id, number: 0, seat: cheater, move: legal, stateHash: hash))
-        try await require {
-            others.allSatisfy { logs[$0].all.filter { $0.kind == .rejected }.count >= 2 }
-        }
+        net.inject(cheater, .move(table: id, number: 0, seat: cheater, move: legal, stateHash: hash))
+        net.deliverAll()
+        let early = "rejected move 0 from n\(cheater): seat \(cheater) moved but seat \(seat) is to play"
+        XCTAssertEqual(
+            others.map { rejections(net, $0, containing: early) }, others.map { _ in ["move/not-your-turn"] })
         // Illegal for the owner through the API: refused locally, nothing sent.
-        do {
-            _ = try await nodes[owner].move(table: id, move: .object(["nonsense": .integer(1)]))
-            XCTFail("a malformed move was accepted")
-        } catch {
-            XCTAssertEqual(error.code, .malformed)
-        }
+        XCTAssertEqual(failure(net.request(owner, id, .move(.object(["nonsense": .integer(1)]))))?.code, .malformed)
         // A move of the game that is not legal now: refused as illegal, with the legal ones listed.
         // The first move opens an empty pile, so every card in hand plays: fleeing is not legal.
         guard case .object(let first) = legal, let card = first["play"] else { return XCTFail("not a play: \(legal)") }
-        let illegal = JSONValue.object(["flee": card])
-        do {
-            _ = try await nodes[owner].move(table: id, move: illegal)
-            XCTFail("an illegal move was accepted")
-        } catch {
-            XCTAssertEqual(error.code, .illegal)
-            XCTAssertTrue(error.message.contains("legal:"), error.message)
-        }
-        _ = try await nodes[owner].move(table: id, move: legal)
-        try await require { logs.allSatisfy { $0.first(.moved) != nil } }
-        XCTAssertEqual(Set(logs.compactMap { $0.first(.moved)?.stateHash }).count, 1)
-        XCTAssertTrue(logs.allSatisfy { $0.first(.stopped) == nil })
+        let illegal = try XCTUnwrap(failure(net.request(owner, id, .move(.object(["flee": card])))))
+        XCTAssertEqual(illegal.code, .illegal)
+        XCTAssertTrue(illegal.message.contains("legal:"), illegal.message)
+        try net.request(owner, id, .move(legal)).get()
+        net.deliverAll()
+        XCTAssertTrue((0..<3).allSatisfy { net.first($0, .moved) != nil })
+        XCTAssertEqual(Set((0..<3).compactMap { net.first($0, .moved)?.stateHash }).count, 1)
+        XCTAssertTrue((0..<3).allSatisfy { net.first($0, .stopped) == nil })
         // A stale replay of move 0 is rejected too.
-        await nodes[owner].inject(.move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
-        try await require {
-            others.filter { $0 != owner }.allSatisfy { logs[$0].all.contains { $0.code == "move/stale" } }
+        net.inject(owner, .move(table: id, number: 0, seat: seat, move: legal, stateHash: hash))
+        net.deliverAll()
+        for i in others where i != owner {
+            XCTAssertTrue(net.nodes[i].events.contains { $0.code == "move/stale" }, "n\(i) took a stale move")
         }
     }
 
-    func testIllegalMoveFromTheRightOwnerIsRejected() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(2)
-        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
-        let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
-        try await require { logs[0].first(.yourTurn) != nil }
-        let st = try await nodes[0].state(table: id)
-        let hash = try XCTUnwrap(st.stateHash)
+    /// The codes of node `i`'s rejections whose text contains `text`.
+    func rejections(_ net: InMemoryTableNetwork, _ i: Int, containing text: String) -> [String] {
+        net.all(i, .rejected).filter { $0.message?.contains(text) == true }.compactMap(\.code)
+    }
+
+    func failure(_ r: Result<TableInfo, TableError>) -> TableError? {
+        if case .failure(let e) = r { return e }
+        XCTFail("accepted")
+        return nil
+    }
+
+    func testIllegalMoveFromTheRightOwnerIsRejected() throws {
+        var net = InMemoryTableNetwork(nodes: 2, seed: 4, catalog: .standard)
+        let id = try startedTable(&net, game: "othello", bots: [nil, nil])
+        net.run { $0.first(0, .yourTurn) != nil }
+        let hash = try XCTUnwrap(net.state(0, id)?.stateHash)
         // a1 is never legal from the start position.
-        await nodes[0].inject(.move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
-        try await require { logs[1].first(.rejected) != nil }
+        net.inject(0, .move(table: id, number: 0, seat: 0, move: .string("a1"), stateHash: hash))
+        net.deliverAll()
         // "a1" decodes as an Othello move: it is illegal, not malformed.
-        XCTAssertEqual(logs[1].first(.rejected)?.code, MoveErrorCode.illegal.rawValue)
+        XCTAssertEqual(net.first(1, .rejected)?.code, MoveErrorCode.illegal.rawValue)
     }
 
-    func testDivergingConfirmationStopsTheTableNamingTheMove() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(2)
-        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
-        let id = try await startedTable(net, nodes, game: "othello", bots: [nil, nil])
-        try await require(10) { logs[0].first(.yourTurn) != nil }
-        let state = try await nodes[0].state(table: id)
-        _ = try await nodes[0].move(table: id, move: try XCTUnwrap(state.legalMoves.first))
-        try await require(10) { logs[1].first(.moved) != nil }
-        await nodes[1].inject(
-            .confirm(table: id, number: 0, stateHash: StateHash(bytes: [UInt8](repeating: 0, count: 32))))
-        try await require { logs[0].first(.stopped) != nil }
-        XCTAssertEqual(logs[0].first(.stopped)?.code, "hash/mismatch")
-        XCTAssertTrue(logs[0].first(.stopped)?.message?.contains("first diverging move 0") == true)
+    func testDivergingConfirmationStopsTheTableNamingTheMove() throws {
+        var net = InMemoryTableNetwork(nodes: 2, seed: 5, catalog: .standard)
+        let id = try startedTable(&net, game: "othello", bots: [nil, nil])
+        net.run { $0.first(0, .yourTurn) != nil }
+        try net.request(0, id, .move(try XCTUnwrap(net.state(0, id)?.legalMoves.first))).get()
+        net.run { $0.first(1, .moved) != nil }
+        net.inject(1, .confirm(table: id, number: 0, stateHash: StateHash(bytes: [UInt8](repeating: 0, count: 32))))
+        net.run { $0.first(0, .stopped) != nil }
+        XCTAssertEqual(net.first(0, .stopped)?.code, "hash/mismatch")
+        XCTAssertTrue(net.first(0, .stopped)?.message?.contains("first diverging move 0") == true)
     }
 
-    func testBadRevealStopsTheTable() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(2)
-        let log0 = await EventLog(nodes[0])
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require(10) { await nodes[1].list().count == 1 }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
+    func testBadRevealStopsTheTable() throws {
+        var net = InMemoryTableNetwork(nodes: 2, seed: 6, catalog: .standard)
+        let table = try net.host(0, game: "othello", players: 2).get()
+        net.deliverAll()
+        try net.join(0, table: table.id, seat: 0, bot: "random").get()
+        try net.join(1, table: table.id, seat: 1, bot: "random").get()
+        net.deliverAll()
         // Node 1 commits to one thing and reveals another before the real protocol runs.
-        await nodes[1].inject(
-            .commit(table: table.id, commitment: JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))))
-        await nodes[1].inject(.reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
+        let commitment = JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))
+        net.inject(1, .commit(table: table.id, commitment: commitment))
+        net.inject(1, .reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
         // The bad reveal may stop the table before the host even starts it.
-        _ = try? await nodes[0].start(table: table.id)
-        try await require { log0.first(.stopped) != nil }
-        XCTAssertTrue(
-            ["seed/bad-reveal", "seed/recommit"].contains(log0.first(.stopped)?.code ?? ""),
-            "\(String(describing: log0.first(.stopped)?.code))")
+        _ = net.request(0, table.id, .start)
+        net.run { $0.first(0, .stopped) != nil }
+        let code = net.first(0, .stopped)?.code
+        XCTAssertTrue(["seed/bad-reveal", "seed/recommit"].contains(code ?? ""), "\(String(describing: code))")
     }
 
-    func testInviteReservesTheSeat() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let log2 = await EventLog(nodes[2])
-        let table = try await nodes[0].host(game: "briscola", players: 2)
-        try await require(10) { await nodes[2].list().count == 1 }
-        _ = try await nodes[0].invite(table: table.id, seat: 1, node: "n2")
-        try await require { log2.first(.invited) != nil }
+    func testInviteReservesTheSeat() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 7, catalog: .standard)
+        let table = try net.host(0, game: "briscola", players: 2).get()
+        net.deliverAll()
+        let n2 = try XCTUnwrap(net.nodes[0].directory?.connectedNode(named: "n2"))
+        try net.request(0, table.id, .invite(seat: 1, node: n2, name: "n2")).get()
+        net.deliverAll()
+        XCTAssertNotNil(net.first(2, .invited))
         // n1 may not take the reserved seat; n2 may.
-        try await require(10) { await nodes[1].list().first?.seats[1].invited == "n2" }
-        let log1 = await EventLog(nodes[1])
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require { log1.first(.seatRefused) != nil }
-        XCTAssertTrue(log1.first(.seatRefused)?.message?.contains("reserved") == true)
-        _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require { await nodes[0].list().first?.seats[1].ownerName == "n2" }
+        XCTAssertEqual(net.list(1).first?.seats[1].invited, "n2")
+        try net.join(1, table: table.id, seat: 1, bot: "random").get()
+        net.deliverAll()
+        XCTAssertTrue(net.first(1, .seatRefused)?.message?.contains("reserved") == true)
+        try net.join(2, table: table.id, seat: 1, bot: "random").get()
+        net.deliverAll()
+        XCTAssertEqual(net.list(0).first?.seats[1].ownerName, "n2")
     }
 
     /// The host need not play: a host without a seat seeds from the players' reveals and checks every move.
-    func testHostWithoutASeatFollowsTheGame() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1]), await EventLog(nodes[2])]
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 0, bot: "greedy")
-        _ = try await nodes[2].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await TavoloTestSupport.eventually(
-            "every node to finish", within: 20, context: { "\(logs.map { $0.all.last?.kind.rawValue ?? "-" })" }
-        ) { logs.allSatisfy { $0.first(.finished) != nil } }
-        XCTAssertEqual(Set(logs.compactMap { $0.first(.finished)?.stateHash }).count, 1)
-        XCTAssertEqual(logs[0].first(.finished)?.result?.finalHashes.count, 3)
+    func testHostWithoutASeatFollowsTheGame() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 8, catalog: .standard)
+        let table = try net.host(0, game: "othello", players: 2).get()
+        net.deliverAll()
+        try net.join(1, table: table.id, seat: 0, bot: "greedy").get()
+        try net.join(2, table: table.id, seat: 1, bot: "random").get()
+        net.deliverAll()
+        try net.request(0, table.id, .start).get()
+        finish(&net, nodes: 0..<3)
+        XCTAssertEqual(Set((0..<3).compactMap { net.first($0, .finished)?.stateHash }).count, 1)
+        XCTAssertEqual(net.first(0, .finished)?.result?.finalHashes.count, 3)
     }
 
     /// A node lists other nodes' tables but is not part of them: losing one of their members stops nothing here
     /// (it used to stop the listed table and report it, which a concurrent simulation took for its own game).
-    func testLosingAMemberOfSomeoneElsesTableStopsNothingHere() async throws {
-        let net = FakeNetwork()
-        let nodes = await net.makeNodes(3)
-        let outsider = await EventLog(nodes[2])
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require(10) { await nodes.asyncAllSatisfy { await $0.list().count == 1 } }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require(10) { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await require(10) { await nodes[2].list().first.map { $0.phase != .open } == true }
-        await nodes[2].peerLost(nodes[1].me)
+    func testLosingAMemberOfSomeoneElsesTableStopsNothingHere() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 9, catalog: .standard)
+        let id = try startedTable(&net, game: "othello", bots: ["random", "random"])
+        net.run { $0.list(2).first.map { $0.phase != .open } == true }
+        net.cut(1, 2)
         // The members play on: the outsider learns from the host's offers that the game finished, not stopped.
-        try await require(20) { await nodes[2].list().first?.phase == .finished }
-        XCTAssertNil(outsider.first(.stopped))
+        net.run { $0.list(2).first?.phase == .finished }
+        XCTAssertEqual(net.list(2).first?.phase, .finished)
+        XCTAssertNil(net.first(2, .stopped))
+        XCTAssertEqual(net.list(2).first?.id, id)
     }
 
     func testJointSeedFormula() {
@@ -247,12 +224,5 @@ final class TableTests: XCTestCase {
         XCTAssertNotEqual(
             JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 3),
             JointSeed.testNonce(seed: 1, nodeIndex: 2, counter: 4))
-    }
-}
-
-extension Array {
-    func asyncAllSatisfy(_ p: (Element) async -> Bool) async -> Bool {
-        for e in self where !(await p(e)) { return false }
-        return true
     }
 }

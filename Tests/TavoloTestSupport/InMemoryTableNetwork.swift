@@ -71,6 +71,10 @@ public struct InMemoryTableNetwork {
     public internal(set) var steps = 0
     /// What the wire could not carry (a message that does not survive its encoding): always a failure.
     public internal(set) var problems: [String] = []
+    /// Whether to keep every message in its wire form as its sender posts it (`captured`): a packet log's view.
+    public var capturing = false
+    /// With `capturing`, each message once (whatever the number of its targets), in the order they were posted.
+    public internal(set) var captured: [(from: NodeID, body: [UInt8])] = []
 
     var links: [[[InFlight]]] = []
     var lastArrival: [[Int64]] = []
@@ -174,6 +178,7 @@ public struct InMemoryTableNetwork {
         for effect in effects {
             switch effect {
             case .send(let m, let to):
+                if capturing { capture(m, from: i) }
                 // The order of one message's targets means nothing (a machine may list them from a `Set`): a run
                 // must not depend on it, so latencies are drawn in the order of the targets' ids.
                 for t in to.sorted() { send(m, from: i, to: t) }
@@ -190,6 +195,12 @@ public struct InMemoryTableNetwork {
                 nodes[i].refused.append("\(what) from \(index(of: from).map { "n\($0)" } ?? from.short)")
             case .moveSent, .moveConfirmed: break
             }
+        }
+    }
+
+    mutating func capture(_ m: TableMessage, from i: Int) {
+        do { captured.append((nodes[i].id, try m.wireBytes())) } catch {
+            problems.append("n\(i) \(m.typeName) has no wire form: \(error)")
         }
     }
 

@@ -8,21 +8,21 @@ import TavoloTable
 import TavoloTestSupport
 import XCTest
 
-/// Connects table managers in memory: each node's messages are delivered to each target in order.
-final class FakeNetwork: @unchecked Sendable {
+/// Table shells (`TableManager`) wired back to back, for the tests of the shell itself: the order of its disk writes
+/// and sends (`TableDiskOrderTests`). Each node's messages reach each target in order, at once; nothing is lost,
+/// delayed or cut. The rules between nodes, with faults and a virtual clock, are tested on `InMemoryTableNetwork`.
+final class ShellLoopback: @unchecked Sendable {
     private let lock = NSLock()
     private var managers: [NodeID: TableManager] = [:]
     private var queues: [NodeID: AsyncStream<(NodeID, MessageForm, [UInt8])>.Continuation] = [:]
     private var tasks: [Task<Void, Never>] = []
     /// Messages seen on the wire, for assertions.
     private(set) var sent: [(from: NodeID, to: NodeID, type: String)] = []
-    /// Every message as it left its sender (once, whatever the number of targets), for replay tests.
-    private(set) var bodies: [(from: NodeID, body: [UInt8])] = []
     /// Called with every message as its sender posts it, on the sender's executor (before it is delivered).
     var onPost: (@Sendable (NodeID, MessageForm, [UInt8]) -> Void)?
 
     struct Endpoint: TableTransport {
-        let network: FakeNetwork
+        let network: ShellLoopback
         let me: NodeID
         func post(_ body: [UInt8], form: MessageForm, to nodes: [NodeID]) {
             network.deliver(body, form: form, from: me, to: nodes)
@@ -36,7 +36,6 @@ final class FakeNetwork: @unchecked Sendable {
             : (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["type"] as? String ?? "?"
         onPost?(from, form, body)
         lock.withLock {
-            bodies.append((from, body))
             for n in nodes {
                 sent.append((from, n, type))
                 queues[n]?.yield((from, form, body))
