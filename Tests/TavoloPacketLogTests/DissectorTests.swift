@@ -112,12 +112,9 @@ final class DissectorTests: XCTestCase {
                     DiscoveredNode(name: b.config.name, address: "127.0.0.1", port: b.tcpPort, txt: b.txtRecord))
             }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var ready = true
-            for n in nodes where await n.peerList().filter({ $0.state == .connected }).count < 2 { ready = false }
-            if ready { break }
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually("a full mesh of three") {
+            for n in nodes where await n.peerList().filter({ $0.state == .connected }).count < 2 { return false }
+            return true
         }
         for (i, n) in nodes.enumerated() {
             try await n.broadcast(["type": "move", "n": "\(i)"], service: .tables)
