@@ -81,6 +81,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a seatless host and a seated member voted out at the same number: nodes that learned the votes at other "
                 + "times logged different heirs for the host's takeover, which passes nothing (§9.12)"
         ),
+        (
+            "fifteen/4", 7071,
+            "a racer cut off past the grace learned at the heal that it was voted out at 35 and the host at 116: it "
+                + "passed the host's takeover first, before the host had inherited the racer's seat, and logged it "
+                + "passing no seat (§9.12: takeovers pass one at a time, the earliest first)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -202,10 +202,23 @@ extension TableMachine {
         // Not while a member is absent here: its takeover may still be agreed, and it must count when the heir is
         // named (heir(of:at:)). Moves of those seats wait meanwhile; none is played while paused anyway.
         guard let s = session, !agreed.isEmpty, absent.isEmpty else { return }
-        var kept: [AgreedTakeover] = []
-        // Takeovers due at the same point apply in the order of their members' ids, the same at every node
-        // whatever order it agreed them in.
-        for t in agreed.sorted(by: { $0.member < $1.member }) {
+        // One at a time, the earliest point first, as a node that followed the game live passed them: a takeover's
+        // seats include those its member inherited from an earlier one, and its heir is named knowing who passed
+        // before it (§9.12). A node that learns several votes at once (back from a partition, catching up) would
+        // otherwise pass a later one first, with other seats or another heir.
+        while let next = nextDueTakeover(s) {
+            play?.absence.agreed.removeAll { $0.member == next.takeover.member }
+            pass(next.takeover, seats: next.seats, to: next.heir, appliedAt: next.appliedAt, at: s)
+        }
+    }
+
+    /// The agreed takeover to pass now, if any: of those due, the one whose seats pass first (`appliedAt`, then the
+    /// members' ids, the same at every node whatever order it agreed them in).
+    func nextDueTakeover(_ s: any GameSession) -> (
+        takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int
+    )? {
+        var best: (takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int)?
+        for t in agreed.sorted(by: { ($0.number, $0.member) < ($1.number, $1.member) }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
             // A race has no seat to play: its seats pass once this node has every move the vote counted (§10.6).
             // A member with no seat passes nothing, but not before the agreed move either: a node still behind it (a
@@ -215,20 +228,22 @@ extension TableMachine {
             let due =
                 s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached))
                 || (reached && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
+            // In a race every takeover passes at its agreed count, so they pass in that order: a seatless member's,
+            // due at once, waits for those agreed at a lower count (it may inherit their seats).
+            if !due, s.isSimultaneous { break }
             // A takeover that passes no seat gives nothing to anyone: its logged heir is the first in the heirs' order
             // among the other members at the start, whoever is out, so nodes that learn the votes at other times log
             // the same (§9.12).
+            let appliedAt = appliedAt(t, seats: seats, s)
             let heir =
                 seats.isEmpty
                 ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
-                : heir(of: t, at: appliedAt(t, seats: seats, s))
-            guard due, let heir else {
-                kept.append(t)
-                continue
-            }
-            pass(t, seats: seats, to: heir, at: s)
+                : heir(of: t, at: appliedAt)
+            guard due, let heir else { continue }
+            if let b = best, (b.appliedAt, b.takeover.member) <= (appliedAt, t.member) { continue }
+            best = (t, seats, heir, appliedAt)
         }
-        play?.absence.agreed = kept
+        return best
     }
 
     /// The move count at which `t`'s seats pass, the same in every log: the agreed number for a member with no seat
@@ -241,7 +256,9 @@ extension TableMachine {
     }
 
     /// Gives `t`'s seats to `heir`'s bot, logs the takeover where every node logs it, and says so.
-    private mutating func pass(_ t: AgreedTakeover, seats: [Int], to heir: NodeID, at s: any GameSession) {
+    private mutating func pass(
+        _ t: AgreedTakeover, seats: [Int], to heir: NodeID, appliedAt: Int, at s: any GameSession
+    ) {
         for seat in seats {
             info.seats[seat].owner = heir
             info.seats[seat].ownerName = ctx.name(heir)
@@ -255,7 +272,6 @@ extension TableMachine {
         // was away catches up first): either way the log names the agreed move, the same everywhere.
         // A turn-based member's seats pass just before its first move numbered `number` or more (§9.12): a node
         // that agreed late, after catching up past that move (relayed, played by the heir), logs that point too.
-        let appliedAt = appliedAt(t, seats: seats, s)
         // In a canonical order (`appliedAt`, inheritance, members' ids): a race's host without a seat passes
         // nothing and is due at once, its seated members when their moves are in, so nodes that learn the votes at
         // other times would otherwise log the same takeovers in other orders.
