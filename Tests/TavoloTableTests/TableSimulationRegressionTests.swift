@@ -87,6 +87,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "passed the host's takeover first, before the host had inherited the racer's seat, and logged it "
                 + "passing no seat (§9.12: takeovers pass one at a time, the earliest first)"
         ),
+        (
+            "spirits/6", 5066,
+            "a member held a vote on a gone member while the host was away, and applied the heir's move of that seat; "
+                + "the takeover waited for that seat's next turn, so the host's takeover passed first, without the seat "
+                + "it had inherited (§9.12: a takeover whose point is behind passes at once)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

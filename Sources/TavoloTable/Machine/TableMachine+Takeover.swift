@@ -225,8 +225,12 @@ extension TableMachine {
             // member voted out, catching up) would otherwise count it as passed when naming an earlier takeover's
             // heir, and never pass on the seats it inherits before its number.
             let reached = s.moveNumber >= t.number
+            // A turn-based takeover is also due once its point is behind: a move of its seats from `number` on is in
+            // the log already, applied (played by the heir) while another member was absent here.
+            let passedPoint =
+                !s.isSimultaneous && log.moves.contains { $0.number >= t.number && seats.contains($0.seat) }
             let due =
-                s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached))
+                s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached)) || passedPoint
                 || (reached && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
             // In a race every takeover passes at its agreed count, so they pass in that order: a seatless member's,
             // due at once, waits for those agreed at a lower count (it may inherit their seats).
