@@ -93,6 +93,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the takeover waited for that seat's next turn, so the host's takeover passed first, without the seat "
                 + "it had inherited (§9.12: a takeover whose point is behind passes at once)"
         ),
+        (
+            "fifteen5/2", 7032,
+            "all three nodes cut apart; the seatless host, voted out meanwhile, came back and counted its own old vote "
+                + "with another's to agree a takeover the members never agreed (§9.12: a node voted out has no say)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {
