@@ -98,6 +98,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "all three nodes cut apart; the seatless host, voted out meanwhile, came back and counted its own old vote "
                 + "with another's to agree a takeover the members never agreed (§9.12: a node voted out has no say)"
         ),
+        (
+            "spirits/5", 7052,
+            "the seatless host forfeited; its successor, the new host, dealt the next round before the forfeit reached "
+                + "another member, on another connection, which stopped the table with deal/not-host (§9.13: the "
+                + "successor's deal is kept until it is the host)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -68,6 +68,24 @@ final class TableTests: XCTestCase {
         XCTAssertNil(net.first(1, .moved), "a node played on a wrong deal")
     }
 
+    /// A deal from a member that is not the host stops the table everywhere (`deal/not-host`), except from the host's
+    /// successor: the host's forfeit may be on its way to a member on another connection while the successor, the new
+    /// host already, deals; such a deal is kept until the sender is the host (§9.13).
+    func testADealFromANonHostStopsTheTableButTheSuccessorsWaits() throws {
+        for fromSuccessor in [false, true] {
+            var net = InMemoryTableNetwork(nodes: 3, seed: 12, catalog: .standard)
+            let id = try startedTable(&net, bots: [nil, nil, nil])
+            net.run { n in (0..<3).allSatisfy { n.first($0, .dealt) != nil } }
+            let seed = try XCTUnwrap(net.table(0, id)?.jointSeed)
+            let successor = try XCTUnwrap(HeirOrder.first(of: [net[1], net[2]], jointSeed: seed))
+            let dealer = fromSuccessor ? try XCTUnwrap(net.index(of: successor)) : (successor == net[1] ? 2 : 1)
+            net.inject(dealer, .deal(table: id, number: 2, cards: Array(0..<36)))
+            net.deliverAll()
+            let stops = (0..<3).filter { $0 != dealer }.map { net.first($0, .stopped)?.code }
+            XCTAssertEqual(stops, fromSuccessor ? [nil, nil] : ["deal/not-host", "deal/not-host"], "\(fromSuccessor)")
+        }
+    }
+
     /// A human seat: the owner gets "your turn"; a foreign node's move for that seat and an out-of-turn move are
     /// rejected by every node with stable codes; the real owner's move is then accepted everywhere.
     func testForeignAndOutOfTurnMovesAreRejectedByEveryNode() throws {

@@ -24,8 +24,10 @@ extension TableMachine {
         if number <= verifiedDeal, log.deals.contains(where: { $0.number == number && $0.cards == cards }) { return }
         guard from == info.host else {
             // The host is away: a takeover of it may be agreed elsewhere first, and its successor deal before this
-            // node agrees it. The deal waits until the sender is the host here (§9.13).
-            if absent.contains(info.host), inbox.dealsFromSuccessor.count < Self.maxPending {
+            // node agrees it. Or the sender is the host's successor: the host's forfeit may be on its way on another
+            // connection. The deal waits until the sender is the host here (§9.13).
+            let early = absent.contains(info.host) || from == hostSuccessor
+            if early, inbox.dealsFromSuccessor.count < Self.maxPending {
                 inbox.dealsFromSuccessor[number] = (from, cards)
                 return
             }

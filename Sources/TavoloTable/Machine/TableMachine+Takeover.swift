@@ -11,6 +11,11 @@ extension TableMachine {
     /// The table's members at the start of play: those playing now and those already voted out or forfeited.
     var startMembers: Set<NodeID> { Set(info.members).union(replaced) }
 
+    /// Who takes the host's jobs if its takeover is agreed now (§9.13).
+    var hostSuccessor: NodeID? {
+        HeirOrder.first(of: startMembers.filter { !replaced.contains($0) && $0 != info.host }, jointSeed: jointSeed)
+    }
+
     /// A strict majority of the table's members at the start of play, the lost ones and the replaced counted: the
     /// same number at every node, whatever takeovers it already agreed.
     var quorum: Int { startMembers.count / 2 + 1 }
