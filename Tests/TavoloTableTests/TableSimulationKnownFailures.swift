@@ -98,13 +98,6 @@ struct KnownFailure {
             cases: turns, faults: takeovers, checks: [.ended], detail: "dealt but is not the host",
             bug: "the same, for a host voted out while away: it does not know its successor and stops the table at "
                 + "the successor's deal (deal/not-host)", example: "spirits/5 seed 40"),
-        // Found by the release long run of 2026-11-28 (seeds 3000 on), not fixed.
-        KnownFailure(
-            cases: ["spirits"], faults: [.restart], checks: [.ended], detail: "'s bot within",
-            bug:
-                "a member restarted, then two members cut off together and voted out: the members disagree on the move "
-                + "the heir's bot plays for an inherited seat (move/illegal: its move is … not …) and time out on it",
-            example: "spirits/5 seed 3219 (restart of the seatless host, then a 2|4 partition)"),
         // Found by `scripts/fuzz tables 200 1000` (seeds 1000-1199), not by the suite's seeds.
         KnownFailure(
             cases: turns, faults: [.restart, .pausePast, .partition, .hostLost], checks: [.ended],

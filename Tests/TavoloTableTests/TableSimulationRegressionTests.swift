@@ -104,6 +104,17 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "another member, on another connection, which stopped the table with deal/not-host (§9.13: the "
                 + "successor's deal is kept until it is the host)"
         ),
+        (
+            "spirits/5", 7059,
+            "a member applied the heir's move of an inherited seat while another member was away, and passed the "
+                + "seat only after: its copy of the seat's bot had not drawn for that move, chose another card next "
+                + "time and refused the heir's (§9.12: passed behind its point, the game is replayed)"
+        ),
+        (
+            "spirits/5", 3219,
+            "the same, after a restart of the seatless host and a 2|4 partition: the members timed out on the heir's "
+                + "move that one of them refused"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

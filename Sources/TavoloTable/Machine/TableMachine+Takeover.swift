@@ -209,12 +209,12 @@ extension TableMachine {
     mutating func applyDueTakeovers() {
         // Not while a member is absent here: its takeover may still be agreed, and it must count when the heir is
         // named (heir(of:at:)). Moves of those seats wait meanwhile; none is played while paused anyway.
-        guard let s = session, !agreed.isEmpty, absent.isEmpty else { return }
+        guard !agreed.isEmpty, absent.isEmpty else { return }
         // One at a time, the earliest point first, as a node that followed the game live passed them: a takeover's
         // seats include those its member inherited from an earlier one, and its heir is named knowing who passed
         // before it (§9.12). A node that learns several votes at once (back from a partition, catching up) would
         // otherwise pass a later one first, with other seats or another heir.
-        while let next = nextDueTakeover(s) {
+        while let s = session, let next = nextDueTakeover(s) {
             play?.absence.agreed.removeAll { $0.member == next.takeover.member }
             pass(next.takeover, seats: next.seats, to: next.heir, appliedAt: next.appliedAt, at: s)
         }
@@ -295,6 +295,14 @@ extension TableMachine {
             ])
         persist()
         let list = seats.map(String.init).joined(separator: ", ")
+        // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
+        // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
+        // log as a restart does, and its copy draws as theirs did (§9.12).
+        if !s.isSimultaneous, log.moves.contains(where: { $0.number >= appliedAt && seats.contains($0.seat) }) {
+            _ = rebuild(
+                keeping: log.moves,
+                notice: "table \(id): seat\(seats.count == 1 ? "" : "s") \(list) passed behind their point; replayed")
+        }
         let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
         let message =
             t.member == me && !t.forfeit
