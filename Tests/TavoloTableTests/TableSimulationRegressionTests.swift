@@ -115,6 +115,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "the same, after a restart of the seatless host and a 2|4 partition: the members timed out on the heir's "
                 + "move that one of them refused"
         ),
+        (
+            "fifteen/4", 5250,
+            "three members voted a racer out; the host's vote to one member was lost when the host was killed, and "
+                + "the fourth member agreed before its own grace ended, so never voted: that member counted two votes "
+                + "of three for good, and everyone timed out on its result (§9.12: an agreement is seconded)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

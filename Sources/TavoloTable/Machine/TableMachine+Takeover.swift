@@ -44,13 +44,20 @@ extension TableMachine {
         guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me) else {
             return
         }
-        play?.absence.myVote[member] = s.moveNumber
+        cast(member: member, number: s.moveNumber)
+        countVote(member: member, number: s.moveNumber, from: me)
+    }
+
+    /// Casts this node's vote that `member`'s seats pass from move `number`: journaled, then sent to the table.
+    mutating func cast(member: NodeID, number: Int) {
+        play?.absence.myVote[member] = number
         // Journaled before it leaves, like a move: a node restarted after voting still counts its vote, which the
         // others counted (§9.11); otherwise they agree a takeover it never agrees, and it waits for the member.
         log.ownVotes = myVote.sorted { $0.key < $1.key }.map { GameLog.OwnVote(member: $0.key, number: $0.value) }
         persist()
-        sendToTable(.takeover(table: id, member: member, number: s.moveNumber))
-        countVote(member: member, number: s.moveNumber, from: me)
+        sendToTable(.takeover(table: id, member: member, number: number))
+        let mine = me
+        play?.absence.votes[member, default: [:]][number, default: []].insert(mine)
     }
 
     /// After a catch-up: a vote cast at a move this node has since passed is cast again where it is now, so the
@@ -126,6 +133,12 @@ extension TableMachine {
     mutating func agree(member: NodeID, number: Int, forfeit: Bool, signature: SignatureObject? = nil) {
         guard !replaced.contains(member), info.isMember(member) else { return }
         guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
+        // Seconded: a member that agrees a takeover without having voted for it at that number (its grace for the
+        // member had not ended yet, or it voted at another count) votes for it now. A voter may be gone before its
+        // vote reached every member, and a member that misses it would otherwise never see a majority (§9.12).
+        if !forfeit, isMember, member != me, !replaced.contains(me), session != nil, myVote[member] != number {
+            cast(member: member, number: number)
+        }
         play?.absence.replaced.insert(member)
         // A member voted out follows the rest of the game; one that forfeited has left it.
         if !forfeit { play?.absence.spectators.insert(member) }
