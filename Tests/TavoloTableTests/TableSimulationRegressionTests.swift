@@ -116,6 +116,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "move that one of them refused"
         ),
         (
+            "briscola/5", 10088,
+            "a seat passed behind its point at the seatless host, whose whole game was then rebuilt from its log: the "
+                + "host lost track of the end and timed out on the members' results (only the seat's bot is replayed)"
+        ),
+        (
             "fifteen/4", 5250,
             "three members voted a racer out; the host's vote to one member was lost when the host was killed, and "
                 + "the fourth member agreed before its own grace ended, so never voted: that member counted two votes "

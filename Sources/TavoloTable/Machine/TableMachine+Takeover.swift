@@ -310,11 +310,9 @@ extension TableMachine {
         let list = seats.map(String.init).joined(separator: ", ")
         // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
-        // log as a restart does, and its copy draws as theirs did (§9.12).
+        // log as a restart does and takes the replay's copies of those bots, which drew as theirs did (§9.12).
         if !s.isSimultaneous, log.moves.contains(where: { $0.number >= appliedAt && seats.contains($0.seat) }) {
-            _ = rebuild(
-                keeping: log.moves,
-                notice: "table \(id): seat\(seats.count == 1 ? "" : "s") \(list) passed behind their point; replayed")
+            catchUpHeirBots(of: seats, game: s)
         }
         let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
         let message =
@@ -323,5 +321,18 @@ extension TableMachine {
             : "\(ctx.name(t.member)) \(t.forfeit ? "forfeited" : "did not come back"): \(plays) "
                 + "from move \(s.moveNumber + 1)"
         emit(.takenOver(seats: seats, message: message))
+    }
+
+    /// Replays this node's log and gives the live game the replay's inherited seats' bots.
+    private mutating func catchUpHeirBots(of seats: [Int], game: any GameSession) {
+        var replayed = log
+        replayed.table = info
+        do {
+            guard let scratch = try TableMachine(replaying: replayed, ctx).session else { return }
+            game.adoptHeirBots(from: scratch)
+            out.append(.log(.notice, "table \(id): seats \(seats) passed behind their point; their bot replayed"))
+        } catch {
+            out.append(.log(.error, "table \(id): cannot replay the bot of seats \(seats): \(error.message)"))
+        }
     }
 }
