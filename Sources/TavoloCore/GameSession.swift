@@ -58,9 +58,6 @@ public protocol GameSession: AnyObject {
     /// pass on, so the heir's bot and every member's copy draw the same stream, whatever bot played the seat before
     /// (the leaver's own may have drawn from its stream on its node only).
     func heirBotMove(kind: String, seat: Int) throws(MoveError) -> AnyGameMove
-    /// Takes `other`'s inherited seats' bots (a session of the same game replayed from the same log, where they drew
-    /// at each of their seats' moves): for a node that passed those seats after moves of them were applied here.
-    func adoptHeirBots(from other: any GameSession)
 }
 
 /// A bot kind as a seat names it: `solver` or `solver@8`, the second playing 8 moves per second in a
@@ -105,11 +102,6 @@ final class GameSessionBox<State: GameState>: GameSession {
     }
 
     func copy() -> any GameSession { GameSessionBox(copying: self) }
-
-    func adoptHeirBots(from other: any GameSession) {
-        guard let other = other as? GameSessionBox<State> else { return }
-        heirBots = other.heirBots
-    }
 
     var gameName: String { State.gameName }
     var playerCount: Int { state.playerCount }

@@ -38,12 +38,20 @@ final class TableTests: XCTestCase {
 
     /// Hosts `game` on node 0 with node i in seat i (`bots[i]`, nil for a human) and starts it.
     func startedTable(_ net: inout InMemoryTableNetwork, game: String = "spirits", bots: [String?]) throws -> TableID {
-        let table = try net.host(0, game: game, players: bots.count).get()
+        let id = try seatedTable(&net, game: game, seats: bots.enumerated().map { ($0.offset, $0.element) })
+        try net.request(0, id, .start).get()
+        return id
+    }
+
+    /// Hosts `game` on node 0 and seats `seats[i]` (a node and its bot, nil for a human) at seat i; not started.
+    func seatedTable(_ net: inout InMemoryTableNetwork, game: String, seats: [(node: Int, bot: String?)]) throws
+        -> TableID
+    {
+        let table = try net.host(0, game: game, players: seats.count).get()
         net.deliverAll()
-        for (i, b) in bots.enumerated() { try net.join(i, table: table.id, seat: i, bot: b).get() }
+        for (i, s) in seats.enumerated() { try net.join(s.node, table: table.id, seat: i, bot: s.bot).get() }
         net.deliverAll()
         XCTAssertEqual(net.list(0).first?.freeSeats, [])
-        try net.request(0, table.id, .start).get()
         return table.id
     }
 
@@ -169,17 +177,13 @@ final class TableTests: XCTestCase {
 
     func testBadRevealStopsTheTable() throws {
         var net = InMemoryTableNetwork(nodes: 2, seed: 6, catalog: .standard)
-        let table = try net.host(0, game: "othello", players: 2).get()
-        net.deliverAll()
-        try net.join(0, table: table.id, seat: 0, bot: "random").get()
-        try net.join(1, table: table.id, seat: 1, bot: "random").get()
-        net.deliverAll()
+        let id = try seatedTable(&net, game: "othello", seats: [(0, "random"), (1, "random")])
         // Node 1 commits to one thing and reveals another before the real protocol runs.
         let commitment = JointSeed.commitment(for: [UInt8](repeating: 1, count: 32))
-        net.inject(1, .commit(table: table.id, commitment: commitment))
-        net.inject(1, .reveal(table: table.id, nonce: [UInt8](repeating: 2, count: 32).hexString))
+        net.inject(1, .commit(table: id, commitment: commitment))
+        net.inject(1, .reveal(table: id, nonce: [UInt8](repeating: 2, count: 32).hexString))
         // The bad reveal may stop the table before the host even starts it.
-        _ = net.request(0, table.id, .start)
+        _ = net.request(0, id, .start)
         net.run { $0.first(0, .stopped) != nil }
         let code = net.first(0, .stopped)?.code
         XCTAssertTrue(["seed/bad-reveal", "seed/recommit"].contains(code ?? ""), "\(String(describing: code))")
@@ -206,12 +210,8 @@ final class TableTests: XCTestCase {
     /// The host need not play: a host without a seat seeds from the players' reveals and checks every move.
     func testHostWithoutASeatFollowsTheGame() throws {
         var net = InMemoryTableNetwork(nodes: 3, seed: 8, catalog: .standard)
-        let table = try net.host(0, game: "othello", players: 2).get()
-        net.deliverAll()
-        try net.join(1, table: table.id, seat: 0, bot: "greedy").get()
-        try net.join(2, table: table.id, seat: 1, bot: "random").get()
-        net.deliverAll()
-        try net.request(0, table.id, .start).get()
+        let id = try seatedTable(&net, game: "othello", seats: [(1, "greedy"), (2, "random")])
+        try net.request(0, id, .start).get()
         finish(&net, nodes: 0..<3)
         XCTAssertEqual(Set((0..<3).compactMap { net.first($0, .finished)?.stateHash }).count, 1)
         XCTAssertEqual(net.first(0, .finished)?.result?.finalHashes.count, 3)

@@ -39,6 +39,14 @@ public struct MoveSequencer {
         hashes = [game.stateHash]
     }
 
+    /// Takes `replayed` as the game: the same game replayed from the log to the same point (its hash), whose bots drew
+    /// as a restart's do. False, and nothing changed, when it is not at the same point.
+    mutating func takeReplayedGame(_ replayed: any GameSession) -> Bool {
+        guard replayed.moveNumber == game.moveNumber, replayed.stateHash == game.stateHash else { return false }
+        game = replayed
+        return true
+    }
+
     public var isSimultaneous: Bool { game.isSimultaneous }
 
     /// The number the next move of `seat` carries.

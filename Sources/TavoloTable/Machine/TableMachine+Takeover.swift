@@ -312,7 +312,7 @@ extension TableMachine {
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
         // log as a restart does and takes the replay's copies of those bots, which drew as theirs did (§9.12).
         if !s.isSimultaneous, log.moves.contains(where: { $0.number >= appliedAt && seats.contains($0.seat) }) {
-            catchUpHeirBots(of: seats, game: s)
+            catchUpHeirBots(of: seats)
         }
         let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
         let message =
@@ -323,13 +323,15 @@ extension TableMachine {
         emit(.takenOver(seats: seats, message: message))
     }
 
-    /// Replays this node's log and gives the live game the replay's inherited seats' bots.
-    private mutating func catchUpHeirBots(of seats: [Int], game: any GameSession) {
+    /// Replays this node's log and plays on with the replay's game: the same state, its bots' streams where a restart
+    /// puts them, the inherited seats' bots included. Nothing else of the table changes.
+    private mutating func catchUpHeirBots(of seats: [Int]) {
         var replayed = log
         replayed.table = info
-        do {
-            guard let scratch = try TableMachine(replaying: replayed, ctx).session else { return }
-            game.adoptHeirBots(from: scratch)
+        do throws(TableError) {
+            guard let scratch = try TableMachine(replaying: replayed, ctx).session,
+                play?.sequencer.takeReplayedGame(scratch) == true
+            else { throw TableError(.unknown, "the replay ends elsewhere") }
             out.append(.log(.notice, "table \(id): seats \(seats) passed behind their point; their bot replayed"))
         } catch {
             out.append(.log(.error, "table \(id): cannot replay the bot of seats \(seats): \(error.message)"))
