@@ -121,6 +121,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "host lost track of the end and timed out on the members' results (only the seat's bot is replayed)"
         ),
         (
+            "briscola/5", 10120,
+            "the host's last move reached one member only, after that member had paused and sent its sync: the others "
+                + "voted at the move before, the heir's bot played that move again and the table stopped with "
+                + "hash/mismatch (§9.10: a paused member that applied moves syncs again, and one behind answers)"
+        ),
+        (
             "fifteen/4", 5250,
             "three members voted a racer out; the host's vote to one member was lost when the host was killed, and "
                 + "the fourth member agreed before its own grace ended, so never voted: that member counted two votes "

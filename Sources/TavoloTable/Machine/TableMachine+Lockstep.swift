@@ -88,6 +88,17 @@ extension TableMachine {
     /// Advances the table as far as it can: check the deal, apply pending moves, play this node's bots.
     mutating func progress() {
         if session?.isSimultaneous == true { return raceProgress() }
+        let before = session?.moveNumber ?? 0
+        // A paused member that applied moves (in flight from a member since lost, or relayed) says how far it is now,
+        // so the members still here catch up before they vote: the voters agree on the furthest move any of them has,
+        // and a move only this node holds would otherwise be played again by the heir (§9.10).
+        defer {
+            if info.phase == .paused, let s = session, s.moveNumber > before, !replaced.contains(me) {
+                for peer in activeMembers where peer != me && ctx.connected.contains(peer) && !absent.contains(peer) {
+                    sendSync(to: peer)
+                }
+            }
+        }
         while info.phase == .playing || info.phase == .paused, let s = session {
             guard checkCurrentDeal(s) else { return }
             applyDueTakeovers()

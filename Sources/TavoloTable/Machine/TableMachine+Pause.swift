@@ -132,7 +132,12 @@ extension TableMachine {
         // A member that has not had this node's sync since its session came back gets it (with the votes first):
         // it is how the sender learns this node is back, even if this node saw no new session (a connection
         // replaced before its loss was noticed), and how a member behind asks the sender for what it misses.
-        if !syncSent.contains(from) { sendVotesAndSync(to: from) }
+        if !syncSent.contains(from) {
+            sendVotesAndSync(to: from)
+        } else if info.phase == .paused, moves > s.moveNumber, !replaced.contains(me) {
+            // Paused and behind a member that moved on: this node's count tells it what to send (§9.10).
+            sendSync(to: from)
+        }
         // A member that was away may have missed this node's result.
         if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
             send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
