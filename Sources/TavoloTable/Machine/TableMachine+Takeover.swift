@@ -310,7 +310,7 @@ extension TableMachine {
         let list = seats.map(String.init).joined(separator: ", ")
         // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
-        // log as a restart does and takes the replay's copies of those bots, which drew as theirs did (§9.12).
+        // log as a restart does and plays on with the replay's game, whose copy drew as theirs did (§9.12).
         if !s.isSimultaneous, log.moves.contains(where: { $0.number >= appliedAt && seats.contains($0.seat) }) {
             catchUpHeirBots(of: seats)
         }
