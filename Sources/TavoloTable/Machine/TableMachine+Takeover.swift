@@ -156,9 +156,7 @@ extension TableMachine {
         guard let heir = heir(of: takeover, at: number) else { return }
         // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the member still playing
         // first in the heirs' order: they change no state (§9.13).
-        if member == info.host,
-            let next = HeirOrder.first(of: startMembers.filter { !replaced.contains($0) }, jointSeed: jointSeed)
-        {
+        if member == info.host, let next = hostSuccessor {
             info.host = next
             info.hostName = ctx.name(next)
             let verified = verifiedDeal
@@ -246,10 +244,10 @@ extension TableMachine {
             // member voted out, catching up) would otherwise count it as passed when naming an earlier takeover's
             // heir, and never pass on the seats it inherits before its number.
             let reached = s.moveNumber >= t.number
+            let appliedAt = appliedAt(t, seats: seats, s)
             // A turn-based takeover is also due once its point is behind: a move of its seats from `number` on is in
             // the log already, applied (played by the heir) while another member was absent here.
-            let passedPoint =
-                !s.isSimultaneous && log.moves.contains { $0.number >= t.number && seats.contains($0.seat) }
+            let passedPoint = !s.isSimultaneous && !seats.isEmpty && appliedAt < s.moveNumber
             let due =
                 s.turn == .terminal || (seats.isEmpty && (s.isSimultaneous || reached)) || passedPoint
                 || (reached && (s.isSimultaneous || s.turn.seat.map(seats.contains) == true))
@@ -259,7 +257,6 @@ extension TableMachine {
             // A takeover that passes no seat gives nothing to anyone: its logged heir is the first in the heirs' order
             // among the other members at the start, whoever is out, so nodes that learn the votes at other times log
             // the same (§9.12).
-            let appliedAt = appliedAt(t, seats: seats, s)
             let heir =
                 seats.isEmpty
                 ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
@@ -311,7 +308,7 @@ extension TableMachine {
         // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
         // log as a restart does and plays on with the replay's game, whose copy drew as theirs did (§9.12).
-        if !s.isSimultaneous, log.moves.contains(where: { $0.number >= appliedAt && seats.contains($0.seat) }) {
+        if !s.isSimultaneous, !seats.isEmpty, appliedAt < s.moveNumber {
             catchUpHeirBots(of: seats)
         }
         let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
