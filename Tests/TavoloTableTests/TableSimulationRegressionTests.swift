@@ -132,6 +132,23 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the fourth member agreed before its own grace ended, so never voted: that member counted two votes "
                 + "of three for good, and everyone timed out on its result (§9.12: an agreement is seconded)"
         ),
+        (
+            "briscola/4", 12124,
+            "a member cut off past the grace came back while a restarted member's grace for it still ran; it counted "
+                + "every member back, forgot the two votes about itself, and so missed the majority the late third "
+                + "vote made: it played its seat's move as the heir did, and stopped with hash/mismatch (§9.12: votes "
+                + "about itself stay counted after it resumes)"
+        ),
+        (
+            "fifteen/4", 12177,
+            "two racers cut off together past the grace: the one voted out with the other kept the other's seat's "
+                + "moves played apart, and refused the heir's for ever (§10.6: a spectator drops the moves played "
+                + "apart of every seat taken over, not only its own)"
+        ),
+        (
+            "fifteen/4", 12012,
+            "the same, with other seats and paces"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -75,7 +75,7 @@ extension TableMachine {
             // moves it takes: one that a takeover it learns later makes the heir's is dropped then, as any move played
             // apart; holding them too left it short of the number the others vote at, with no majority ever forming
             // at one number when another member is gone for good.
-            if info.phase == .paused, replaced.contains(me) || (votes[me]?.isEmpty == false && ownsTurn(s)) { return }
+            if info.phase == .paused, replaced.contains(me) || (votedAboutSinceResume && ownsTurn(s)) { return }
             if let pending = inbox.pending.take(lane: PendingMoves.turns, number: number) {
                 applyPending(pending, number: number, s)
                 continue

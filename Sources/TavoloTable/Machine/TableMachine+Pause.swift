@@ -67,12 +67,10 @@ extension TableMachine {
     /// With every member back (or replaced): play goes on.
     mutating func maybeResume() {
         guard info.phase == .paused, absent.isEmpty, !info.phase.isOver else { return }
-        // Every member's sync is in, so every vote about this node is too: without a majority for one move, this
-        // node was not voted out, and those votes are moot here (they no longer hold its moves back, §9.12).
-        if !replaced.contains(me) {
-            let mine = me
-            play?.absence.votes[mine] = nil
-        }
+        // Every member is back here, so no vote about this node holds its moves back any more. The votes stay
+        // counted: a member whose grace ended before this node's sync reached it still votes, after its own sync,
+        // and with the votes held here that may agree a takeover every other member agrees too (§9.12).
+        play?.absence.votedAboutSinceResume = false
         announcePhase(.playing)
         emit(.resumed(message: "every member is back: play goes on"))
         if resultSent { startTimer(.results(id), after: ctx.peerReplyTimeout) }

@@ -42,12 +42,12 @@ extension TableMachine {
 }
 
 extension TableMachine {
-    /// A racer voted out may have slid its seat on alone before it learned so (§10.6): those moves are not the
-    /// table's, whose moves of the seat from `number` on are the heir's. When a different move `number` of one of its
-    /// former seats reaches it, it drops its own from there and rebuilds its game from its log without them, as a
-    /// restart does. Returns whether it did.
+    /// A racer voted out may have slid its seat on alone before it learned so (§10.6), and applied the moves of
+    /// another racer cut off with it: those moves are not the table's, whose moves of such a seat from `number` on
+    /// are the heir's. When a different move `number` of a seat whose takeover this node knows reaches it, it drops
+    /// its own from there and rebuilds its game from its log without them, as a restart does. Returns whether it did.
     mutating func dropRaceMovesApart(seat: Int, from number: Int, after: StateHash?) -> Bool {
-        guard isSpectator, isRace, formerSeats.contains(seat), number < raceNext(seat),
+        guard isSpectator, isRace, seatsTakenOver.contains(seat), number < raceNext(seat),
             let mine = log.moves.first(where: { $0.seat == seat && $0.number == number }),
             after.map({ !$0.agrees(with: StateHash(hex: mine.after) ?? $0) }) ?? true
         else { return false }

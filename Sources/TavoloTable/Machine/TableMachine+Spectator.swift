@@ -64,6 +64,14 @@ extension TableMachine {
         return true
     }
 
+    /// The seats whose takeover this node knows: passed (logged), or agreed and waiting for their point.
+    var seatsTakenOver: Set<Int> {
+        let members = Set(agreed.map(\.member))
+        return Set(
+            (log.takeovers ?? []).flatMap(\.seats)
+                + info.seats.filter { $0.owner.map(members.contains) == true }.map(\.seat))
+    }
+
     /// The seats this node played before it was voted out, while it follows the game as a spectator.
     var formerSeats: [Int] {
         guard isSpectator else { return [] }

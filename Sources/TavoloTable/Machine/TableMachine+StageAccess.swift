@@ -129,6 +129,7 @@ extension TableMachine {
     var graceOver: Set<NodeID> { play?.absence.graceOver ?? [] }
     var syncSent: Set<NodeID> { play?.absence.syncSent ?? [] }
     var votes: [NodeID: [Int: Set<NodeID>]] { play?.absence.votes ?? [:] }
+    var votedAboutSinceResume: Bool { play?.absence.votedAboutSinceResume ?? false }
     var myVote: [NodeID: Int] { play?.absence.myVote ?? [:] }
     var dealsSent: Int { play?.dealsSent ?? 0 }
     var confirmedBy: [Int: Set<NodeID>] { play?.confirmedBy ?? [:] }

@@ -94,6 +94,7 @@ extension TableMachine {
 
     mutating func countVote(member: NodeID, number: Int, from voter: NodeID) {
         play?.absence.votes[member, default: [:]][number, default: []].insert(voter)
+        if member == me { play?.absence.votedAboutSinceResume = true }
         // A node voted out has no say: the vote it cast before it knew no longer counts here, or it would agree a
         // takeover with one other voter that the members, who drop its votes, never agree (§9.12).
         let counted = votes[member]?[number]?.filter { !(replaced.contains(me) && $0 == me) }

@@ -99,6 +99,8 @@ struct MemberAbsence {
     var syncSent: Set<NodeID> = []
     /// Takeover votes seen: member voted out → move number → voters.
     var votes: [NodeID: [Int: Set<NodeID>]] = [:]
+    /// A vote about this node came since it last resumed: paused, it applies no move of its own seats (§9.12).
+    var votedAboutSinceResume = false
     /// This node's own vote, per member.
     var myVote: [NodeID: Int] = [:]
     /// The move count this node's user left the game at (its `table.forfeit`), sent again to each member whose
