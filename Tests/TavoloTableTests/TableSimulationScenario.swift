@@ -113,13 +113,15 @@ struct SimulationScenario: CustomStringConvertible {
     /// Bot kinds a seat may get: every kind of the game but `optimal`, whose search is unbounded, and the card games'
     /// `search`, added after the seeds below were found (the list keeps its length, so every seed draws what it drew
     /// before). Every `expert` plays as the bot it was before it searched (Fifteen's `hard`, the Spirits! heuristic,
-    /// the Briscola strong bot), in every build: the 4×4 expert's first solve builds its pattern databases (two
-    /// minutes in a debug build) and the card games' experts search hundreds of play-outs a move, so a seed plays the
-    /// same game in a debug and a release build, and a long run costs the rules, not the searches. The searching bots'
-    /// own determinism is tested with the bots.
+    /// the Briscola strong bot), and Othello's `hard` and `expert` as `alphabeta`, in every build: the 4×4 expert's
+    /// first solve builds its pattern databases (two minutes in a debug build), the card games' experts search
+    /// hundreds of play-outs a move and Othello's up to a second, so a seed plays the same game in a debug and a
+    /// release build, and a long run costs the rules, not the searches. The searching bots' own determinism is
+    /// tested with the bots.
     static func botKinds(_ c: SimulationCase) -> [String] {
         let kinds = c.entry.bots.map(\.kind).filter { $0 != "optimal" && $0 != "search" }
         let before = ["fifteen": "hard", "spirits": "heuristic", "briscola": "strong"]
+        if c.game == "othello" { return kinds.map { $0 == "expert" || $0 == "hard" ? "alphabeta" : $0 } }
         guard let kind = before[c.game] else { return kinds }
         return kinds.map { $0 == "expert" ? kind : $0 }
     }
