@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import TavoloControl
 import TavoloCore
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloDaemon
@@ -32,15 +33,11 @@ final class ControlConnectionTests: XCTestCase {
     /// The next line written back, without its newline, as JSON.
     func reply(from channel: NIOAsyncTestingChannel) async throws -> JSONValue {
         // The reply is written from a task, off the channel's loop: the testing loop runs what it queued.
-        let deadline = ContinuousClock.now + .seconds(10)
         var written: ByteBuffer?
-        while written == nil {
+        try await eventually("a reply") {
             await channel.testingEventLoop.run()
             written = try await channel.readOutbound(as: ByteBuffer.self)
-            if written == nil {
-                guard ContinuousClock.now < deadline else { throw NoReply(description: "no reply in 10 s") }
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            return written != nil
         }
         guard var buffer = written else { throw NoReply(description: "no reply") }
         let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []

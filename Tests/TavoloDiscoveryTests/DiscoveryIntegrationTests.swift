@@ -1,4 +1,5 @@
 import Foundation
+import TavoloTestSupport
 import XCTest
 
 @testable import TavoloDiscovery
@@ -152,14 +153,13 @@ final class DiscoveryIntegrationTests: XCTestCase {
         }
         await log.stop()
         try await log.waitUntilFinished()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline,
-            ServiceRef.liveRefs.value > refsBefore || DNSSDLoop.liveThreads.value > threadsBefore
-        {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        XCTAssertLessThanOrEqual(ServiceRef.liveRefs.value, refsBefore, "refs left allocated")
-        XCTAssertLessThanOrEqual(DNSSDLoop.liveThreads.value, threadsBefore, "loop threads still running")
+        try await eventually(
+            "every ref released and every loop thread ended", within: 5,
+            context: {
+                "refs \(ServiceRef.liveRefs.value) (before \(refsBefore)), threads "
+                    + "\(DNSSDLoop.liveThreads.value) (before \(threadsBefore))"
+            }
+        ) { ServiceRef.liveRefs.value <= refsBefore && DNSSDLoop.liveThreads.value <= threadsBefore }
     }
 
     func testUpdateBeforeStartAndInvalidArguments() async throws {

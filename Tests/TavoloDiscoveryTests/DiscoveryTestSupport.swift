@@ -1,5 +1,6 @@
 import Foundation
 import TavoloDiscovery
+import TavoloTestSupport
 import XCTest
 
 /// Skips (or, under CI=true, fails) when avahi-daemon is not reachable.
@@ -25,9 +26,10 @@ func uniqueSuffix() -> String {
     String(UInt32.random(in: 0...UInt32.max), radix: 36)
 }
 
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
+/// A browse stream that ended before the event a test waited for.
+struct StreamEnded: Error, CustomStringConvertible {
+    let before: String
+    var description: String { "the stream ended before \(before)" }
 }
 
 /// Consumes a browse stream in the background and records every event, so tests can wait for one with a timeout.
@@ -58,29 +60,28 @@ actor EventLog {
         finishedWith = error
     }
 
-    /// Waits (polling every 20 ms) until an event matches, up to `timeout`.
-    func waitFor<T: Sendable>(
-        _ what: String, timeout: Duration = .seconds(10), _ match: @Sendable (DiscoveryEvent) -> T?
-    ) async throws -> T {
-        let deadline = ContinuousClock.now + timeout
-        var seen = 0
-        while ContinuousClock.now < deadline {
-            while seen < events.count {
-                if let value = match(events[seen]) { return value }
-                seen += 1
-            }
-            if finished { throw finishedWith ?? TimedOut(what: what + " (stream ended)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TimedOut(what: what + "; events so far: \(events)")
+    private func snapshot() -> (events: [DiscoveryEvent], finished: Bool, error: Error?) {
+        (events, finished, finishedWith)
     }
 
-    func waitUntilFinished(timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !finished {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: "the stream to finish") }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits until an event matches (the one `eventually`, up to `seconds`); throws the stream's error when it ends
+    /// first.
+    nonisolated func waitFor<T: Sendable>(
+        _ what: String, within seconds: Double = 10, _ match: @Sendable (DiscoveryEvent) -> T?
+    ) async throws -> T {
+        var seen: (events: [DiscoveryEvent], finished: Bool, error: Error?) = ([], false, nil)
+        var value: T?
+        try await eventually(what, within: seconds, context: { "events so far: \(seen.events)" }) {
+            seen = await snapshot()
+            value = seen.events.lazy.compactMap(match).first
+            return value != nil || seen.finished
         }
+        if let value { return value }
+        throw seen.error ?? StreamEnded(before: what)
+    }
+
+    nonisolated func waitUntilFinished() async throws {
+        try await eventually("the stream to finish") { await snapshot().finished }
     }
 }
 

@@ -116,9 +116,11 @@ final class DaemonHarness: @unchecked Sendable {
     func waitForExit(_ index: Int, seconds: Double) -> Double? {
         let p = nodes[index].process
         let start = Date()
-        while p.isRunning {
-            if Date().timeIntervalSince(start) > seconds { return nil }
-            usleep(5_000)
+        // The caller says what a node still running means: not a failure here.
+        do {
+            try eventuallySync("node \(index) to exit", within: seconds, every: 0.005, failing: false) { !p.isRunning }
+        } catch {
+            return nil
         }
         RunningProcesses.shared.remove(p.processIdentifier)
         return Date().timeIntervalSince(start)
@@ -131,8 +133,9 @@ final class DaemonHarness: @unchecked Sendable {
             kill(n.process.processIdentifier, SIGCONT)
             kill(n.process.processIdentifier, SIGTERM)
         }
-        let deadline = Date().addingTimeInterval(2)
-        while nodes.contains(where: { $0.process.isRunning }) && Date() < deadline { usleep(10_000) }
+        try? eventuallySync("every node to exit", within: 2, every: 0.01, failing: false) {
+            !nodes.contains { $0.process.isRunning }
+        }
         for n in nodes where n.process.isRunning {
             kill(n.process.processIdentifier, SIGKILL)
         }

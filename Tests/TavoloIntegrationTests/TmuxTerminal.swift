@@ -55,15 +55,10 @@ final class TmuxTerminal {
     /// Polls the screen until `condition` holds; fails the test (and throws) after `seconds`.
     @discardableResult
     func waitFor(_ what: String, seconds: Double = 30, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var text = screen()
-        while !condition(text) {
-            guard Date() < deadline else {
-                XCTFail("timed out waiting for \(what); the screen:\n\(text)")
-                throw HarnessError("timed out waiting for \(what)")
-            }
-            usleep(100_000)
+        var text = ""
+        try eventuallySync(what, within: seconds, every: 0.1, context: { "the screen:\n\(text)" }) {
             text = screen()
+            return condition(text)
         }
         return text
     }

@@ -26,7 +26,8 @@ public func eventually(
 /// `eventually` for synchronous tests (those driving processes and raw sockets from the test's own thread).
 public func eventuallySync(
     _ what: @autoclosure () -> String, within seconds: Double = 10, every interval: Double = 0.02,
-    file: StaticString = #filePath, line: UInt = #line, context: () -> String = { "" }, _ condition: () throws -> Bool
+    failing: Bool = true, file: StaticString = #filePath, line: UInt = #line, context: () -> String = { "" },
+    _ condition: () throws -> Bool
 ) throws {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
@@ -34,8 +35,10 @@ public func eventuallySync(
         guard Date() < deadline else { break }
         Thread.sleep(forTimeInterval: interval)
     }
-    let more = context()
-    XCTFail("timed out after \(seconds) s: \(what())\(more.isEmpty ? "" : "\n" + more)", file: file, line: line)
+    if failing {
+        let more = context()
+        XCTFail("timed out after \(seconds) s: \(what())\(more.isEmpty ? "" : "\n" + more)", file: file, line: line)
+    }
     throw TimedOut(what: what())
 }
 
