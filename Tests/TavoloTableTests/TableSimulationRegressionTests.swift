@@ -149,6 +149,18 @@ final class TableSimulationRegressionTests: XCTestCase {
             "fifteen/4", 12012,
             "the same, with other seats and paces"
         ),
+        (
+            "othello/2", 30389,
+            "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
+                + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "
+                + "(§9.12: a takeover at the last move or after passes nothing and is not logged)"
+        ),
+        (
+            "othello/2", 30885,
+            "the same for a spectator cut off when the leaver's result was sent: the leaver sent only its forfeit "
+                + "again, and the spectator's final hashes lacked its result (§9.12: a leaver sends its result again "
+                + "first)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

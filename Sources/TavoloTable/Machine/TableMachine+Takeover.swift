@@ -228,6 +228,9 @@ extension TableMachine {
         // otherwise pass a later one first, with other seats or another heir.
         while let s = session, let next = nextDueTakeover(s) {
             play?.absence.agreed.removeAll { $0.member == next.takeover.member }
+            // Agreed at the last move or after (the member left, or was lost, once the game was decided): nothing
+            // passes and nothing is logged, as at a node that had concluded before it heard (§9.12).
+            if s.turn == .terminal, next.takeover.number >= s.moveNumber { continue }
             pass(next.takeover, seats: next.seats, to: next.heir, appliedAt: next.appliedAt, at: s)
         }
     }
