@@ -150,6 +150,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "the same, with other seats and paces"
         ),
         (
+            "spirits/5", 32525,
+            "a member restarted past the grace and another gone for good at the first one's point: a node that agreed "
+                + "the second takeover before the first one's seats passed left its member out as heir, one that passed "
+                + "them first did not; they named different heirs (§9.12: left out below the point, not at it)"
+        ),
+        (
             "othello/2", 30389,
             "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
                 + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "

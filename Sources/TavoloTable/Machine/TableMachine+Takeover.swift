@@ -206,13 +206,15 @@ extension TableMachine {
 
     /// Who takes `t`'s seats when they pass at move `point` (§9.12): the first in `HeirOrder` among the members at
     /// the start of play other than `t.member`, leaving out those whose seats already passed and those voted out (or
-    /// forfeited) at a number up to `point`. Named when the seats pass, not when the takeover is agreed: members
+    /// forfeited) at a number below `point`. Named when the seats pass, not when the takeover is agreed: members
     /// cut off together are agreed out in an order that differs from node to node, but every node knows all of
     /// them before it plays on (§9.10, and no seat passes while a member is absent), so all
-    /// name the same heir. A member voted out at a later number was still playing at `point`: it may inherit.
+    /// name the same heir. A member voted out at `point` or later was still playing when `point` moves were applied:
+    /// it may inherit (one out at `point` passes the seats on at once), whether or not this node knew of its takeover
+    /// when the seats passed.
     func heir(of t: AgreedTakeover, at point: Int) -> NodeID? {
         let passed = Set((log.takeovers ?? []).map(\.member))
-        let out = Set(agreed.filter { $0.number <= point }.map(\.member))
+        let out = Set(agreed.filter { $0.number < point }.map(\.member))
         let candidates = startMembers.filter { $0 != t.member && !passed.contains($0) && !out.contains($0) }
         return HeirOrder.first(of: candidates, jointSeed: jointSeed)
     }
