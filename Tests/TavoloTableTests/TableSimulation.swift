@@ -153,7 +153,8 @@ struct TableSimulation {
             schedule(.healLink(f.node, f.other), after: f.duration ?? 0)
         case .forfeit:
             let result = net.request(f.node) { $0.request(id, .leave) }
-            if case .success? = result { forfeited.insert(f.node) }
+            // Left once the game was over there: nothing is forfeited, its copy ends as played (§9.12).
+            if case .success? = result, net.table(f.node, id)?.info.phase == .stopped { forfeited.insert(f.node) }
         }
     }
 

@@ -159,13 +159,16 @@ final class TableSimulationRegressionTests: XCTestCase {
             "othello/2", 30389,
             "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
                 + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "
-                + "(§9.12: a takeover at the last move or after passes nothing and is not logged)"
+                + "(§9.12: leaving a game that is over forfeits nothing)"
         ),
         (
             "othello/2", 30885,
-            "the same for a spectator cut off when the leaver's result was sent: the leaver sent only its forfeit "
-                + "again, and the spectator's final hashes lacked its result (§9.12: a leaver sends its result again "
-                + "first)"
+            "the same for a spectator cut off when the leaver's result was sent: its final hashes lacked the leaver"
+        ),
+        (
+            "fifteen/3", 40512,
+            "a racer stopped past the grace was voted out after the last move; it counted its own finishing order, "
+                + "the others did not, and the records' votes differed (§10.3: only members that raced to the end vote)"
         ),
     ]
 

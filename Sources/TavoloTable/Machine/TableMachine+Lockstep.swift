@@ -327,14 +327,9 @@ extension TableMachine {
             let seed = jointSeed
         else { return }
         let ranking = raceRanking()
-        // The members that played to the end, the same at every member and spectator: their logs are alike. A member
-        // agreed out at the last move or after has no takeover in the log (§9.12): it played to the end, and its
-        // result (sent before it left, on the same connection) is here as at a node that concluded before.
-        let takenOver = Set((log.takeovers ?? []).map(\.member))
+        // The members that played to the end, the same at every member and spectator: their logs are alike.
         var byName: [String: String] = [:]
-        for (node, h) in results where startMembers.contains(node) && !takenOver.contains(node) {
-            byName[ctx.name(node)] = h.hex
-        }
+        for (node, h) in results where activeMembers.contains(node) { byName[ctx.name(node)] = h.hex }
         log.finalHashes = byName
         announcePhase(.finished)
         persist()

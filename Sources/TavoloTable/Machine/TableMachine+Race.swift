@@ -189,7 +189,9 @@ extension TableMachine {
     mutating func raceRanking() -> [Int]? {
         guard isRace, let s = session else { return nil }
         let completed = Set((0..<info.players).filter { s.seatCompleted($0) })
-        let voters = info.members.filter { race.orders[$0] != nil }
+        // The members that raced to the end, as `finalHashes` lists them: not one agreed out after the last move,
+        // whose seats kept their owner (§9.12), nor its own order at its own node.
+        let voters = activeMembers.filter { race.orders[$0] != nil }
         let (ranking, ignored) = RaceRanking.rank(
             orders: voters.compactMap { race.orders[$0] }, completed: completed, moves: log.scores ?? [])
         for i in ignored {

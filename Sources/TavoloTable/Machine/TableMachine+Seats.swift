@@ -71,9 +71,6 @@ extension TableMachine {
         // one voted out meanwhile: it follows the game as a spectator, and would wait for this node for ever.
         if let number = forfeitedAt {
             if info.isMember(peer) || replaced.contains(peer) {
-                // Left after the last move: its result first, which a member cut off then missed; a forfeit at the
-                // end passes nothing (§9.12), so every member lists this result with the others.
-                sendOwnResult(to: peer)
                 send(.forfeit(table: id, number: number, signature: play?.absence.forfeitSignature), to: [peer])
             }
             return

@@ -114,11 +114,18 @@ extension TableMachine {
     }
 
     /// The local user leaves during play: a forfeit, or, when the grace is over and no majority can ever form,
-    /// the end of the table as abandoned.
+    /// the end of the table as abandoned; after the last move, nothing (the game is decided).
     mutating func leaveDuringPlay() {
         guard let s = session else { return }
         if info.phase == .paused && !graceOver.isEmpty && possibleVoters < quorum {
             stop(.abandoned, "\(ctx.myName) ended the table: \(absentNames) did not come back", broadcast: true)
+            return
+        }
+        // The game is over here (its last move applied, this node's result sent): there is nothing left to forfeit.
+        // The copy stays until every member's result is in, as if nobody had left, so every node lists this one's
+        // result alike (§9.12); a forfeit now would reach some members after they concluded and others before.
+        if s.turn == .terminal, resultSent {
+            out.append(.log(.notice, "table \(id): \(ctx.myName) left after the last move: the table ends as played"))
             return
         }
         // Signed, so the loss counts for this node wherever the record goes (§11.7).
