@@ -156,6 +156,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "them first did not; they named different heirs (§9.12: left out below the point, not at it)"
         ),
         (
+            "spirits/5", 50064,
+            "two members cut off together and voted out at the same move: with the rule above, a node behind the point "
+                + "named the heir at its own count and refused the heir's early move, then timed out on it (§9.12: "
+                + "an early move's heir is named at that move's number)"
+        ),
+        (
             "othello/2", 30389,
             "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
                 + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "

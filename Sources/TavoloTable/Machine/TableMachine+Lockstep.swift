@@ -19,7 +19,8 @@ extension TableMachine {
             return
         }
         // Checks that do not depend on timing happen at once; the rest when the move's turn comes.
-        guard (0..<info.players).contains(seat), info.seats[seat].owner == from || isHeir(from, of: seat) else {
+        guard (0..<info.players).contains(seat), info.seats[seat].owner == from || isHeir(from, of: seat, move: number)
+        else {
             return reject(number, .notYourTurn, "\(ctx.name(from)) does not own seat \(seat)", from: from)
         }
         guard number >= (session?.moveNumber ?? 0) else {

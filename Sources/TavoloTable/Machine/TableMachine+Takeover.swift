@@ -204,8 +204,11 @@ extension TableMachine {
     }
 
     /// Whether `node` is to play `seat` once an agreed takeover applies (its move may come before that point here).
-    func isHeir(_ node: NodeID, of seat: Int) -> Bool {
-        let point = max(session?.moveNumber ?? 0, 0)
+    /// `move`: the number of the turn-based move `node` sent for the seat, whose point it is (the seats pass just
+    /// before it, when it is their first from the agreed number on): a member agreed out below it is no heir there,
+    /// even if it still is at the move this node has reached.
+    func isHeir(_ node: NodeID, of seat: Int, move: Int? = nil) -> Bool {
+        let point = max(move ?? session?.moveNumber ?? 0, 0)
         return agreed.contains {
             info.seats[safe: seat]?.owner == $0.member && heir(of: $0, at: max($0.number, point)) == node
         }
