@@ -61,7 +61,14 @@ struct KnownFailure {
             bug: "a member gone for good right after the last move, its result lost on the way to one member only (a "
                 + "restart, a broken session): the others have finished and vote no more, so that member waits paused "
                 + "for ever for a result nobody can relay (table.result is the sender's own word)",
-            example: "othello/2 seeds 30131 (with a restart of the host), 30446, 40796")
+            example: "othello/2 seeds 30131 (with a restart of the host), 30446, 40796"),
+        KnownFailure(
+            cases: turns, faults: [.pauseWithin, .partition, .flap, .restart, .hostLost], checks: [.ended],
+            detail: "'s bot within",
+            bug: "a deal lost with a broken session once a member was voted out: the host deals again to a member that "
+                + "comes back only while nobody was replaced (one that missed a change of host would take it for a deal "
+                + "from a non-host), so the member never gets the round's cards and its bot never plays",
+            example: "spirits/5 seed 50021 (a member gone for good, then another paused within the grace)"),
     ]
 
     func covers(_ c: SimulationCase) -> Bool { cases.contains(c.description) || cases.contains(c.game) }
