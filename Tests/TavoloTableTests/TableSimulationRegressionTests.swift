@@ -162,6 +162,17 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "an early move's heir is named at that move's number)"
         ),
         (
+            "fifteen/2", 62007,
+            "a race's seatless host voted out at the last count: it passed its takeover at once, behind, and logged it; "
+                + "the others, over, did not (§9.12: only turn-based takeovers at the end go unlogged)"
+        ),
+        (
+            "spirits/4", 60511,
+            "the seatless host and a restarted member agreed out at the same point: a node that learned both at once "
+                + "passed the host's first, so the host did not inherit the member's seat as it had where the member's "
+                + "passed while the host still played (§9.12: at one point a seatless member's takeover passes last)"
+        ),
+        (
             "othello/2", 30389,
             "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
                 + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "

@@ -240,9 +240,10 @@ extension TableMachine {
         // otherwise pass a later one first, with other seats or another heir.
         while let s = session, let next = nextDueTakeover(s) {
             play?.absence.agreed.removeAll { $0.member == next.takeover.member }
-            // Agreed at the last move or after (the member left, or was lost, once the game was decided): nothing
-            // passes and nothing is logged, as at a node that had concluded before it heard (§9.12).
-            if s.turn == .terminal, next.takeover.number >= s.moveNumber { continue }
+            // Turn-based, agreed at the last move or after (the member was lost once the game was decided): nothing
+            // passes and nothing is logged, as at a node that had concluded before it heard (§9.12). Not in a race:
+            // a seatless member's takeover passes there at once, before a node behind knows where the game ends.
+            if !s.isSimultaneous, s.turn == .terminal, next.takeover.number >= s.moveNumber { continue }
             pass(next.takeover, seats: next.seats, to: next.heir, appliedAt: next.appliedAt, at: s)
         }
     }
@@ -250,9 +251,9 @@ extension TableMachine {
     /// The agreed takeover to pass now, if any: of those due, the one whose seats pass first (`appliedAt`, then the
     /// members' ids, the same at every node whatever order it agreed them in).
     func nextDueTakeover(_ s: any GameSession) -> (
-        takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int
+        takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int, rank: (Int, Int, NodeID)
     )? {
-        var best: (takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int)?
+        var best: (takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int, rank: (Int, Int, NodeID))?
         for t in agreed.sorted(by: { ($0.number, $0.member) < ($1.number, $1.member) }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
             // A race has no seat to play: its seats pass once this node has every move the vote counted (§10.6).
@@ -278,8 +279,11 @@ extension TableMachine {
                 ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
                 : heir(of: t, at: appliedAt)
             guard due, let heir else { continue }
-            if let b = best, (b.appliedAt, b.takeover.member) <= (appliedAt, t.member) { continue }
-            best = (t, seats, heir, appliedAt)
+            // At one point, turn-based, a seatless member's takeover passes after the others: it may inherit their
+            // seats there (§9.12) and pass them on, as at a node that passed those while it still played.
+            let rank = (appliedAt, !s.isSimultaneous && seats.isEmpty ? 1 : 0, t.member)
+            if let b = best, b.rank <= rank { continue }
+            best = (t, seats, heir, appliedAt, rank)
         }
         return best
     }
