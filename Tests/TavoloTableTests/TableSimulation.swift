@@ -155,6 +155,11 @@ struct TableSimulation {
             let result = net.request(f.node) { $0.request(id, .leave) }
             // Left once the game was over there: nothing is forfeited, its copy ends as played (§9.12).
             if case .success? = result, net.table(f.node, id)?.info.phase == .stopped { forfeited.insert(f.node) }
+            // With the other members gone past the grace and no majority possible, leaving ends the table as
+            // abandoned (§9.13), as the abandoning user's leave above does.
+            if net.table(f.node, id)?.log.stopped?.hasPrefix(StopCode.abandoned.rawValue) == true {
+                abandoned.insert(f.node)
+            }
         }
     }
 

@@ -173,6 +173,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "passed while the host still played (§9.12: at one point a seatless member's takeover passes last)"
         ),
         (
+            "spirits/2", 62050,
+            "the simulation's own bookkeeping: a member that left while the other was gone past the grace ended the "
+                + "table as abandoned (§9.13), which the checks took for a forfeit and called the other's end wrong"
+        ),
+        (
             "othello/2", 30389,
             "a member left after the last move, its result sent: a member still waiting for the host's result agreed "
                 + "the forfeit and logged a takeover the finished host never logged, so logs and records differed "
