@@ -248,8 +248,9 @@ extension TableMachine {
         }
     }
 
-    /// The agreed takeover to pass now, if any: of those due, the one whose seats pass first (`appliedAt`, then the
-    /// members' ids, the same at every node whatever order it agreed them in).
+    /// The agreed takeover to pass now, if any: of those due, the one whose seats pass first (`appliedAt`; at one
+    /// point, turn-based, a seatless member's last; then the members' ids: the same at every node whatever order it
+    /// agreed them in).
     func nextDueTakeover(_ s: any GameSession) -> (
         takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int, rank: (Int, Int, NodeID)
     )? {
