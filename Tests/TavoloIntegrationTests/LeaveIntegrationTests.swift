@@ -21,15 +21,7 @@ final class LeaveIntegrationTests: DaemonTestCase {
         _ = try harness.start(2)
         try harness.eventually("two nodes connected", seconds: 30) { harness.isFullMesh([0, 1]) }
         let watch = try WatchProcess(tavolo, ["watch", "--all", "--control", harness.nodes[0].controlPath])
-        // The barrier: node 1 offers tables until watch prints one (it says nothing before its first event).
-        var probes: [TableID] = []
-        try harness.eventually("watch listens", seconds: 30) {
-            if let t = try? client(1).call(.host(game: "othello", players: 2)) {
-                probes.append(t.id)
-            }
-            Thread.sleep(forTimeInterval: 0.3)
-            return watch.output.contains(" offered")
-        }
+        let probes = try watch.waitUntilSubscribed(harness, offering: client(1))
         for p in probes { _ = try? client(1).call(.leave(table: p)) }
         let info = try client(0).call(.host(game: "othello", players: 2))
         try harness.eventually("node 1 sees the table", seconds: 15) {
@@ -101,18 +93,20 @@ final class LeaveIntegrationTests: DaemonTestCase {
     }
 }
 
-/// `tavolo watch` running in the background, its output collected (it runs until stopped).
+/// `tavolo watch` running in the background, its output collected (it runs until stopped). Its standard error
+/// goes with the output, or, `errorsApart`, to `errors` (read once it has exited).
 final class WatchProcess: @unchecked Sendable {
     private let process = Process()
     private let pipe = Pipe()
+    private let errorPipe = Pipe()
     private let lock = NSLock()
     private var text = ""
 
-    init(_ path: String, _ args: [String]) throws {
+    init(_ path: String, _ args: [String], errorsApart: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = args
         process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardError = errorsApart ? errorPipe : pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard !data.isEmpty else { return }
@@ -122,6 +116,22 @@ final class WatchProcess: @unchecked Sendable {
     }
 
     var output: String { lock.withLock { text } }
+    var isRunning: Bool { process.isRunning }
+    var terminationStatus: Int32 { process.terminationStatus }
+    /// Its standard error, with `errorsApart`, once it has exited.
+    var errors: String { String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+
+    /// The barrier that it has subscribed (it prints nothing before its first event): `node` offers tables until
+    /// watch prints one. Returns the tables offered, for the caller to leave.
+    func waitUntilSubscribed(_ harness: DaemonHarness, offering node: ControlClient) throws -> [TableID] {
+        var probes: [TableID] = []
+        try harness.eventually("tavolo watch subscribed", seconds: 30) {
+            if let t = try? node.call(.host(game: "othello", players: 2)) { probes.append(t.id) }
+            Thread.sleep(forTimeInterval: 0.3)
+            return output.contains(" offered")
+        }
+        return probes
+    }
 
     func stop() {
         pipe.fileHandleForReading.readabilityHandler = nil

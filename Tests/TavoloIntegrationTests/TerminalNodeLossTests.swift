@@ -24,40 +24,15 @@ extension TerminalPlayTests {
 
     /// `tavolo watch` says its node's end in the same words, with its own way back (it printed the client's error).
     func testWatchSaysTheOwnNodeStoppedInTheSameWords() throws {
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: tavolo)
-        watch.arguments = ["watch", "--all", "--control", harness.nodes[0].controlPath]
-        let stderr = Pipe()
-        let stdout = Pipe()
-        let printed = LockedText()
-        stdout.fileHandleForReading.readabilityHandler = { printed.append($0.availableData) }
-        watch.standardError = stderr
-        watch.standardOutput = stdout
-        try watch.run()
-        defer {
-            stdout.fileHandleForReading.readabilityHandler = nil
-            if watch.isRunning { watch.terminate() }
-        }
-        // The barrier: node 1 offers tables until watch (of every table) prints one, so it has subscribed before its
-        // node goes (it prints nothing before its first event).
-        try harness.eventually("tavolo watch subscribed", seconds: 30) {
-            _ = try? client(1).call(.host(game: "othello", players: 2))
-            Thread.sleep(forTimeInterval: 0.3)
-            return printed.text.contains(" offered")
-        }
+        let watch = try WatchProcess(
+            tavolo, ["watch", "--all", "--control", harness.nodes[0].controlPath], errorsApart: true)
+        defer { watch.stop() }
+        _ = try watch.waitUntilSubscribed(harness, offering: client(1))
         harness.kill9(0)
         try harness.eventually("tavolo watch to exit", seconds: 15) { !watch.isRunning }
-        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = watch.errors
         XCTAssertEqual(watch.terminationStatus, 1, said)
         XCTAssertTrue(said.hasPrefix("tavolo: \(TableNotices.ownNodeStopped), then run `tavolo watch` again ("), said)
         XCTAssertEqual(said.filter { $0 == "\n" }.count, 1, "one line: \(said)")
     }
-}
-
-/// Text a process prints, gathered from its pipe's handler thread.
-final class LockedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ""
-    func append(_ data: Data) { lock.withLock { value += String(decoding: data, as: UTF8.self) } }
-    var text: String { lock.withLock { value } }
 }

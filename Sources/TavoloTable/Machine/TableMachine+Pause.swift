@@ -137,15 +137,9 @@ extension TableMachine {
             sendSync(to: from)
         }
         // A member that was away may have missed this node's result.
-        sendOwnResult(to: from)
-    }
-
-    /// This node's result, once sent to the table, again to `peer` that may have missed it (§9.11); in a race its
-    /// finishing order first, on the same connection.
-    mutating func sendOwnResult(to peer: NodeID) {
-        guard resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] else { return }
-        if isRace, let order = race.orders[me] { send(.raceOrder(table: id, order: order), to: [peer]) }
-        send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [peer])
+        if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
+            send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
+        }
     }
 
     /// Sends `peer` every deal and the moves from `first` on, from this node's log.

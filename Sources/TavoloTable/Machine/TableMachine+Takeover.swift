@@ -252,9 +252,14 @@ extension TableMachine {
     /// point, turn-based, a seatless member's last; then the members' ids: the same at every node whatever order it
     /// agreed them in).
     func nextDueTakeover(_ s: any GameSession) -> (
-        takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int, rank: (Int, Int, NodeID)
+        takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int
     )? {
-        var best: (takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int, rank: (Int, Int, NodeID))?
+        // At one point, turn-based, a seatless member's takeover passes after the others: it may inherit their seats
+        // there (§9.12) and pass them on, as at a node that passed those while it still played.
+        func rank(_ appliedAt: Int, _ seats: [Int], _ member: NodeID) -> (Int, Int, NodeID) {
+            (appliedAt, !s.isSimultaneous && seats.isEmpty ? 1 : 0, member)
+        }
+        var best: (takeover: AgreedTakeover, seats: [Int], heir: NodeID, appliedAt: Int)?
         for t in agreed.sorted(by: { ($0.number, $0.member) < ($1.number, $1.member) }) {
             let seats = info.seats.filter { $0.owner == t.member }.map(\.seat)
             // A race has no seat to play: its seats pass once this node has every move the vote counted (§10.6).
@@ -280,11 +285,10 @@ extension TableMachine {
                 ? HeirOrder.first(of: startMembers.filter { $0 != t.member }, jointSeed: jointSeed)
                 : heir(of: t, at: appliedAt)
             guard due, let heir else { continue }
-            // At one point, turn-based, a seatless member's takeover passes after the others: it may inherit their
-            // seats there (§9.12) and pass them on, as at a node that passed those while it still played.
-            let rank = (appliedAt, !s.isSimultaneous && seats.isEmpty ? 1 : 0, t.member)
-            if let b = best, b.rank <= rank { continue }
-            best = (t, seats, heir, appliedAt, rank)
+            if let b = best, rank(b.appliedAt, b.seats, b.takeover.member) <= rank(appliedAt, seats, t.member) {
+                continue
+            }
+            best = (t, seats, heir, appliedAt)
         }
         return best
     }
