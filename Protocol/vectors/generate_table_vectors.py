@@ -28,6 +28,9 @@ messages = [
     {"type": "table.confirm", "table": T, "number": 0, "stateHash": "ef" * 32},
     {"type": "table.reject", "table": T, "number": 0, "code": "move/illegal", "reason": "not legal"},
     {"type": "table.result", "table": T, "winners": [1], "scores": [5, 2], "finalHash": "01" * 32},
+    # Relayed by a member that finished: B's result, and the relayer's log holds 2 takeovers (9.5).
+    {"type": "table.result", "table": T, "winners": [1], "scores": [5, 2], "finalHash": "01" * 32, "member": B,
+     "takeovers": 2},
     {"type": "table.stop", "table": T, "code": "deal/mismatch", "reason": "the host's deal 1 is not the shuffle"},
     # A game that survives a lost player (sections 9.9-9.13).
     dict(offer, id="00112233-2-1", phase="paused", revision=7, grace=30, takeoverBot="heuristic"),

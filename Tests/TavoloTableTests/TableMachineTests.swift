@@ -22,6 +22,8 @@ final class TableMachineTests: XCTestCase {
         var overTheWire = false
         /// The last log each node persisted, by table.
         var persisted: [NodeID: [TableID: GameLog]] = [:]
+        /// Messages lost on the way (a test's own fault): never delivered.
+        var loses: ((_ from: NodeID, _ to: NodeID, _ message: TableMessage) -> Bool)?
 
         init(_ count: Int) {
             for i in 0..<count {
@@ -59,6 +61,7 @@ final class TableMachineTests: XCTestCase {
             while !queue.isEmpty {
                 var (from, to, m) = queue.removeFirst()
                 if overTheWire { m = try! TableMessage.decode(wire: try! m.wireBytes()) }
+                if loses?(from, to, m) == true { continue }
                 delivered.append((from, to, m))
                 guard var d = nodes[to] else { continue }
                 let effects = d.received(m, from: from)

@@ -43,6 +43,8 @@ struct KnownFailure {
     // converging, a takeover agreed but not journaled, a member voted out while away not learning it, a fork after
     // long cuts, one takeover applied at two points, a deal lost with a broken session, races' votes never meeting);
     // those entries are retired. What is left is what the long runs of that day still found failing.
+    // Later that day: a result lost to one member after the last move (othello/2 30131, 30446, 40796, 80117) is relayed
+    // by a finished member now (§9.5); retired.
 
     /// Races under takeovers that cross other faults.
     static let raceFaults = [
@@ -63,12 +65,6 @@ struct KnownFailure {
     ]
 
     static let turnBased = [
-        KnownFailure(
-            cases: turns, faults: [.gone], checks: [.ended], detail: "(waiting)",
-            bug: "a member gone for good right after the last move, its result lost on the way to one member only (a "
-                + "restart, a broken session): the others have finished and vote no more, so that member waits paused "
-                + "for ever for a result nobody can relay (table.result is the sender's own word)",
-            example: "othello/2 seeds 30131 (with a restart of the host), 30446, 40796"),
         KnownFailure(
             cases: turns, faults: [.pauseWithin, .partition, .flap, .restart, .hostLost], checks: [.ended],
             detail: "'s bot within",

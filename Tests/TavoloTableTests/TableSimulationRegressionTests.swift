@@ -192,6 +192,17 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a racer stopped past the grace was voted out after the last move; it counted its own finishing order, "
                 + "the others did not, and the records' votes differed (§10.3: only members that raced to the end vote)"
         ),
+        (
+            "othello/2", 30446,
+            "a member gone for good right after the last move; its result reached one member only, which finished and "
+                + "voted no more, so the host waited paused for ever (§9.5: a finished member relays the results)"
+        ),
+        (
+            "othello/2", 85542,
+            "the host agreed a takeover and was restarted before its vote reached the other member; restored, it no "
+                + "longer sent that vote, and the member never counted a majority (§9.11: votes about a member "
+                + "replaced are restored and sent again)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

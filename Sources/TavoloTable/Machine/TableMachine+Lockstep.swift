@@ -296,7 +296,7 @@ extension TableMachine {
             hashesChecked += 1
             guard theirs == hash else { return finalMismatch(node, theirs, hash) }
         }
-        concludeIfAllResultsIn()
+        takeRelayedResults()
     }
 
     mutating func handleResult(from: NodeID, finalHash: StateHash) {

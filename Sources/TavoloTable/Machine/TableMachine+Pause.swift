@@ -136,10 +136,9 @@ extension TableMachine {
             // Paused and behind a member that moved on: this node's count tells it what to send (§9.10).
             sendSync(to: from)
         }
-        // A member that was away may have missed this node's result.
-        if resultSent, let winners = log.winners, let scores = log.scores, let mine = results[me] {
-            send(.result(table: id, winners: winners, scores: scores, finalHash: mine), to: [from])
-        }
+        // A member that was away may have missed this node's result, and those of members gone since (§9.5).
+        resendResult(to: from)
+        relayResults(to: from)
     }
 
     /// Sends `peer` every deal and the moves from `first` on, from this node's log.

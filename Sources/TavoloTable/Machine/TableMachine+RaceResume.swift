@@ -20,10 +20,8 @@ extension TableMachine {
         // number and seat hashes; a race deals no cards.
         if hash != s.stateHash && !isSpectator { sendCatchUp(to: peer, from: 0) }
         if !syncSent.contains(peer) { sendVotesAndSync(to: peer) }
-        if resultSent, let outcome = s.outcome, let mine = results[me] {
-            if let order = race.orders[me] { send(.raceOrder(table: id, order: order), to: [peer]) }
-            send(.result(table: id, winners: outcome.winners, scores: outcome.scores, finalHash: mine), to: [peer])
-        }
+        resendResult(to: peer)
+        relayResults(to: peer)
     }
 
     /// Relayed race moves: those beyond each seat's sequence here wait for their turn and are then checked exactly

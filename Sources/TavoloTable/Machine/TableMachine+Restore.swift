@@ -67,8 +67,10 @@ extension TableMachine {
             play.absence.replaced.insert(t.member)
             if !t.forfeit { play.absence.spectators.insert(t.member) }
         }
-        // This node's own votes count again, as the others counted them (§9.11).
-        for v in saved.ownVotes ?? [] where !play.absence.replaced.contains(v.member) {
+        // This node's own votes count again, as the others counted them (§9.11), and are sent again on reconnection
+        // as a node that ran on sends them: those about a member replaced since too. A member that missed this node's
+        // vote before the restart would otherwise never count a majority for a takeover this node agreed.
+        for v in saved.ownVotes ?? [] {
             play.absence.myVote[v.member] = v.number
             play.absence.votes[v.member, default: [:]][v.number, default: []].insert(me)
         }

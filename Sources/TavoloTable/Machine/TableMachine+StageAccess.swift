@@ -119,6 +119,7 @@ extension TableMachine {
     var absent: Set<NodeID> { play?.absence.absent ?? [] }
     var agreed: [AgreedTakeover] { play?.absence.agreed ?? [] }
     var results: [NodeID: StateHash] { play?.results ?? [:] }
+    var relayedResults: [NodeID: (hash: StateHash, takeovers: Int)] { play?.relayedResults ?? [:] }
     var resultSent: Bool { play?.resultSent ?? false }
     var verifiedDeal: Int { play?.verifiedDeal ?? 0 }
     /// The move count this node's user forfeited at, if it did.

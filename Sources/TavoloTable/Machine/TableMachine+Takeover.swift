@@ -70,6 +70,9 @@ extension TableMachine {
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int, relaying relayed: [NodeID] = []) {
         // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
+        // After the end here (turn-based) the vote decides nothing; the voter waits for a result this node can hand
+        // on (§9.5).
+        if info.phase == .finished && !isRace { return answerVoteAfterTheEnd(from: voter, about: member) }
         guard checks, info.phase.isActive, session != nil, info.isMember(voter), info.isMember(member),
             voter != member, !replaced.contains(voter), number >= 0
         else { return dropped(.takeover(table: id, member: member, number: number, voters: relayed), from: voter) }

@@ -164,7 +164,9 @@ public struct TableMachine {
             emit(
                 .rejected(
                     moveNumber: number, code: code, message: "\(ctx.name(from)) rejected move \(number): \(reason)"))
-        case .result(_, _, _, let hash): handleResult(from: from, finalHash: hash)
+        case .result(_, _, _, let hash, let relayed):
+            if let relayed { return handleRelayedResult(from: from, relayed, finalHash: hash) }
+            handleResult(from: from, finalHash: hash)
         case .stop(_, let code, let reason):
             // Sent again to a member coming back (§9.5): a table already over here needs nothing, and it is no fault.
             if info.phase.isOver && info.isMember(from) { return }

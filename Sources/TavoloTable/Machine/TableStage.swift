@@ -79,6 +79,9 @@ struct TablePlay {
     /// For each move this node sent: the members that confirmed it so far.
     var confirmedBy: [Int: Set<NodeID>] = [:]
     var results: [NodeID: StateHash] = [:]
+    /// Other members' results that a finished member relayed (§9.5), with the relayer's count of takeovers, kept
+    /// until this node ends: one per member, so bounded.
+    var relayedResults: [NodeID: (hash: StateHash, takeovers: Int)] = [:]
     var resultSent = false
     var yourTurnAnnounced = -1
     /// Simultaneous play (§10, `TableMachine+Race.swift`).

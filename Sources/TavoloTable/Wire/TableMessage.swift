@@ -32,7 +32,8 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// A node rejected a move (it stays unapplied everywhere): stable code and reason.
     case reject(table: TableID, number: Int, code: MoveErrorCode, reason: String)
     /// Every node at the table → table, at the end: the outcome and final state hash it computed.
-    case result(table: TableID, winners: [Int], scores: [Int], finalHash: StateHash)
+    /// `relayed`, only in a result relayed by a member that finished: whose result it is (§9.5).
+    case result(table: TableID, winners: [Int], scores: [Int], finalHash: StateHash, relayed: ResultRelay? = nil)
     /// Any node at the table → table: the table is stopped (divergence, wrong deal, a member left or was lost).
     case stop(table: TableID, code: StopCode, reason: String)
     /// Simultaneous games (§10): owner of `seat` → table: that seat's move `number` (0-based, counted per seat),
@@ -58,7 +59,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .offer(let t): t.id
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
-            .reject(let t, _, _, _), .result(let t, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
+            .reject(let t, _, _, _), .result(let t, _, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
             .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
             .forfeit(let t, _, _):
             t
@@ -91,7 +92,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
 
     enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash, seatHash, order, moves, deals, member, signature, voters
+            scores, finalHash, seatHash, order, moves, deals, member, signature, voters, takeovers
     }
 
     /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
@@ -143,7 +144,8 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .result(
                 table: t, winners: try c.decode([Int].self, forKey: .winners),
                 scores: try c.decode([Int].self, forKey: .scores),
-                finalHash: try c.decode(StateHash.self, forKey: .finalHash))
+                finalHash: try c.decode(StateHash.self, forKey: .finalHash),
+                relayed: try ResultRelay.decodeIfPresent(c))
         case "table.stop":
             self = .stop(
                 table: t, code: try c.decode(StopCode.self, forKey: .code),
@@ -197,10 +199,11 @@ public enum TableMessage: Codable, Sendable, Equatable {
             try c.encode(number, forKey: .number)
             try c.encode(code, forKey: .code)
             try c.encode(reason, forKey: .reason)
-        case .result(_, let winners, let scores, let hash):
+        case .result(_, let winners, let scores, let hash, let relayed):
             try c.encode(winners, forKey: .winners)
             try c.encode(scores, forKey: .scores)
             try c.encode(hash, forKey: .finalHash)
+            try relayed?.encode(&c)
         case .stop(_, let code, let reason):
             try c.encode(code, forKey: .code)
             try c.encode(reason, forKey: .reason)
@@ -212,6 +215,32 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .raceOrder(_, let order): try c.encode(order, forKey: .order)
         case .sync, .catchUp, .takeover, .forfeit: try encodeResilience(&c)
         }
+    }
+}
+
+/// What a relayed `table.result` says besides the result (§9.5): whose it is, and how many takeovers the relayer's
+/// log holds (a receiver whose log holds another number may miss a takeover, and waits for the member's own word).
+public struct ResultRelay: Sendable, Equatable {
+    public var member: NodeID
+    public var takeovers: Int
+
+    public init(member: NodeID, takeovers: Int) {
+        self.member = member
+        self.takeovers = takeovers
+    }
+
+    static func decodeIfPresent(_ c: KeyedDecodingContainer<TableMessage.Key>) throws -> ResultRelay? {
+        guard let member = try c.decodeIfPresent(NodeID.self, forKey: .member) else { return nil }
+        let takeovers = try c.decode(Int.self, forKey: .takeovers)
+        guard (0...16).contains(takeovers) else {
+            throw DecodingError.dataCorruptedError(forKey: .takeovers, in: c, debugDescription: "not 0–16 takeovers")
+        }
+        return ResultRelay(member: member, takeovers: takeovers)
+    }
+
+    func encode(_ c: inout KeyedEncodingContainer<TableMessage.Key>) throws {
+        try c.encode(member, forKey: .member)
+        try c.encode(takeovers, forKey: .takeovers)
     }
 }
 
