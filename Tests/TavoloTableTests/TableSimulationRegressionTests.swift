@@ -203,6 +203,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "longer sent that vote, and the member never counted a majority (§9.11: votes about a member "
                 + "replaced are restored and sent again)"
         ),
+        (
+            "spirits/3", 102068,
+            "a member voted out, then the host's next deal lost with a broken session: the host dealt again only while "
+                + "nobody was replaced, so a member at the same count never got the round's cards (§9.11: any member "
+                + "relays the current deal in a catch-up)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -124,8 +124,15 @@ extension TableMachine {
         // The host deals the current deal again to a member that comes back: one sent as its session broke is never
         // in a catch-up when both are at the same move (a deal already held is ignored, §9.4). Only while no member
         // was voted out or left: a member that missed a change of host would take the deal for one from a non-host.
-        if isHost, replaced.isEmpty, agreed.isEmpty, let current = log.deals.last, current.number == s.dealNumber {
-            send(.deal(table: id, number: current.number, cards: current.cards), to: [from])
+        if let current = log.deals.last, current.number == s.dealNumber {
+            if replaced.isEmpty && agreed.isEmpty {
+                if isHost { send(.deal(table: id, number: current.number, cards: current.cards), to: [from]) }
+            } else if moves == s.moveNumber, !isSpectator {
+                // Once a member was replaced, any member at the same count relays the current deal in a catch-up:
+                // it is checked against the joint seed, whoever sends it, so no change of host can make it a fault.
+                let deal = RelayedDeal(number: current.number, cards: current.cards)
+                send(.catchUp(table: id, deals: [deal], moves: []), to: [from])
+            }
         }
         // A member that has not had this node's sync since its session came back gets it (with the votes first):
         // it is how the sender learns this node is back, even if this node saw no new session (a connection
