@@ -43,6 +43,8 @@ messages = [
     # Sent again to the member voted out: every voter the sender counted (9.12).
     {"type": "table.takeover", "table": T, "member": B, "number": 12, "voters": [A, "0" * 32]},
     {"type": "table.forfeit", "table": T, "number": 0},
+    # A race's forfeit: the leaver's count of each seat's moves, adding up to number (10.6).
+    {"type": "table.forfeit", "table": T, "number": 9, "seatMoves": [4, 0, 5]},
     # With the leaver's signature object of its forfeit (11.7); any bytes of the right lengths decode here.
     {"type": "table.forfeit", "table": T, "number": 9,
      "signature": {"node": B, "identity": "11" * 32, "identityEd": "22" * 32, "key": "33" * 32,

@@ -209,6 +209,13 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "nobody was replaced, so a member at the same count never got the round's cards (§9.11: any member "
                 + "relays the current deal in a catch-up)"
         ),
+        (
+            "fifteen/2", 102045,
+            "a racer forfeited while the host lacked its last move (a broken session); the host reached the total "
+                + "count with its own seat's moves, passed the seat, and its heir played the leaver's move again "
+                + "differently (§10.6: a race's forfeit names its per-seat counts)"
+        ),
+        ("fifteen/3", 61547, "the same crossing: a member waited for the leaver's result for ever"),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

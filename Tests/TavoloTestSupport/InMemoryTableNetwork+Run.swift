@@ -78,7 +78,7 @@ extension InMemoryTableNetwork {
         case .raceMove(_, let seat, let number, _, _): " seat \(seat) #\(number)"
         case .confirm(_, let number, _): " \(number)"
         case .sync(_, let moves, _): " \(moves)"
-        case .takeover(_, _, let number, _), .forfeit(_, let number, _): " at \(number)"
+        case .takeover(_, _, let number, _), .forfeit(_, let number, _, _): " at \(number)"
         case .catchUp(_, _, let moves): " \(moves.first?.number ?? -1)+\(moves.count)"
         default: ""
         }

@@ -71,7 +71,8 @@ extension TableMachine {
         // one voted out meanwhile: it follows the game as a spectator, and would wait for this node for ever.
         if let number = forfeitedAt {
             if info.isMember(peer) || replaced.contains(peer) {
-                send(.forfeit(table: id, number: number, signature: play?.absence.forfeitSignature), to: [peer])
+                let signature = play?.absence.forfeitSignature
+                send(.forfeit(table: id, number: number, signature: signature, seatMoves: raceSeatMoves), to: [peer])
             }
             return
         }

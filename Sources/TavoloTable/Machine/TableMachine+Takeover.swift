@@ -105,16 +105,24 @@ extension TableMachine {
         agree(member: member, number: number, forfeit: false)
     }
 
-    mutating func handleForfeit(from: NodeID, number: Int, signature: SignatureObject?) {
+    mutating func handleForfeit(from: NodeID, number: Int, signature: SignatureObject?, seatMoves: [Int]? = nil) {
         // Sent again on reconnection (§9.12): a forfeit already agreed, or one that comes after the end, changes
         // nothing and is no fault.
         if replaced.contains(from) || (info.phase.isOver && info.isMember(from)) { return }
-        guard checks, info.phase.isActive, session != nil, info.isMember(from), number >= 0 else {
-            return dropped(.forfeit(table: id, number: number, signature: signature), from: from)
+        // A race's per-seat counts, when given, are one per seat, none negative, and add up to `number` (§10.6).
+        let countsFit = seatMoves.map { c in
+            isRace && c.count == info.players && c.allSatisfy { $0 >= 0 } && c.reduce(0, +) == number
+        }
+        guard checks, info.phase.isActive, session != nil, info.isMember(from), number >= 0, countsFit ?? true else {
+            return dropped(.forfeit(table: id, number: number, signature: signature, seatMoves: seatMoves), from: from)
         }
         // Another node's signature is not its to give (it could only make the loss count for the wrong node).
-        agree(member: from, number: number, forfeit: true, signature: signature?.node == from.hex ? signature : nil)
+        let signature = signature?.node == from.hex ? signature : nil
+        agree(member: from, number: number, forfeit: true, signature: signature, seatMoves: seatMoves)
     }
+
+    /// A race's count of every seat's moves applied here, as a forfeit names it (§10.6); nil turn-based.
+    var raceSeatMoves: [Int]? { isRace ? (0..<info.players).map(raceNext) : nil }
 
     /// The local user leaves during play: a forfeit, or, when the grace is over and no majority can ever form,
     /// the end of the table as abandoned; after the last move, nothing (the game is decided).
@@ -133,15 +141,17 @@ extension TableMachine {
         }
         // Signed, so the loss counts for this node wherever the record goes (§11.7).
         let signature = jointSeed.flatMap { ctx.signForfeit?(id, $0, s.moveNumber) }
-        sendToTable(.forfeit(table: id, number: s.moveNumber, signature: signature))
+        sendToTable(.forfeit(table: id, number: s.moveNumber, signature: signature, seatMoves: raceSeatMoves))
         play?.absence.forfeitedAt = s.moveNumber
         play?.absence.forfeitSignature = signature
-        agree(member: me, number: s.moveNumber, forfeit: true, signature: signature)
+        agree(member: me, number: s.moveNumber, forfeit: true, signature: signature, seatMoves: raceSeatMoves)
         stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
     }
 
     /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
-    mutating func agree(member: NodeID, number: Int, forfeit: Bool, signature: SignatureObject? = nil) {
+    mutating func agree(
+        member: NodeID, number: Int, forfeit: Bool, signature: SignatureObject? = nil, seatMoves: [Int]? = nil
+    ) {
         guard !replaced.contains(member), info.isMember(member) else { return }
         guard startMembers.contains(where: { $0 != member && !replaced.contains($0) }) else { return }
         // Seconded: a member that agrees a takeover without having voted for it at that number (its grace for the
@@ -161,7 +171,8 @@ extension TableMachine {
         inbox.pending.drop(from: member, numberedFrom: number, in: [PendingMoves.turns])
         for n in inbox.confirms.keys where n >= number { inbox.confirms[n]?.removeValue(forKey: member) }
         let bot = info.takeoverBot ?? ctx.catalog[info.game]?.defaultBot ?? "random"
-        let takeover = AgreedTakeover(member: member, number: number, bot: bot, forfeit: forfeit, signature: signature)
+        let takeover = AgreedTakeover(
+            member: member, number: number, bot: bot, forfeit: forfeit, signature: signature, seatMoves: seatMoves)
         play?.absence.agreed.append(takeover)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
@@ -269,7 +280,11 @@ extension TableMachine {
             // A member with no seat passes nothing, but not before the agreed move either: a node still behind it (a
             // member voted out, catching up) would otherwise count it as passed when naming an earlier takeover's
             // heir, and never pass on the seats it inherits before its number.
-            let reached = s.moveNumber >= t.number
+            // A race's forfeit names its per-seat counts: every seat's moves the leaver had must be in here, or the
+            // heir would play on from a move of the leaver's seat that this node still misses (§10.6).
+            let reached =
+                t.seatMoves.map { counts in counts.indices.allSatisfy { raceNext($0) >= counts[$0] } }
+                ?? (s.moveNumber >= t.number)
             let appliedAt = appliedAt(t, seats: seats, s)
             // A turn-based takeover is also due once its point is behind: a move of its seats from `number` on is in
             // the log already, applied (played by the heir) while another member was absent here.

@@ -55,6 +55,9 @@ public struct TableMachine {
         var bot: String
         var forfeit: Bool
         var signature: SignatureObject? = nil
+        /// A race's forfeit: per seat, the count of moves the leaver had applied; its seats pass once this node has
+        /// as many of every seat (§10.6), not merely as many moves in all.
+        var seatMoves: [Int]? = nil
     }
 
     /// A table this node hosts, still open.
@@ -183,7 +186,8 @@ public struct TableMachine {
         case .catchUp(_, let deals, let moves): handleCatchUp(from: from, deals: deals, moves: moves)
         case .takeover(_, let member, let number, let voters):
             handleTakeoverVote(from: from, member: member, number: number, relaying: voters ?? [])
-        case .forfeit(_, let number, let signature): handleForfeit(from: from, number: number, signature: signature)
+        case .forfeit(_, let number, let signature, let seatMoves):
+            handleForfeit(from: from, number: number, signature: signature, seatMoves: seatMoves)
         }
     }
 

@@ -24,9 +24,13 @@ extension TableMessage {
                 table: t, member: try c.decode(NodeID.self, forKey: .member),
                 number: try c.decode(Int.self, forKey: .number), voters: voters)
         case "table.forfeit":
+            let seatMoves = try c.decodeIfPresent([Int].self, forKey: .seatMoves)
+            guard (seatMoves?.count ?? 0) <= 16 else {
+                throw DecodingError.dataCorruptedError(forKey: .seatMoves, in: c, debugDescription: "over 16 seats")
+            }
             return .forfeit(
                 table: t, number: try c.decode(Int.self, forKey: .number),
-                signature: try c.decodeIfPresent(SignatureObject.self, forKey: .signature))
+                signature: try c.decodeIfPresent(SignatureObject.self, forKey: .signature), seatMoves: seatMoves)
         default: return nil
         }
     }
@@ -43,9 +47,10 @@ extension TableMessage {
             try c.encode(member, forKey: .member)
             try c.encode(number, forKey: .number)
             try c.encodeIfPresent(voters, forKey: .voters)
-        case .forfeit(_, let number, let signature):
+        case .forfeit(_, let number, let signature, let seatMoves):
             try c.encode(number, forKey: .number)
             try c.encodeIfPresent(signature, forKey: .signature)
+            try c.encodeIfPresent(seatMoves, forKey: .seatMoves)
         default: break
         }
     }

@@ -52,7 +52,8 @@ public enum TableMessage: Codable, Sendable, Equatable {
     case takeover(table: TableID, member: NodeID, number: Int, voters: [NodeID]? = nil)
     /// Seat owner → table, after the start: I leave; my seats pass to a bot from move `number` on (a forfeit).
     /// `signature`: the member's signature object of its forfeit statement (§11.7), so the loss counts for it.
-    case forfeit(table: TableID, number: Int, signature: SignatureObject? = nil)
+    /// `seatMoves`, in a race only: per seat, the count of that seat's moves the leaver had applied (§10.6).
+    case forfeit(table: TableID, number: Int, signature: SignatureObject? = nil, seatMoves: [Int]? = nil)
 
     public var table: TableID {
         switch self {
@@ -61,7 +62,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
             .reject(let t, _, _, _), .result(let t, _, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
             .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
-            .forfeit(let t, _, _):
+            .forfeit(let t, _, _, _):
             t
         }
     }
@@ -92,7 +93,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
 
     enum Key: String, CodingKey {
         case type, table, seat, bot, reason, commitment, nonce, number, cards, move, stateHash, code, winners,
-            scores, finalHash, seatHash, order, moves, deals, member, signature, voters, takeovers
+            scores, finalHash, seatHash, order, moves, deals, member, signature, voters, takeovers, seatMoves
     }
 
     /// The hash a hot message claims: 64 hex digits, or 16 for a short hash (PROTOCOL.md §13.3); the receiver
