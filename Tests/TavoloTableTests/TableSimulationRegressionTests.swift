@@ -216,6 +216,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "differently (§10.6: a race's forfeit names its per-seat counts)"
         ),
         ("fifteen/3", 61547, "the same crossing: a member waited for the leaver's result for ever"),
+        (
+            "othello/2", 103964,
+            "the seatless host forfeited while a member was cut off; the member agreed it at the end with another "
+                + "member absent, concluded, and never logged the takeover the others logged (§9.5: no conclusion "
+                + "while an agreed takeover waits to pass)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -324,7 +324,10 @@ extension TableMachine {
 
     /// With every member's result in and equal to this node's: the table is finished.
     mutating func concludeIfAllResultsIn() {
-        guard info.members.allSatisfy({ results[$0] != nil || replaced.contains($0) }), let s = session,
+        // Not with a takeover agreed and not passed yet (held while a member is absent): the log must name it where
+        // every other member's does, or the logs and records differ (§9.12).
+        guard info.members.allSatisfy({ results[$0] != nil || replaced.contains($0) }), agreed.isEmpty,
+            let s = session,
             let seed = jointSeed
         else { return }
         let ranking = raceRanking()

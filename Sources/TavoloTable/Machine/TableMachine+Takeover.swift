@@ -260,6 +260,8 @@ extension TableMachine {
             if !s.isSimultaneous, s.turn == .terminal, next.takeover.number >= s.moveNumber { continue }
             pass(next.takeover, seats: next.seats, to: next.heir, appliedAt: next.appliedAt, at: s)
         }
+        // The game may be over here, its results waiting for the takeovers to pass.
+        if agreed.isEmpty, resultSent { concludeIfAllResultsIn() }
     }
 
     /// The agreed takeover to pass now, if any: of those due, the one whose seats pass first (`appliedAt`; at one
