@@ -222,6 +222,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "member absent, concluded, and never logged the takeover the others logged (§9.5: no conclusion "
                 + "while an agreed takeover waits to pass)"
         ),
+        (
+            "briscola/4", 61619,
+            "the host lost, then a member forfeited while its forfeit was on the way: a node that passed the host's "
+                + "seat before the forfeit came named the leaver heir, the others the next member (§9.12: the heir is "
+                + "named again when the forfeit comes)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {
