@@ -67,8 +67,8 @@ struct TableInbox {
     var raceOrders: [NodeID: [Int]] = [:]
 }
 
-/// Play, from the joint seed on.
-struct TablePlay {
+/// Play, from the joint seed on: what `TablePlay` keeps in its box.
+struct TablePlayState {
     let seed: UInt64
     /// The game and every move applied to it (§9.4, §10.2).
     var sequencer: MoveSequencer
