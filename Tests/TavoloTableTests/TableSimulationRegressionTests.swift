@@ -228,6 +228,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "seat before the forfeit came named the leaver heir, the others the next member (§9.12: the heir is "
                 + "named again when the forfeit comes)"
         ),
+        (
+            "briscola/5", 400508,
+            "my first relay of the current deal (§9.11) moved votes on like a catch-up of moves: two members agreed "
+                + "the same takeover at two counts (found by the long run on the final code)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -189,7 +189,8 @@ extension TableMachine {
             if info.phase.isOver { return }
         }
         progress()
-        revoteIfBehind()
+        // Only relayed moves move a vote on: a catch-up of the current deal alone (§9.11) changes no count.
+        if !moves.isEmpty { revoteIfBehind() }
     }
 
     // MARK: Seeding interrupted
