@@ -9,17 +9,13 @@ import TavoloProtocol
 extension TableMachine {
     /// `member`'s takeover, agreed at `number`, came after seats passing above `number` were handed to it here.
     mutating func renameHeirs(passedTo member: NodeID, outBelow number: Int) {
-        guard var logged = log.takeovers, logged.contains(where: { $0.heir == member && $0.appliedAt > number })
-        else { return }
+        guard var logged = log.takeovers else { return }
+        var renamed = false
         for i in logged.indices where logged[i].heir == member && logged[i].appliedAt > number {
-            let point = logged[i].appliedAt
-            // As `heir(of:at:)` names it at `point`: those passed before this one, and those out below it, are no heirs.
+            // As it is named when seats pass: those passed before this one, and those out below its point, are no heirs.
             let passedBefore = Set(logged[..<i].map(\.member))
-            let agreedOut = Set(agreed.filter { $0.number < point }.map(\.member))
-            let candidates = startMembers.filter {
-                $0 != logged[i].member && !passedBefore.contains($0) && !agreedOut.contains($0)
-            }
-            guard let heir = HeirOrder.first(of: candidates, jointSeed: jointSeed) else { continue }
+            guard let heir = heir(of: logged[i].member, at: logged[i].appliedAt, passed: passedBefore) else { continue }
+            renamed = true
             logged[i].heir = heir
             for seat in logged[i].seats where info.seats[safe: seat]?.owner == member {
                 info.seats[seat].owner = heir
@@ -31,6 +27,7 @@ extension TableMachine {
                     .notice,
                     "table \(id): seats \(seats) pass to \(ctx.name(heir)), not \(ctx.name(member)), out before"))
         }
+        guard renamed else { return }
         log.takeovers = logged
         log.table = info
         persist()

@@ -238,9 +238,14 @@ extension TableMachine {
     /// it may inherit (one out at `point` passes the seats on at once), whether or not this node knew of its takeover
     /// when the seats passed.
     func heir(of t: AgreedTakeover, at point: Int) -> NodeID? {
-        let passed = Set((log.takeovers ?? []).map(\.member))
+        heir(of: t.member, at: point, passed: Set((log.takeovers ?? []).map(\.member)))
+    }
+
+    /// The heir of `member`'s seats at `point`, leaving out the members in `passed` (those whose takeovers passed
+    /// before) and those agreed out below `point`.
+    func heir(of member: NodeID, at point: Int, passed: Set<NodeID>) -> NodeID? {
         let out = Set(agreed.filter { $0.number < point }.map(\.member))
-        let candidates = startMembers.filter { $0 != t.member && !passed.contains($0) && !out.contains($0) }
+        let candidates = startMembers.filter { $0 != member && !passed.contains($0) && !out.contains($0) }
         return HeirOrder.first(of: candidates, jointSeed: jointSeed)
     }
 
