@@ -233,6 +233,17 @@ final class TableSimulationRegressionTests: XCTestCase {
             "my first relay of the current deal (§9.11) moved votes on like a catch-up of moves: two members agreed "
                 + "the same takeover at two counts (found by the long run on the final code)"
         ),
+        (
+            "briscola/3", 300027,
+            "a 2|2 partition at the last move: different majorities agreed different takeovers after the end (they "
+                + "pass nothing), and each node's `finalHashes` left out the member it had replaced (§9.12: turn-based, "
+                + "it names every member no logged takeover replaced)"
+        ),
+        (
+            "othello/2", 307774,
+            "a member's result lost after the last move, then a restart: two nodes agreed a takeover after the end, "
+                + "the third had the result, and their `finalHashes` differed (§9.12)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

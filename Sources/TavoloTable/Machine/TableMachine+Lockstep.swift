@@ -333,7 +333,7 @@ extension TableMachine {
         let ranking = raceRanking()
         // The members that played to the end, the same at every member and spectator: their logs are alike.
         var byName: [String: String] = [:]
-        for (node, h) in results where activeMembers.contains(node) { byName[ctx.name(node)] = h.hex }
+        for node in membersToTheEnd { byName[ctx.name(node)] = s.stateHash.hex }
         log.finalHashes = byName
         announcePhase(.finished)
         persist()
@@ -343,6 +343,16 @@ extension TableMachine {
         result.ranking = ranking
         emit(.finished(result))
         out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
+    }
+
+    /// The members `finalHashes` lists (§9.12), each with the table's final hash (every result counted equals it): in a
+    /// race those not replaced; turn-based, those no logged takeover replaced. A takeover agreed at the last move or
+    /// after passes nothing and is not logged: some nodes agree it, others held the member's result and never needed
+    /// it, so "not replaced" would list other members at other nodes.
+    var membersToTheEnd: [NodeID] {
+        guard !isRace else { return activeMembers }
+        let takenOver = Set((log.takeovers ?? []).map(\.member))
+        return info.members.filter { !takenOver.contains($0) }
     }
 
     /// Stops the table with a report; tells the other members when this node found the fault.
