@@ -98,8 +98,10 @@ extension RecordStore {
 
     /// Adds checked signatures to a stored record; when that completes it, the record becomes verified and is
     /// counted on the leaderboards, and true is returned. Signatures of a record not stored are not kept here.
+    /// `body`, when the caller decoded the stored body already, saves decoding it again.
     @discardableResult
-    public func addSignatures(_ signatures: [RecordSignature], recordID: String) throws -> Bool {
+    public func addSignatures(_ signatures: [RecordSignature], recordID: String, body: RecordBody? = nil) throws -> Bool
+    {
         try pool.write { db in
             guard
                 let row = try Row.fetchOne(
@@ -108,7 +110,7 @@ extension RecordStore {
             else { return false }
             try addSignatureRows(signatures, recordID: recordID, db)
             let held = try self.signatures(of: recordID, db)
-            let body = try CanonicalJSON.decode(RecordBody.self, [UInt8](row["body"] as Data))
+            let body = try body ?? CanonicalJSON.decode(RecordBody.self, [UInt8](row["body"] as Data))
             let signed = SignedRecord(RecordedGame(body: [], startedAt: nil, endedAt: 0), body, signatures: held)
             guard signed.isSigned else { return false }
             try db.execute(sql: "UPDATE record SET verified = 1 WHERE id = ?", arguments: [recordID])
