@@ -25,6 +25,12 @@ struct MeshTableTransport: TableTransport {
         return LoopTimer(callback: callback)
     }
 
+    /// On the mesh's event loop, the table manager's executor.
+    func hop(_ job: @escaping @Sendable () -> Void) -> Bool {
+        mesh.eventLoop.execute(job)
+        return true
+    }
+
     struct Fire: NIOScheduledCallbackHandler, Sendable {
         let fire: @Sendable () -> Void
         func handleScheduledCallback(eventLoop: some EventLoop) { fire() }

@@ -80,7 +80,7 @@ extension TableManager {
         log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
         if over || log.isComplete { log.endedAt = Self.wallMilliseconds() }
         guard logs != nil || (over && options.gameEnded != nil) else { return outbox.written() }
-        let (logs, logger, gameEnded, ended) = (logs, logger, options.gameEnded, log)
+        let (logs, logger, gameEnded, ended, transport) = (logs, logger, options.gameEnded, log, transport)
         disk.submit { [weak self] in
             var appendMs: Double?
             if let logs {
@@ -92,7 +92,9 @@ extension TableManager {
                 } catch { logger.error("\(error)") }
             }
             if over { gameEnded?(ended) }
-            Task { await self?.written(ended.table.id, appendMs: appendMs) }
+            let (manager, ms) = (self, appendMs)
+            let back: @Sendable () -> Void = { manager?.assumeIsolated { $0.written(ended.table.id, appendMs: ms) } }
+            if !transport.hop(back) { Task { await manager?.written(ended.table.id, appendMs: ms) } }
         }
     }
 

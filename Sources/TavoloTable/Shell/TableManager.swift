@@ -15,6 +15,10 @@ public protocol TableTransport: Sendable {
     /// it on the mesh's event loop, the manager's executor: the timers of every move (a confirmation's deadline,
     /// a peer bot's) then cost no task and no thread wake-up.
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)?
+    /// Runs `job` on the table manager's executor soon, from another thread; false when the transport cannot (the
+    /// manager then hops back in a task). The daemon's transport hands it to the mesh's event loop: a finished journal
+    /// write then costs one loop wake-up, not a task created on the global executor and moved to the loop.
+    func hop(_ job: @escaping @Sendable () -> Void) -> Bool
 }
 
 /// A timer a transport scheduled for the table manager.
@@ -28,6 +32,7 @@ extension TableTransport {
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> (any TableTimerHandle)? {
         nil
     }
+    public func hop(_ job: @escaping @Sendable () -> Void) -> Bool { false }
 }
 
 /// A timer as a sleeping task, for transports without their own clock.
