@@ -92,7 +92,7 @@ extension RecordSync {
         let storedSigners = Set(stored.map(\.node))
         let fresh = signatures.filter { !storedSigners.contains($0.node) }
         if !fresh.isEmpty, (try? store.verified([record]))?.contains(record) == false,
-            let body = try? held.decodedBody(),
+            let body = recentBodies.body(of: record, held),
             addSignatures(RecordSignature.check(fresh, recordID: record, body: body).valid, record, body: body)
         {
             recordsAdded()
@@ -157,5 +157,22 @@ struct PendingSignatures {
         guard let held = byRecord.removeValue(forKey: record) else { return [] }
         order.removeAll { $0 == record }
         return held
+    }
+}
+
+/// The last few record bodies decoded for their signatures. After a game every member sends its signatures to every
+/// other as they come in, so one record's body is needed several times in a row; decoding it (a few KiB of JSON) each
+/// time was most of what a signature's arrival cost. A record's id is the hash of its body, so a body kept under its
+/// id is never stale.
+struct RecentBodies {
+    static let limit = 8
+    private var bodies: [(id: String, body: RecordBody)] = []
+
+    mutating func body(of id: String, _ held: RecordedGame) -> RecordBody? {
+        if let kept = bodies.first(where: { $0.id == id }) { return kept.body }
+        guard let body = try? held.decodedBody() else { return nil }
+        bodies.append((id, body))
+        if bodies.count > Self.limit { bodies.removeFirst() }
+        return body
     }
 }

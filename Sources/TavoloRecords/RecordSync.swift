@@ -66,6 +66,8 @@ public actor RecordSync {
     let signer: RecordSigner?
     /// Members' signatures of records this node does not hold yet (it is still writing the game), by record id.
     var pendingSignatures = PendingSignatures()
+    /// The bodies of the records whose signatures arrive now, decoded once (`RecentBodies`).
+    var recentBodies = RecentBodies()
     let send: Send
     let logger: Logger
     /// Pause between two `records.data` to one peer, after the ack: bounds sync to a share of the link.
