@@ -244,6 +244,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "a member's result lost after the last move, then a restart: two nodes agreed a takeover after the end, "
                 + "the third had the result, and their `finalHashes` differed (§9.12)"
         ),
+        (
+            "fifteen5/2", 602510,
+            "a race's seatless host voted out at count 33 and a racer's forfeit at 33 learned after it: the node passed "
+                + "the host's takeover first, where the order of ids passes the forfeit first and the host inherits the "
+                + "seat and passes it on (§10.6: the seatless takeover is taken back and passed again)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

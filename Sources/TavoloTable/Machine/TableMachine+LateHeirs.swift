@@ -32,4 +32,25 @@ extension TableMachine {
         log.table = info
         persist()
     }
+
+    /// A race's takeover of `member`, agreed at count `number`, came after a seatless member's takeover at the same
+    /// count had passed here, one that passes after it (a higher id: takeovers at one count pass in the order of their
+    /// members' ids, §10.6). Where both were known, `member`'s seats passed first and their heir may be that seatless
+    /// member (out at `number`, not below it), which then passed them on. The seatless takeover had changed no seat:
+    /// it is taken back, to pass again in that order.
+    mutating func takeBackSeatlessTakeovers(passingAfter member: NodeID, at number: Int) {
+        guard isRace, let logged = log.takeovers else { return }
+        let back = logged.filter { $0.seats.isEmpty && $0.appliedAt == number && member < $0.member }
+        guard !back.isEmpty else { return }
+        log.takeovers = logged.filter { !back.contains($0) }
+        for t in back {
+            play?.absence.agreed.append(
+                AgreedTakeover(
+                    member: t.member, number: t.number, bot: t.bot, forfeit: t.forfeit, signature: t.signature))
+            out.append(
+                .log(.notice, "table \(id): \(ctx.name(t.member))'s takeover passes again, after \(ctx.name(member))'s")
+            )
+        }
+        persist()
+    }
 }

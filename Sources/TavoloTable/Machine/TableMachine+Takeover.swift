@@ -174,6 +174,7 @@ extension TableMachine {
         let takeover = AgreedTakeover(
             member: member, number: number, bot: bot, forfeit: forfeit, signature: signature, seatMoves: seatMoves)
         play?.absence.agreed.append(takeover)
+        takeBackSeatlessTakeovers(passingAfter: member, at: number)
         renameHeirs(passedTo: member, outBelow: number)
         // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
         guard let heir = heir(of: takeover, at: number) else { return }
