@@ -250,6 +250,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the host's takeover first, where the order of ids passes the forfeit first and the host inherits the "
                 + "seat and passes it on (§10.6: the seatless takeover is taken back and passed again)"
         ),
+        (
+            "spirits/5", 501042,
+            "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
+                + "votes about the paused member with the members' relayed ones and passed its seat the table never "
+                + "passed; they refused its moves for ever (§9.12: a spectator counts no vote cast after its voter was out)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -79,4 +79,14 @@ extension TableMachine {
         let pending = agreed.contains { $0.member == me } ? info.seats.filter { $0.owner == me }.map(\.seat) : []
         return (passed + pending).sorted()
     }
+
+    /// Whether `voter` was agreed out before it cast a vote at `number`: voted out from `number` or below, or
+    /// forfeited below it (a leaver votes before it leaves).
+    func cameAfterOut(_ voter: NodeID, _ number: Int) -> Bool {
+        let logged = (log.takeovers ?? []).first { $0.member == voter }.map { ($0.number, $0.forfeit) }
+        guard
+            let (out, forfeit) = logged ?? agreed.first(where: { $0.member == voter }).map({ ($0.number, $0.forfeit) })
+        else { return false }
+        return forfeit ? number > out : number >= out
+    }
 }
