@@ -251,6 +251,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "seat and passes it on (§10.6: the seatless takeover is taken back and passed again)"
         ),
         (
+            "othello/2", 603642,
+            "the seatless host paused past the grace after the last move, its result lost: the others voted it out "
+                + "after the end and left it out of `finalHashes`, since a seatless host agreed out is no longer among "
+                + "the table's members (its host moved on; §9.12: the members at the start of play count)"
+        ),
+        (
             "spirits/5", 501042,
             "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "

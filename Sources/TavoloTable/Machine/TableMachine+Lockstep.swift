@@ -351,8 +351,9 @@ extension TableMachine {
     /// it, so "not replaced" would list other members at other nodes.
     var membersToTheEnd: [NodeID] {
         guard !isRace else { return activeMembers }
+        // The members at the start: a seatless host agreed out is no longer `info.members`, whose host moved on.
         let takenOver = Set((log.takeovers ?? []).map(\.member))
-        return info.members.filter { !takenOver.contains($0) }
+        return startMembers.filter { !takenOver.contains($0) }.sorted()
     }
 
     /// Stops the table with a report; tells the other members when this node found the fault.
