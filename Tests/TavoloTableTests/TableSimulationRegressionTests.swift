@@ -257,6 +257,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the table's members (its host moved on; §9.12: the members at the start of play count)"
         ),
         (
+            "spirits/4", 80554,
+            "a member cut off past the grace, then the host lost right after its vote: one member agreed at move 11 "
+                + "and played the heir's move; the others took it in a catch-up, voted at 12, and neither count reached "
+                + "a majority (§9.12: a member whose grace ends joins the earlier count first)"
+        ),
+        (
             "spirits/5", 501042,
             "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "

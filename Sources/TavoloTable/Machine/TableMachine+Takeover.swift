@@ -36,6 +36,7 @@ extension TableMachine {
                         "grace over: \(absentNames) did not come back and no majority can vote a bot in; "
                         + "`tavolo leave` ends the table as abandoned"))
         }
+        joinEarlierVote(about: member)
         vote(member)
     }
 
@@ -58,13 +59,6 @@ extension TableMachine {
         sendToTable(.takeover(table: id, member: member, number: number))
         let mine = me
         play?.absence.votes[member, default: [:]][number, default: []].insert(mine)
-    }
-
-    /// After a catch-up: a vote cast at a move this node has since passed is cast again where it is now, so the
-    /// voters converge on the furthest move any of them reached.
-    mutating func revoteIfBehind() {
-        guard let s = session else { return }
-        for (member, n) in myVote where n < s.moveNumber && graceOver.contains(member) { vote(member) }
     }
 
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int, relaying relayed: [NodeID] = []) {

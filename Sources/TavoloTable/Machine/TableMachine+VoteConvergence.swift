@@ -1,0 +1,27 @@
+import TavoloCore
+import TavoloProtocol
+
+/// Votes about one lost member converge on one move count (PROTOCOL.md §9.12): voters behind catch up and vote again
+/// where they are, and a member whose grace ends past a count others voted at joins that count first.
+extension TableMachine {
+    /// After a catch-up: a vote cast at a move this node has since passed is cast again where it is now, so the
+    /// voters converge on the furthest move any of them reached.
+    mutating func revoteIfBehind() {
+        guard let s = session else { return }
+        for (member, n) in myVote where n < s.moveNumber && graceOver.contains(member) { vote(member) }
+    }
+
+    /// When this node's grace for `member` ends past a count others already voted at, it votes there too (turn-based).
+    /// A member that agreed at that count played the heir's move and votes no more; a node that took that move in a
+    /// catch-up before its grace ended would otherwise vote only at its own count, and a voter gone right after
+    /// agreeing leaves the two counts each short of a majority (§9.12).
+    mutating func joinEarlierVote(about member: NodeID) {
+        guard let s = session, !s.isSimultaneous, myVote[member] == nil, !replaced.contains(member) else { return }
+        let earlier = (votes[member] ?? [:]).filter { count, voters in
+            count < s.moveNumber && voters.contains { $0 != me && !replaced.contains($0) }
+        }
+        guard let count = earlier.keys.max() else { return }
+        cast(member: member, number: count)
+        countVote(member: member, number: count, from: me)
+    }
+}
