@@ -263,6 +263,11 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "a majority (§9.12: a member whose grace ends joins the earlier count first)"
         ),
         (
+            "fifteen5/2", 800581,
+            "a race's seatless host lost for good: one racer voted at 90, the other at 134 when its grace ended, and "
+                + "the first, at 134 by then through live moves (no catch-up), never voted again (§9.12)"
+        ),
+        (
             "spirits/5", 501042,
             "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "

@@ -76,6 +76,10 @@ extension TableMachine {
                 sendSync(to: voter)
             } else if number < s.moveNumber {
                 sendCatchUp(to: voter, from: number)
+            } else if let mine = myVote[member], mine < number {
+                // This node reached the voter's count since its own vote, with no catch-up (a race's moves go on
+                // while a seatless member is away): it votes again there, or the two votes never meet.
+                vote(member)
             }
         }
         // The votes about this node that another voter counted: only the member voted out takes them, and only
