@@ -268,6 +268,16 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the first, at 134 by then through live moves (no catch-up), never voted again (§9.12)"
         ),
         (
+            "spirits/6", 900030,
+            "my first version of joining an earlier count (§9.12) joined votes of an earlier absence of the same "
+                + "member: its seats passed from move 21, which it had played past, and the moves since were dropped "
+                + "(found by the long run on that version; spirits/4 901059 too)"
+        ),
+        (
+            "spirits/4", 901059,
+            "the same: a member back from a 2|2 partition and lost again was voted out from the partition's count"
+        ),
+        (
             "spirits/5", 501042,
             "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "

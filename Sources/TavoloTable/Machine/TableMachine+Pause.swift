@@ -16,6 +16,8 @@ extension TableMachine {
 
     mutating func memberLost(_ peer: NodeID) {
         guard play?.absence.absent.insert(peer).inserted == true else { return }
+        let count = session?.moveNumber ?? 0
+        play?.absence.lostAt[peer] = count
         // Deadlines of deals and bot moves start again on resume: a pause is no member's fault.
         for timer in awaited { cancelTimer(timer) }
         awaited = []

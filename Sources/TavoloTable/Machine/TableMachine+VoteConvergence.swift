@@ -14,11 +14,15 @@ extension TableMachine {
     /// When this node's grace for `member` ends past a count others already voted at, it votes there too (turn-based).
     /// A member that agreed at that count played the heir's move and votes no more; a node that took that move in a
     /// catch-up before its grace ended would otherwise vote only at its own count, and a voter gone right after
-    /// agreeing leaves the two counts each short of a majority (§9.12).
+    /// agreeing leaves the two counts each short of a majority (§9.12). Only counts from the one this node lost the
+    /// member at: votes stay counted when a member comes back, and those of an earlier absence would take its seats
+    /// from a move it has played since.
     mutating func joinEarlierVote(about member: NodeID) {
-        guard let s = session, !s.isSimultaneous, myVote[member] == nil, !replaced.contains(member) else { return }
+        guard let s = session, !s.isSimultaneous, myVote[member] == nil, !replaced.contains(member),
+            let lost = play?.absence.lostAt[member]
+        else { return }
         let earlier = (votes[member] ?? [:]).filter { count, voters in
-            count < s.moveNumber && voters.contains { $0 != me && !replaced.contains($0) }
+            count >= lost && count < s.moveNumber && voters.contains { $0 != me && !replaced.contains($0) }
         }
         guard let count = earlier.keys.max() else { return }
         cast(member: member, number: count)

@@ -98,6 +98,8 @@ struct MemberAbsence {
     var absent: Set<NodeID> = []
     /// Absent members whose grace period ended here.
     var graceOver: Set<NodeID> = []
+    /// The move count each absent member was lost at here, this time (votes below it are from an earlier absence).
+    var lostAt: [NodeID: Int] = [:]
     /// Peers this node sent its `table.sync` to since they (re)connected.
     var syncSent: Set<NodeID> = []
     /// Takeover votes seen: member voted out → move number → voters.
