@@ -278,6 +278,12 @@ final class TableSimulationRegressionTests: XCTestCase {
             "the same: a member back from a 2|2 partition and lost again was voted out from the partition's count"
         ),
         (
+            "fifteen/4", 1000556,
+            "a race: one racer's grace for a member gone for good ended past the count the others agreed at, with one "
+                + "of their votes lost with a host gone too; it voted only at its own count and waited paused for ever "
+                + "(§9.12: joining an earlier count, races too)"
+        ),
+        (
             "spirits/5", 501042,
             "a 2|3 partition and a member paused past the grace: the two cut off, voted out, counted each other's "
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "

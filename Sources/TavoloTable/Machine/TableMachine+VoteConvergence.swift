@@ -11,14 +11,14 @@ extension TableMachine {
         for (member, n) in myVote where n < s.moveNumber && graceOver.contains(member) { vote(member) }
     }
 
-    /// When this node's grace for `member` ends past a count others already voted at, it votes there too (turn-based).
-    /// A member that agreed at that count played the heir's move and votes no more; a node that took that move in a
-    /// catch-up before its grace ended would otherwise vote only at its own count, and a voter gone right after
-    /// agreeing leaves the two counts each short of a majority (§9.12). Only counts from the one this node lost the
+    /// When this node's grace for `member` ends past a count others already voted at, it votes there too. A member
+    /// that agreed at that count votes no more (and, turn-based, played the heir's move); a node that went past that
+    /// count before its grace ended (a catch-up; a race's moves) would otherwise vote only at its own count, and a
+    /// voter gone right after agreeing leaves the two counts each short of a majority (§9.12). Only counts from the one this node lost the
     /// member at: votes stay counted when a member comes back, and those of an earlier absence would take its seats
     /// from a move it has played since.
     mutating func joinEarlierVote(about member: NodeID) {
-        guard let s = session, !s.isSimultaneous, myVote[member] == nil, !replaced.contains(member),
+        guard let s = session, myVote[member] == nil, !replaced.contains(member),
             let lost = play?.absence.lostAt[member]
         else { return }
         let earlier = (votes[member] ?? [:]).filter { count, voters in
