@@ -41,7 +41,7 @@ extension BotFactory where State == BriscolaState {
             bot("search").level(
                 .expert,
                 summary:
-                    "search: the strong bot with sixteen times the samples of the hidden cards (~20 ms, at most ~0.1 s)"
+                    "search: the strong bot with sixteen times the samples of the hidden cards, and an exact ending over every hand the opponent may hold once two draws are left (2 players; ~25 ms, at most ~0.1 s)"
             ),
         ]
         // Another helper may register its own levels for Briscola: its kinds win.

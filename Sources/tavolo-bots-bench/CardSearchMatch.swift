@@ -38,6 +38,18 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Briscola: instead, the strong bot with this many worlds (for tuning).")
     var briscolaWorlds: Int?
 
+    @Option(help: "Briscola: instead, the expert bot with its exact ending from this pile size on (for tuning).")
+    var briscolaEndgamePile: Int?
+
+    @Option(help: "Briscola tuning: the expert's win bonus.")
+    var briscolaWinBonus = 120
+
+    @Option(help: "Briscola tuning: the expert solves play-outs exactly once the pile is empty (0 or 1).")
+    var briscolaExactAfterPile = 1
+
+    @Option(help: "Briscola tuning: weight of a world where the opponent's lead is not the emulator's.")
+    var briscolaOffLead = 0.3
+
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
         guard ["spirits", "briscola", "both"].contains(game) else {
@@ -79,6 +91,17 @@ struct CardSearchMatch: ParsableCommand {
         if let w = briscolaWorlds {
             bot = BotFactory(kind: "strong/\(w)", summary: "") { seed, seat in
                 BriscolaStrongBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, kind: "strong/\(w)")
+            }
+        }
+        if let pile = briscolaEndgamePile {
+            let w = briscolaWorlds ?? BriscolaStrongBot.searchWorlds
+            let (bonus, exact, off) = (briscolaWinBonus, briscolaExactAfterPile, briscolaOffLead)
+            bot = BotFactory(kind: "expert/\(w)/\(pile)/\(bonus)/\(exact)/\(off)", summary: "") { seed, seat in
+                var b = BriscolaExpertBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, endgamePile: pile)
+                b.winBonus = bonus
+                b.exactAfterPile = exact != 0
+                b.offLeadWeight = off
+                return b
             }
         }
         let opponent = try factory(briscolaOpponent, in: all)

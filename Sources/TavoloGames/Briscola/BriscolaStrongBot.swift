@@ -31,8 +31,9 @@ public struct BriscolaStrongBot: Bot {
         kindName = kind
     }
 
-    /// The worlds of `search` and `expert`: more samples, so less noise in each card's value; about 20 ms a move.
-    /// Against the strong bot it won 53.1% of 2,000 games (`tavolo-bots-bench card-search`). Looking further ahead in
+    /// The worlds of `search` and `expert` (`BriscolaExpertBot`): more samples, so less noise in each card's value;
+    /// about 20 ms a move. Against the strong bot these worlds alone won 53.1% of 2,000 games
+    /// (`tavolo-bots-bench card-search`). Looking further ahead in
     /// each world lost (36% at one card more): a reply chosen with every card in view is one no real opponent could
     /// find. An information-set tree search of 6,000 iterations did no better (51.0% of 600 games).
     public static let searchWorlds = 2048
@@ -83,19 +84,19 @@ public struct BriscolaStrongBot: Bot {
 
     /// The final value for `seat`: its side's point margin over the best opposing side, plus 40 for a win
     /// (minus 40 for a loss, nothing for a draw).
-    static func value(_ s: BriscolaState, seat: Int) -> Int {
+    static func value(_ s: BriscolaState, seat: Int, winBonus: Int = 40) -> Int {
         let p = s.sidePoints
         var best = Int.min
         for o in 0..<s.playerCount where !s.sameSide(o, seat) { best = max(best, p[o]) }
         let margin = p[seat] - best
         guard let outcome = s.outcome, !outcome.winners.isEmpty else { return margin }
-        return margin + (outcome.winners.contains(seat) ? 40 : -40)
+        return margin + (outcome.winners.contains(seat) ? winBonus : -winBonus)
     }
 
     /// Exact value for `seat` of a state with no hidden cards and an empty pile (alpha-beta, the other sides
     /// playing together against it).
-    static func solve(_ s: BriscolaState, seat: Int, alpha: Int, beta: Int) -> Int {
-        if s.isOver { return value(s, seat: seat) }
+    static func solve(_ s: BriscolaState, seat: Int, alpha: Int, beta: Int, winBonus: Int = 40) -> Int {
+        if s.isOver { return value(s, seat: seat, winBonus: winBonus) }
         var alpha = alpha
         var beta = beta
         let maximizing = s.sameSide(s.current, seat)
@@ -103,7 +104,7 @@ public struct BriscolaStrongBot: Bot {
         for card in s.hands[s.current] {
             var child = s
             child.play(card)
-            let v = solve(child, seat: seat, alpha: alpha, beta: beta)
+            let v = solve(child, seat: seat, alpha: alpha, beta: beta, winBonus: winBonus)
             if maximizing {
                 best = max(best, v)
                 alpha = max(alpha, v)
@@ -135,10 +136,9 @@ extension BotFactory where State == BriscolaState {
             BotFactory(
                 kind: "search",
                 summary:
-                    "the strong bot with \(BriscolaStrongBot.searchWorlds) samples of the hidden cards a card instead of 128 (2 and 4 players; in chiamata it is the strong bot)"
+                    "the strong bot with \(BriscolaStrongBot.searchWorlds) samples of the hidden cards a card instead of 128 (2 and 4 players; in chiamata it is the strong bot); with 2 players, the last draws searched exactly, every hand the opponent may hold and every card it may draw (`BriscolaExpertBot`)"
             ) { seed, seat in
-                BriscolaStrongBot(
-                    rng: botRNG(gameSeed: seed, seat: seat), worlds: BriscolaStrongBot.searchWorlds, kind: "search")
+                BriscolaExpertBot(rng: botRNG(gameSeed: seed, seat: seat))
             },
         ]
     }
