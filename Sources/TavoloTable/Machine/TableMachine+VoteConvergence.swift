@@ -14,9 +14,9 @@ extension TableMachine {
     /// When this node's grace for `member` ends past a count others already voted at, it votes there too. A member
     /// that agreed at that count votes no more (and, turn-based, played the heir's move); a node that went past that
     /// count before its grace ended (a catch-up; a race's moves) would otherwise vote only at its own count, and a
-    /// voter gone right after agreeing leaves the two counts each short of a majority (§9.12). Only counts from the one this node lost the
-    /// member at: votes stay counted when a member comes back, and those of an earlier absence would take its seats
-    /// from a move it has played since.
+    /// voter gone right after agreeing leaves the two counts each short of a majority (§9.12). Only counts from the
+    /// one this node lost the member at: votes stay counted when a member comes back, and those of an earlier absence
+    /// would take its seats from a move it has played since.
     mutating func joinEarlierVote(about member: NodeID) {
         guard let s = session, myVote[member] == nil, !replaced.contains(member),
             let lost = play?.absence.lostAt[member]
