@@ -4,8 +4,8 @@ import TavoloCore
 ///
 /// While the pile is long it samples the hidden cards as the strong bot does, `BriscolaStrongBot.searchWorlds` worlds
 /// a move; with two players its play-outs are solved exactly once the pile is empty, a win weighs more against the
-/// margin, and a world whose opponent's lead is not the one it would likely have made weighs less. With two players and at most `endgamePile` cards left in the pile it stops sampling: it tries every hand the
-/// opponent may hold (all equally likely) and plays each of its cards out exactly, the draws being chance nodes
+/// margin, and a world whose opponent's lead is not the one it would likely have made weighs less. With two players
+/// and at most `endgamePile` cards left in the pile it stops sampling: it tries every hand the opponent may hold (all equally likely) and plays each of its cards out exactly, the draws being chance nodes
 /// over the cards still hidden (`BriscolaEndgame`), so it never plans on knowing which card it will draw.
 /// Deterministic: the enumeration follows the observation, the samples the `botRNG` stream it was made with.
 public struct BriscolaExpertBot: Bot {
@@ -55,9 +55,7 @@ public struct BriscolaExpertBot: Bot {
     /// pile is empty, then (`exactAfterPile`) the rest solved exactly, which in a two-player world is what both
     /// players see; a world is weighted by how likely the opponent's card on the table was from its sampled hand.
     mutating func sampledChoice(_ obs: BriscolaObservation) -> Card {
-        var moves = Array(obs.hand)
-        let preferred = BriscolaEmulator.choose(obs)
-        if let i = moves.firstIndex(of: preferred) { moves.swapAt(0, i) }
+        let moves = Self.candidates(obs)
         var totals = [Double](repeating: 0, count: moves.count)
         for _ in 0..<strong.worlds {
             let world = BriscolaState(sampling: obs, rng: &strong.rng)
@@ -68,6 +66,18 @@ public struct BriscolaExpertBot: Bot {
                 totals[i] += weight * Double(playOut(&s, seat: obs.seat))
             }
         }
+        return Self.best(moves, totals)
+    }
+
+    /// The hand's cards, the emulator's choice first: it wins ties.
+    static func candidates(_ obs: BriscolaObservation) -> [Card] {
+        var moves = Array(obs.hand)
+        if let i = moves.firstIndex(of: BriscolaEmulator.choose(obs)) { moves.swapAt(0, i) }
+        return moves
+    }
+
+    /// The move with the highest total; the first of those tied.
+    static func best(_ moves: [Card], _ totals: [Double]) -> Card {
         var best = 0
         for i in moves.indices.dropFirst() where totals[i] > totals[best] { best = i }
         return moves[best]
@@ -107,9 +117,7 @@ public struct BriscolaExpertBot: Bot {
     /// The card with the best mean exact value over every hand the opponent may hold; ties go to the emulator's
     /// choice, then to the lower card number.
     func endgameChoice(_ obs: BriscolaObservation, trumpCard: Card) -> Card {
-        var moves = Array(obs.hand)
-        let preferred = BriscolaEmulator.choose(obs)
-        if let i = moves.firstIndex(of: preferred) { moves.swapAt(0, i) }
+        let moves = Self.candidates(obs)
         let opponent = 1 - obs.seat
         let unseen = Array(obs.unseen)
         let points = obs.capturedPoints
@@ -123,9 +131,7 @@ public struct BriscolaExpertBot: Bot {
                 led: obs.table.first, winBonus: winBonus)
             for (i, card) in moves.enumerated() { totals[i] += position.value(after: card) }
         }
-        var best = 0
-        for i in moves.indices.dropFirst() where totals[i] > totals[best] { best = i }
-        return moves[best]
+        return Self.best(moves, totals)
     }
 
     /// Calls `body` with every subset of `cards` of `size` cards, in a fixed order.
