@@ -1,0 +1,155 @@
+/// Each deal's shuffles in member order and its openings (PROTOCOL.md §14.8 steps 2, 3 and 5): who shuffles next,
+/// which shares this node owes, and the cards of its seats once every other member's share is in.
+extension SealedTable {
+    /// Shuffles and shares a member may send ahead of their turn, per deal: one shuffle each, a few share messages.
+    static let maxEarlyShares = 64
+
+    /// Begins the deal the game is at, if it has not (the start, each Spirits! round): member 0 shuffles at once.
+    /// Messages to send; none before every key is in, or while the game is over.
+    public mutating func beginDealIfDue() throws(SealedFault) -> [SealedMessage] {
+        let number = common.dealNumber
+        guard hasAllKeys, common.turn != .terminal, number > deals.count else { return [] }
+        let publicKeys = keys.compactMap { $0 }
+        var view = SealedDealView(
+            deal: SealedDeal(context: context, number: number, cards: cards, publicKeys: publicKeys))
+        for placement in common.sealedDealtPositions() {
+            if let seat = placement.seat {
+                view.holders[placement.position] = seat
+            } else {
+                view.openPositions.insert(placement.position)
+            }
+        }
+        deals.append(view)
+        return try shuffleIfMyTurn()
+    }
+
+    /// Member `member`'s step of deal `deal`; kept until its turn when it comes early (before the step of the member
+    /// before it, or before this node reached the deal).
+    public mutating func acceptShuffle(from member: Int, deal number: Int, input: [UInt8], deck: [UInt8])
+        throws(SealedFault) -> [SealedMessage]
+    {
+        guard (0..<members).contains(member), member != me else { return [] }
+        guard number >= max(1, deals.count), number <= deals.count + 1 else {
+            throw SealedFault(.badDeck, member: member, "a shuffle of deal \(number), which is not the next one")
+        }
+        let next = number <= deals.count ? deals[number - 1].deal.nextShuffler : 0
+        guard let next, member >= next else {
+            throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
+        }
+        guard member == next, number <= deals.count else {
+            var waiting = early[number, default: SealedEarlyMessages()]
+            guard waiting.shuffles[member] == nil else {
+                throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
+            }
+            waiting.shuffles[member] = (input, deck)
+            early[number] = waiting
+            return []
+        }
+        try deals[number - 1].deal.acceptShuffle(from: member, input: input, deck: deck)
+        return try shuffleIfMyTurn()
+    }
+
+    /// This node's step when its turn has come (after the early steps of members before it), and its shares once the
+    /// deck is final.
+    mutating func shuffleIfMyTurn() throws(SealedFault) -> [SealedMessage] {
+        guard let d = deals.indices.last else { return [] }
+        var out: [SealedMessage] = []
+        while let next = deals[d].deal.nextShuffler {
+            if next == me {
+                let (input, deck) = deals[d].deal.shuffle(with: secret)
+                let bytes = SealedDeck.encode(deck)
+                try deals[d].deal.acceptShuffle(from: me, input: input, deck: bytes)
+                out.append(.shuffle(table: context.tableId, deal: d + 1, input: input, deck: bytes))
+            } else if let step = early[d + 1]?.shuffles.removeValue(forKey: next) {
+                try deals[d].deal.acceptShuffle(from: next, input: step.input, deck: step.deck)
+            } else {
+                return out
+            }
+        }
+        out += try dealShares(d)
+        return out
+    }
+
+    /// The deck is final: this node's shares for every position dealt to a seat it does not own and every position
+    /// open to everyone (§14.8 step 3), then the shares that waited for the deck.
+    mutating func dealShares(_ d: Int) throws(SealedFault) -> [SealedMessage] {
+        let view = deals[d]
+        let positions = view.holders.filter { !owns(seat: $0.value) }.map(\.key) + view.openPositions
+        let out = try shareOut(d, positions: positions.sorted())
+        let waiting = early.removeValue(forKey: d + 1)?.shares ?? []
+        for item in waiting { try acceptShares(from: item.member, deal: d + 1, item.shares) }
+        _ = try openKnown(d)
+        return out
+    }
+
+    /// This node's shares for `positions` of deal `d + 1`, kept in its own deal too (a card opens with every member's).
+    mutating func shareOut(_ d: Int, positions: [Int]) throws(SealedFault) -> [SealedMessage] {
+        guard !positions.isEmpty else { return [] }
+        let made = deals[d].deal.shares(of: secret, positions: positions)
+        try deals[d].deal.acceptShares(from: me, made, verify: false)
+        let list = made.map { SealedMessage.PositionShare(position: $0.position, share: $0.share) }
+        return [.shares(table: context.tableId, deal: d + 1, shares: list)]
+    }
+
+    /// Member `member`'s shares of deal `deal`. Those this node relies on (its seats' cards, the open ones) are checked
+    /// now; the rest are kept. Returns whether this node learned a card (its game is then rebuilt).
+    @discardableResult
+    public mutating func acceptShares(from member: Int, deal number: Int, _ list: [SealedMessage.PositionShare])
+        throws(SealedFault) -> Bool
+    {
+        guard (0..<members).contains(member), member != me else { return false }
+        guard number >= max(1, deals.count), number <= deals.count + 1 else {
+            throw SealedFault(.badShare, member: member, "shares of deal \(number), which is not the next one")
+        }
+        let d = number - 1
+        guard number <= deals.count, deals[d].deal.finalDeck != nil else {
+            var waiting = early[number, default: SealedEarlyMessages()]
+            guard waiting.shares.count < Self.maxEarlyShares else {
+                throw SealedFault(.badShare, member: member, "too many shares before the deck was final")
+            }
+            waiting.shares.append((member, list))
+            early[number] = waiting
+            return false
+        }
+        for item in list {
+            let mine = deals[d].holders[item.position].map(owns(seat:)) ?? false
+            let relied = mine || deals[d].openPositions.contains(item.position)
+            try deals[d].deal.acceptShares(from: member, [(item.position, item.share)], verify: relied)
+        }
+        return try openKnown(d)
+    }
+
+    /// Opens every card of this node's seats and every open position whose shares are all in; true when one opened.
+    mutating func openKnown(_ d: Int) throws(SealedFault) -> Bool {
+        var learned = false
+        for (p, seat) in deals[d].holders.sorted(by: { $0.key < $1.key })
+        where owns(seat: seat) && deals[d].privateCards[p] == nil && deals[d].publicCards[p] == nil {
+            if let card = try deals[d].deal.open(p, with: secret) {
+                deals[d].privateCards[p] = card
+                learned = true
+            }
+        }
+        for p in deals[d].openPositions.sorted() where deals[d].publicCards[p] == nil {
+            if let card = try deals[d].deal.open(p) {
+                deals[d].publicCards[p] = card
+                learned = true
+            }
+        }
+        if learned {
+            if deals[d].openPositions.contains(where: { deals[d].publicCards[$0] != nil }) { try rebuildCommon() }
+            try rebuildLocal()
+        }
+        return learned
+    }
+
+    /// Whether every card this node needs now is open: its seats' and the open positions of the current deal. Its seats
+    /// move only then, and no move of the deal is applied before the open positions are known.
+    public var isReady: Bool {
+        guard let view = current, view.deal.finalDeck != nil else { return false }
+        let mine = view.holders.filter { owns(seat: $0.value) }.keys
+        return mine.allSatisfy { view.knownCards[$0] != nil }
+            && view.openPositions.allSatisfy {
+                view.publicCards[$0] != nil
+            }
+    }
+}

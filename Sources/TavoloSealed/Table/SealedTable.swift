@@ -1,0 +1,103 @@
+import TavoloCore
+
+/// A sealed table's game at one member (PROTOCOL.md §14.8): the keys, each deal's shuffles and shares, the cards
+/// this node may see, and the two games it runs — `local`, on the cards its seats saw (what its user and bots play
+/// from), and `common`, on the public completion (the same at every node: what the state hash covers, §14.9). Pure:
+/// messages in, checks, messages out; every lie seen live throws a `SealedFault` naming its member, and the rest is
+/// the audit's (`SealedTable+Audit.swift`).
+///
+/// The table layer keeps the order: a move that plays a card is first opened here (`acceptPlay`, which rebuilds
+/// `common` with the card public), then applied by its sequencer to `common`, then told here (`applied`), which
+/// rebuilds `local`, notes the draws and answers with the shares the draws need.
+public struct SealedTable {
+    public let context: SealedContext
+    public let secret: SealedMemberSecret
+    /// The member that owns each seat (member `j` is the `j`-th participant, §14.1).
+    public let seatMembers: [Int]
+    public let members: Int
+    public let cards: SealedCardPoints
+    /// Each member's public key once it is in and its proof verified.
+    public private(set) var keys: [RistrettoPoint?]
+    /// Deal `d` is `deals[d − 1]`.
+    public internal(set) var deals: [SealedDealView] = []
+    /// Every move applied so far, in order.
+    public internal(set) var moves: [AnyGameMove] = []
+    /// Messages that came before their turn, by deal number (the current deal and the next only, bounded).
+    var early: [Int: SealedEarlyMessages] = [:]
+    /// The secrets members opened at the audit, by member.
+    public internal(set) var auditSecrets: [Int: [UInt8]] = [:]
+    /// This node's game: its seats' cards where they lie, every other card a stand-in.
+    public let local: any SealedGameSession
+    /// The game on the public completion: identical at every member.
+    public let common: any SealedGameSession
+
+    public var me: Int { secret.member }
+
+    public init(
+        context: SealedContext, secret: SealedMemberSecret, seatMembers: [Int], members: Int,
+        local: any SealedGameSession, common: any SealedGameSession
+    ) {
+        precondition(seatMembers.allSatisfy { (0..<members).contains($0) } && secret.member < members)
+        self.context = context
+        self.secret = secret
+        self.seatMembers = seatMembers
+        self.members = members
+        cards = SealedCardPoints(numbers: common.sealedCardNumbers)
+        self.local = local
+        self.common = common
+        keys = Array(repeating: nil, count: members)
+        keys[secret.member] = secret.publicKey
+    }
+
+    // MARK: Keys (§14.4, §14.8 step 1)
+
+    /// `table.sealed-key`: this node's key and its proof.
+    public var keyMessage: SealedMessage {
+        .key(table: context.tableId, key: secret.publicKey, proof: secret.keyProof())
+    }
+
+    /// Member `member`'s key: its proof must verify, and a second key must be the same.
+    public mutating func acceptKey(from member: Int, key: RistrettoPoint, proof: KeyProof) throws(SealedFault) {
+        guard keys.indices.contains(member), member != me else { return }
+        guard proof.verifies(publicKey: key, context: context, member: member) else {
+            throw SealedFault(.badKey, member: member, "the key's proof does not verify")
+        }
+        if let known = keys[member], known != key {
+            throw SealedFault(.badKey, member: member, "a second, different key")
+        }
+        keys[member] = key
+    }
+
+    public var hasAllKeys: Bool { keys.allSatisfy { $0 != nil } }
+
+    /// Whether `seat` is one of this node's.
+    public func owns(seat: Int) -> Bool { seatMembers.indices.contains(seat) && seatMembers[seat] == me }
+
+    /// The current deal, once begun.
+    public var current: SealedDealView? { deals.last }
+
+    // MARK: Games
+
+    /// Each begun deal's order as this node knows it (public only, or with its own cards), for a rebuild. A deal whose
+    /// deck is not final yet is left out: the game keeps the seed's order there, a stand-in nobody plays from.
+    func completions(withPrivate: Bool) -> [[Int]] {
+        deals.filter { $0.deal.finalDeck != nil }.map { view in
+            SealedCompletion.order(
+                cardNumbers: cards.numbers, known: withPrivate ? view.knownCards : view.publicCards)
+        }
+    }
+
+    /// Builds `common` again from the public knowledge, at the moves applied so far.
+    mutating func rebuildCommon() throws(SealedFault) {
+        do { try common.sealedRebuild(deals: completions(withPrivate: false), moves: moves) } catch {
+            throw SealedFault(.badCard, member: nil, "the public game does not replay: \(error)")
+        }
+    }
+
+    /// Builds `local` again from what this node knows, at the moves applied so far.
+    mutating func rebuildLocal() throws(SealedFault) {
+        do { try local.sealedRebuild(deals: completions(withPrivate: true), moves: moves) } catch {
+            throw SealedFault(.badCard, member: nil, "this node's game does not replay: \(error)")
+        }
+    }
+}
