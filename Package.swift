@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "TavoloTable",
             dependencies: [
-                "TavoloCore", "TavoloProtocol",
+                "TavoloCore", "TavoloProtocol", "TavoloSealed",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -229,7 +229,7 @@ let package = Package(
             dependencies: ["TavoloDoctor", "TavoloControl", "TavoloProtocol", "TavoloTestSupport"]),
         .testTarget(
             name: "TavoloWebTests", dependencies: ["TavoloWeb", "TavoloControl", "TavoloTable", "TavoloTestSupport"]),
-        .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed", "TavoloTestSupport"]),
+        .testTarget(name: "TavoloSealedTests", dependencies: ["TavoloSealed", "TavoloGames", "TavoloTestSupport"]),
         .testTarget(
             name: "TavoloNoiseTests",
             dependencies: ["TavoloNoise", "TavoloTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

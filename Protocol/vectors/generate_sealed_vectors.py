@@ -189,6 +189,8 @@ def example_messages(table, members, sealed, deal, n):
         {"type": "table.sealed-shares", "table": table, "deal": deal["deal"],
          "shares": [{"position": s["position"], "share": s["share"], "proof": s["proof"]}
                     for s in deal["shares"] if s["member"] == 1]},
+        {"type": "table.sealed-open", "table": table, "deal": deal["deal"], "number": 3, "position": 0,
+         **{k: s[k] for s in deal["shares"] if s["member"] == 0 and s["position"] == 0 for k in ("share", "proof")}},
         {"type": "table.sealed-audit", "table": table, "secrets": [{"member": 2, "secret": members[2].sigma.hex()}]},
     ]
 
@@ -257,7 +259,7 @@ def main():
                        "escrow: member 0's pieces for the others, their commitments, and "
                        "each piece sealed to its holder's key (table.sealed-escrow's pieces). messages: a "
                        "table.sealed-key, -escrow, -shuffle (member 0, first deal), -shares (member 1, positions "
-                       "0-2) and -audit (member 2) as section 14.7 writes them.",
+                       "0-2), -open (member 0, position 0, move 3) and -audit (member 2) as section 14.7 writes them.",
         "cardPoints": [card_point(i).hex() for i in range(54)],
         "cases": [
             make_case(0, "0a1b2c3d-1-1", 2, 40, [1]),

@@ -25,8 +25,10 @@ extension ControlCall where Response == [TableInfo] {
 }
 
 extension ControlCall where Response == TableInfo {
-    public static func host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil) -> Self {
-        .init(.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
+    public static func host(
+        game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil, sealed: Bool = false
+    ) -> Self {
+        .init(.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: sealed))
     }
     public static func fill(table: TableID, bot: String) -> Self { .init(.fill(table: table, bot: bot)) }
     public static func invite(table: TableID, seat: Int, node: String) -> Self {

@@ -11,7 +11,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Known tables, open ones first.
     case tables
     /// Host a new open table; `players` may be left out for a game with one player count.
-    case host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil)
+    case host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil, sealed: Bool = false)
     /// Take a seat at `table`, or at the oldest open table of `game` (automatch).
     case join(table: TableID?, game: String?, seat: Int?, bot: String?)
     /// Host: every free seat gets a host bot.
@@ -113,7 +113,7 @@ public enum ControlOp: String, CaseIterable, Sendable {
 extension ControlRequest: Codable {
     enum Key: String, CodingKey {
         case op, game, players, table, seat, bot, node, move, kinds, message, peer, text, name
-        case grace, takeoverBot
+        case grace, takeoverBot, sealed
         case player
         case room, follow
     }
@@ -131,7 +131,8 @@ extension ControlRequest: Codable {
                 game: try c.decode(String.self, forKey: .game),
                 players: try c.decodeIfPresent(Int.self, forKey: .players),
                 grace: try c.decodeIfPresent(Int.self, forKey: .grace),
-                takeoverBot: try c.decodeIfPresent(String.self, forKey: .takeoverBot))
+                takeoverBot: try c.decodeIfPresent(String.self, forKey: .takeoverBot),
+                sealed: try c.decodeIfPresent(Bool.self, forKey: .sealed) ?? false)
         case .join:
             self = .join(
                 table: try c.decodeIfPresent(TableID.self, forKey: .table),
@@ -186,11 +187,12 @@ extension ControlRequest: Codable {
         case .chatLog(let room, let follow):
             try c.encodeIfPresent(room, forKey: .room)
             if follow { try c.encode(follow, forKey: .follow) }
-        case .host(let game, let players, let grace, let takeoverBot):
+        case .host(let game, let players, let grace, let takeoverBot, let sealed):
             try c.encode(game, forKey: .game)
             try c.encodeIfPresent(players, forKey: .players)
             try c.encodeIfPresent(grace, forKey: .grace)
             try c.encodeIfPresent(takeoverBot, forKey: .takeoverBot)
+            if sealed { try c.encode(sealed, forKey: .sealed) }
         case .join(let table, let game, let seat, let bot):
             try c.encodeIfPresent(table, forKey: .table)
             try c.encodeIfPresent(game, forKey: .game)

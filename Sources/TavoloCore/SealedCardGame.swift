@@ -67,4 +67,24 @@ public protocol SealedGameSession: GameSession {
     /// by `applySealed`, each by the seat to play. The bots' random streams and what they learned are kept: only the
     /// game is rebuilt.
     func sealedRebuild(deals: [[Int]], moves: [AnyGameMove]) throws(MoveError)
+    /// §14.10 step 5: the game from its seed with every deal's true order (`deals[d − 1]`, every card opened by the
+    /// audit), every move applied by the full rules (`apply`): the first the rules refuse, nil when none.
+    func sealedAuditFinding(deals: [[Int]], moves: [AnyGameMove]) -> SealedAuditFinding?
+}
+
+/// What the audit's replay with every hand known found (§14.10 step 5): the first move the full rules refuse.
+public struct SealedAuditFinding: Sendable, Equatable {
+    public var moveNumber: Int
+    public var seat: Int
+    public var error: MoveError
+    /// True when the public rules took the move (`applySealed`) and only a hand nobody could see makes it illegal: a
+    /// false claim (Spirits!' `flee` while holding a card that could follow), not a card the seat did not hold.
+    public var isFalseClaim: Bool
+
+    public init(moveNumber: Int, seat: Int, error: MoveError, isFalseClaim: Bool) {
+        self.moveNumber = moveNumber
+        self.seat = seat
+        self.error = error
+        self.isFalseClaim = isFalseClaim
+    }
 }

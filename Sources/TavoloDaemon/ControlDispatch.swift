@@ -69,8 +69,10 @@ extension NodeService {
         func ok<R: Codable & Sendable>(_ r: R) -> ControlReply { .ok(r, id: id) }
         switch request {
         case .tables: return ok(await tables.list())
-        case .host(let game, let players, let grace, let takeoverBot):
-            return ok(try await tables.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
+        case .host(let game, let players, let grace, let takeoverBot, let sealed):
+            return ok(
+                try await tables.host(
+                    game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: sealed))
         case .join(let table, let game, let seat, let bot):
             return ok(JoinResult(table: try await tables.join(table: table, game: game, seat: seat, bot: bot)))
         case .fill(let table, let bot): return ok(try await tables.fill(table: table, bot: bot))

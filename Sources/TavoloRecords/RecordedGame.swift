@@ -31,6 +31,9 @@ public struct RecordedGame: Sendable, Equatable {
     /// table; the record the members that played on write names it among those who left (§11.1 `takeovers`).
     public static func body(of log: GameLog) -> RecordBody? {
         guard let seed = log.jointSeed else { return nil }
+        // A sealed game's record carries its secrets and deck hashes (§14.12), which no body has yet (§14.14): none
+        // is written, rather than one that no peer could check (its deals are not the joint seed's).
+        if log.table.isSealed { return nil }
         if log.stopped?.hasPrefix(StopCode.memberLeft.rawValue + ":") == true { return nil }
         let final = log.finalHash ?? log.moves.last?.after ?? log.initialHash
         guard let finalHash = final else { return nil }

@@ -20,6 +20,8 @@ public struct SealedFault: Error, Hashable, Sendable, CustomStringConvertible {
         case badSecret = "sealed/bad-secret"
         /// A shuffle that the member's revealed secret does not reproduce.
         case badShuffle = "sealed/bad-shuffle"
+        /// A claim that depended on a hidden hand, false once every hand is known (Spirits!' `flee` with a legal card).
+        case falseFlee = "sealed/false-flee"
     }
 
     public let code: Code

@@ -5,7 +5,7 @@ import TavoloCore
 extension SealedMessage: Codable {
     enum Key: String, CodingKey {
         case type, table, key, proof, pieces, deal, input, deck, shares, secrets, member
-        case position, share, ephemeral, sealed, commitment, secret, owner, piece
+        case position, share, ephemeral, sealed, commitment, secret, owner, piece, number
     }
 
     public init(from decoder: Decoder) throws {
@@ -27,6 +27,12 @@ extension SealedMessage: Codable {
             self = .shuffle(table: table, deal: try Self.deal(c), input: try Self.hex(.input, c, count: 32), deck: deck)
         case "table.sealed-shares":
             self = .shares(table: table, deal: try Self.deal(c), shares: try Self.shares(c))
+        case "table.sealed-open":
+            let share = DecryptionShare(
+                share: try Self.point(.share, c), proof: try Self.value(.proof, c, ShareProof.byteCount, ShareProof.init(bytes:)))
+            self = .open(
+                table: table, deal: try Self.deal(c), number: try Self.number(.number, c, 0...Self.maxMoveNumber),
+                position: try Self.number(.position, c, 0...Self.maxPosition), share: share)
         case "table.sealed-audit":
             var list = try c.nestedUnkeyedContainer(forKey: .secrets)
             var secrets: [MemberSecret] = []
@@ -82,6 +88,12 @@ extension SealedMessage: Codable {
                 try e.encode(s.share.share.bytes.hexString, forKey: .share)
                 try e.encode(s.share.proof.bytes.hexString, forKey: .proof)
             }
+        case .open(_, let deal, let number, let position, let share):
+            try c.encode(deal, forKey: .deal)
+            try c.encode(number, forKey: .number)
+            try c.encode(position, forKey: .position)
+            try c.encode(share.share.bytes.hexString, forKey: .share)
+            try c.encode(share.proof.bytes.hexString, forKey: .proof)
         case .audit(_, let secrets):
             var list = c.nestedUnkeyedContainer(forKey: .secrets)
             for s in secrets {

@@ -11,6 +11,9 @@ public enum SealedMessage: Sendable, Equatable {
     case shuffle(table: String, deal: Int, input: [UInt8], deck: [UInt8])
     /// My shares for these positions of deal `deal`, ascending.
     case shares(table: String, deal: Int, shares: [PositionShare])
+    /// The mover → table, right before its `table.move` of number `number` that plays a card from a hand (on the same
+    /// connection, so it arrives first): the card's position in deal `deal` and the mover's share of it.
+    case open(table: String, deal: Int, number: Int, position: Int, share: DecryptionShare)
     /// At the end: my secret, then any I recovered as an heir.
     case audit(table: String, secrets: [MemberSecret])
     /// To the heir only: my escrow pieces of member `member`'s secret (and of secrets I hold as an heir).
@@ -49,6 +52,7 @@ public enum SealedMessage: Sendable, Equatable {
         case .escrow: "table.sealed-escrow"
         case .shuffle: "table.sealed-shuffle"
         case .shares: "table.sealed-shares"
+        case .open: "table.sealed-open"
         case .audit: "table.sealed-audit"
         case .release: "table.sealed-release"
         }
@@ -56,8 +60,8 @@ public enum SealedMessage: Sendable, Equatable {
 
     public var table: String {
         switch self {
-        case .key(let t, _, _), .escrow(let t, _), .shuffle(let t, _, _, _), .shares(let t, _, _), .audit(let t, _),
-            .release(let t, _, _):
+        case .key(let t, _, _), .escrow(let t, _), .shuffle(let t, _, _, _), .shares(let t, _, _),
+            .open(let t, _, _, _, _), .audit(let t, _), .release(let t, _, _):
             t
         }
     }
@@ -67,6 +71,8 @@ public enum SealedMessage: Sendable, Equatable {
     static let maxMember = 15
     static let maxPosition = 255
     static let maxDeal = 1_000
+    /// A move number: far beyond any card game's length.
+    static let maxMoveNumber = 100_000
     /// The largest deck a message may carry: 255 cards (6,912 bytes of hex for 54 stay far inside §9.1's limit).
     static let maxDeckBytes = (maxPosition + 1) * SealedCiphertext.byteCount
 }

@@ -88,6 +88,11 @@ struct Host: ParsableCommand {
     @Option(
         help: "Bot kind that takes the seats of a member lost past the grace, or that leaves (default: the strongest).")
     var takeoverBot: String?
+    @Flag(
+        help:
+            "Deal from a sealed deck (card games): no node, the host's included, can read a hand it may not see; checked at the end."
+    )
+    var sealed = false
     @Flag(help: "Print the table as JSON.") var json = false
 
     func validate() throws {
@@ -101,7 +106,7 @@ struct Host: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         var table = try callNode(
-            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot))
+            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: sealed))
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {

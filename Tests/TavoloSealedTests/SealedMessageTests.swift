@@ -38,6 +38,9 @@ final class SealedMessageTests: XCTestCase {
                     members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])),
             .shuffle(table: context.tableId, deal: 1, input: input, deck: SealedDeck.encode(deck)),
             try sharesOfMember1(&deal, members),
+            .open(
+                table: context.tableId, deal: 1, number: 3, position: 0,
+                share: try XCTUnwrap(deal.shares(of: members[0], positions: [0]).first).share),
             .audit(table: context.tableId, secrets: [.init(member: 2, secret: members[2].seed)]),
         ]
         let theirs = try XCTUnwrap(c["messages"] as? [[String: Any]])
@@ -101,6 +104,8 @@ final class SealedMessageTests: XCTestCase {
         refused(2, { $0["input"] = "00" }, "a short input hash")
         refused(3, { $0["shares"] = (($0["shares"] as? [Any]) ?? []).reversed() as [Any] }, "positions out of order")
         refused(3, { $0["shares"] = [Any]() }, "no share")
-        refused(4, { $0["secrets"] = [["member": 99, "secret": String(repeating: "0", count: 64)]] }, "member 99")
+        refused(4, { $0["number"] = -1 }, "a negative move number")
+        refused(4, { $0["position"] = 256 }, "a position past any deck")
+        refused(5, { $0["secrets"] = [["member": 99, "secret": String(repeating: "0", count: 64)]] }, "member 99")
     }
 }

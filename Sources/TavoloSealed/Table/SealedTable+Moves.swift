@@ -36,7 +36,11 @@ extension SealedTable {
             guard opening == nil else { throw SealedFault(.wrongCard, member: mover, "an open on a move with no card") }
             return true
         }
-        guard let opening, let d = deals.indices.last, deals[d].holders[opening.position] == seat else {
+        // No card of a deal opens before its deck is final here and its open positions are known (§14.8 step 3).
+        guard let d = deals.indices.last, deals[d].deal.finalDeck != nil,
+            deals[d].openPositions.allSatisfy({ deals[d].publicCards[$0] != nil })
+        else { return false }
+        guard let opening, deals[d].holders[opening.position] == seat else {
             throw SealedFault(.wrongCard, member: mover, "the card played is not from a position seat \(seat) holds")
         }
         let p = opening.position

@@ -27,9 +27,9 @@ public struct SealedTable {
     /// The secrets members opened at the audit, by member.
     public internal(set) var auditSecrets: [Int: [UInt8]] = [:]
     /// This node's game: its seats' cards where they lie, every other card a stand-in.
-    public let local: any SealedGameSession
+    public private(set) var local: any SealedGameSession
     /// The game on the public completion: identical at every member.
-    public let common: any SealedGameSession
+    public private(set) var common: any SealedGameSession
 
     public var me: Int { secret.member }
 
@@ -77,6 +77,13 @@ public struct SealedTable {
     public var current: SealedDealView? { deals.last }
 
     // MARK: Games
+
+    /// The same table on copies of its games (sessions are references: a copied table must not move the original's).
+    mutating func replaceGames(local: any GameSession, common: any GameSession) {
+        guard let local = local as? any SealedGameSession, let common = common as? any SealedGameSession else { return }
+        self.local = local
+        self.common = common
+    }
 
     /// Each begun deal's order as this node knows it (public only, or with its own cards), for a rebuild. A deal whose
     /// deck is not final yet is left out: the game keeps the seed's order there, a stand-in nobody plays from.

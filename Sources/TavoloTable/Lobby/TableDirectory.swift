@@ -122,10 +122,10 @@ public struct TableDirectory {
 
     // MARK: Local requests
 
-    /// Hosts a new open table.
-    public mutating func host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil) -> (
-        Result<TableInfo, TableError>, [TableEffect]
-    ) {
+    /// Hosts a new open table; `sealed`, dealt from a sealed deck (§14: a card game only).
+    public mutating func host(
+        game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil, sealed: Bool = false
+    ) -> (Result<TableInfo, TableError>, [TableEffect]) {
         guard let entry = context.catalog[game] else {
             let games = context.catalog.names.joined(separator: ", ")
             return (.failure(TableError(.unknownGame, "unknown game '\(game)'; games: \(games)")), [])
@@ -151,6 +151,10 @@ public struct TableDirectory {
             let kinds = entry.bots.map(\.kind).joined(separator: ", ")
             return (.failure(TableError(.badRequest, "unknown bot '\(takeoverBot)' for \(game); bots: \(kinds)")), [])
         }
+        if sealed && !entry.isSealable {
+            let card = context.catalog.entries.filter(\.isSealable).map(\.name).joined(separator: ", ")
+            return (.failure(TableError(.badRequest, "\(game) has no hidden cards to seal; sealed games: \(card)")), [])
+        }
         guard let id = TableID("\(context.me.short)-\(tableEpoch)-\(nextTableNumber)") else {
             return (.failure(TableError(.badRequest, "no table id")), [])
         }
@@ -158,7 +162,7 @@ public struct TableDirectory {
         let info = TableInfo(
             id: id, game: game, players: players, host: context.me, hostName: context.myName, phase: .open,
             seats: (0..<players).map { SeatInfo(seat: $0) }, revision: 1, grace: grace ?? TableInfo.defaultGrace,
-            takeoverBot: takeoverBot ?? entry.defaultBot)
+            takeoverBot: takeoverBot ?? entry.defaultBot, sealed: sealed ? true : nil)
         var machine = TableMachine(hosting: info, context)
         let effects = machine.announce(context)
         tables[id] = machine

@@ -78,6 +78,13 @@ extension TableMachine {
             // at one number when another member is gone for good.
             if info.phase == .paused, replaced.contains(me) || (votedAboutSinceResume && ownsTurn(s)) { return }
             if let pending = inbox.pending.take(lane: PendingMoves.turns, number: number) {
+                // A sealed table's card opens first: its shares may still be on their way (§14.8 step 4).
+                if sealedHolds(pending, number: number, s) {
+                    if !info.phase.isOver {
+                        _ = inbox.pending.add(pending, lane: PendingMoves.turns, number: number, limit: Self.maxPending)
+                    }
+                    return
+                }
                 applyPending(pending, number: number, s)
                 continue
             }
@@ -120,6 +127,8 @@ extension TableMachine {
             if let seat = s.turn.seat, info.seats[seat].bot != nil { awaitPeer(.botMove(id, number: number)) }
             return false
         }
+        // A sealed table's seat plays once its cards are open here (§14.8 steps 3 and 5).
+        guard sealedReady else { return false }
         if let bot = info.seats[seat].bot {
             let move: AnyGameMove
             do {
@@ -156,6 +165,7 @@ extension TableMachine {
         guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
             throw TableError(.notYourTurn, "it is not a seat of yours to play")
         }
+        guard sealedReady else { throw TableError(.notYourTurn, "your cards are still being opened: a moment") }
         let move: AnyGameMove
         do { move = try s.decodeMove(json) } catch { throw TableError(TableErrorCode(error.code), error.message) }
         let legal = s.legalMoves()
@@ -174,6 +184,7 @@ extension TableMachine {
         out.append(.moveSent(id, number: number))
         awaitConfirmations(of: number)
         let json = move.json
+        guard sealedOpenOwn(number, seat: seat, move: move) else { return }
         // Applied, and so journaled, before it leaves: a `kill -9` between the two loses nothing the others saw.
         guard apply(number, seat: seat, move: move, json: json, claimed: hash, from: me) else { return }
         sendToTable(.move(table: id, number: number, seat: seat, move: json, stateHash: hash))
@@ -197,9 +208,12 @@ extension TableMachine {
         switch result {
         case .failure(let r):
             reject(number, r.code, r.reason, from: from)
+            // At a sealed table the card was opened to everyone before the game refused the move: a lie (§14.9).
+            if sealedGame != nil { stop(.sealedWrongCard, "\(ctx.name(from)): \(r.reason)", broadcast: true) }
             return false
         case .success(let applied): done = applied
         }
+        sealedAfterApply()
         let (text, after) = (done.text, done.after)
         stopAwaiting(.botMove(id, number: number))
         log.moves.append(
@@ -278,7 +292,7 @@ extension TableMachine {
     // MARK: End
 
     mutating func finish() {
-        guard let s = session, let outcome = s.outcome, !resultSent else { return }
+        guard let s = session, let outcome = s.outcome, !resultSent, sealedAuditDone() else { return }
         play?.resultSent = true
         let hash = s.stateHash
         // A race's winner is the first of its ranking, known once every member's vote is in (§10.3).
@@ -341,6 +355,10 @@ extension TableMachine {
             winners: log.winners ?? [], scores: log.scores ?? [], finalHash: s.stateHash, finalHashes: byName,
             jointSeed: seed, moves: s.moveNumber)
         result.ranking = ranking
+        if let cheaters = log.sealedCheaters {
+            result.sealed = cheaters.isEmpty ? "verified" : "cheated"
+            result.cheaters = cheaters.isEmpty ? nil : cheaters.map { ctx.name($0) }
+        }
         emit(.finished(result))
         out.append(.startTimer(.expire(id), after: ctx.overTableLifetime))
     }

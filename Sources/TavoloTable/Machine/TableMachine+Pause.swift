@@ -168,8 +168,9 @@ extension TableMachine {
     mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
         // A member that forfeited relays the moves it applied before it left (§9.12), and has no say beyond them.
         let leftAt = forfeitNumber(of: from)
+        // A sealed table's catch-up carries no sealed message yet (§14.12): its moves could not be opened.
         guard info.isMember(from), !replaced.contains(from) || leftAt != nil, checks, info.phase.isActive,
-            let s = session
+            !info.isSealed, let s = session
         else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }

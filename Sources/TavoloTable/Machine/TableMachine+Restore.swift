@@ -12,6 +12,9 @@ extension TableMachine {
         guard saved.table.members.contains(ctx.me) || votedOut else {
             throw TableError(.badRequest, "the log of table \(saved.table.id) is of a table this node takes no part in")
         }
+        guard !saved.table.isSealed else {
+            throw TableError(.badRequest, "table \(saved.table.id) was dealt sealed: a sealed game is not resumed yet")
+        }
         try self.init(replaying: saved, ctx)
     }
 

@@ -38,6 +38,7 @@ extension TableMachine {
         round?.commitments[myself] = commitment
         emit(.started(message: "seeding: committed to a nonce"))
         sendToTable(.commit(table: id, commitment: commitment))
+        sendSealedKey()
         maybeReveal()
     }
 
@@ -77,9 +78,9 @@ extension TableMachine {
     }
 
     mutating func maybeReveal() {
-        guard let nonce = myNonce, reveals[me] == nil, info.participants.allSatisfy({ commitments[$0] != nil }) else {
-            return
-        }
+        guard let nonce = myNonce, reveals[me] == nil, info.participants.allSatisfy({ commitments[$0] != nil }),
+            hasSealedKeys()
+        else { return }
         let myself = me
         round?.reveals[myself] = nonce
         sendToTable(.reveal(table: id, nonce: nonce.hexString))
@@ -114,9 +115,14 @@ extension TableMachine {
         guard nonces.count == order.count, let entry = ctx.catalog[info.game] else { return }
         let seed = JointSeed.seed(nonces: nonces)
         let game: any GameSession
-        do { game = try entry.session(players: info.players, seed: seed) } catch {
-            stop(.setup, error.message, broadcast: true)
-            return
+        if info.isSealed {
+            guard let sealed = makeSealedGame(seed: seed, round: round) else { return }
+            game = sealed
+        } else {
+            do { game = try entry.session(players: info.players, seed: seed) } catch {
+                stop(.setup, error.message, broadcast: true)
+                return
+            }
         }
         stage = .playing(TablePlay(seed: seed, sequencer: MoveSequencer(game: game), round: round))
         // What fast racers sent before the seed was known here: their results and finishing orders.
@@ -135,6 +141,7 @@ extension TableMachine {
         announcePhase(.playing)
         persist()
         emit(.seeded(stateHash: game.stateHash))
+        sealedPlayBegan()
         progress()
     }
 }

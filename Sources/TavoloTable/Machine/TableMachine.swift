@@ -188,6 +188,7 @@ public struct TableMachine {
             handleTakeoverVote(from: from, member: member, number: number, relaying: voters ?? [])
         case .forfeit(_, let number, let signature, let seatMoves):
             handleForfeit(from: from, number: number, signature: signature, seatMoves: seatMoves)
+        case .sealed(_, let m): handleSealed(from: from, m)
         }
     }
 

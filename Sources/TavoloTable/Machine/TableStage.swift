@@ -1,5 +1,6 @@
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 
 /// Where a table is in its life, each stage with only the state it can have (the shape of swift-nio-ssh's
 /// `SSHConnectionStateMachine`): no nonce once the seed is known, no pending confirmation before a game exists, no
@@ -47,6 +48,10 @@ struct SeedRound {
     var reveals: [NodeID: [UInt8]] = [:]
     /// Commitments taken from `openCommits`: one may still be replaced once by its sender's next (that one was stale).
     var adoptedCommits: Set<NodeID> = []
+    /// A sealed table (§14.4): this node's secret σ, drawn with its nonce, and the members' keys as they came, each
+    /// proof verified.
+    var sealedSecret: [UInt8]?
+    var sealedKeys: [NodeID: SealedKeyClaim] = [:]
 }
 
 /// Messages that came before their turn. They may come in any stage: the host's deal or a racer's move can
@@ -65,6 +70,9 @@ struct TableInbox {
     var results: [NodeID: StateHash] = [:]
     /// Members' race finishing orders (`table.race-order`, §10.3) that came before the seed here, likewise.
     var raceOrders: [NodeID: [Int]] = [:]
+    /// A sealed table's shuffles and shares that came before the seed here (member 0 shuffles as soon as it has the
+    /// seed), at most `TableMachine.maxPending`.
+    var sealed: [(from: NodeID, message: SealedMessage)] = []
 }
 
 /// Play, from the joint seed on: what `TablePlay` keeps in its box.
@@ -90,6 +98,9 @@ struct TablePlayState {
     var absence = MemberAbsence()
     /// The move the bot of each inherited seat plays next, by seat, once worked out (`TableMachine+HeirBots.swift`).
     var heirMoves: [Int: TableMachine.HeirMove] = [:]
+    /// A sealed table: each card move's opening (`table.sealed-open`), by move number, until the move is applied.
+    var sealedOpenings: [Int: (from: NodeID, opening: SealedTable.CardOpening)] = [:]
+    var sealedAuditSent = false
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.

@@ -47,6 +47,8 @@ public struct GameLog: Codable, Sendable, Equatable {
     /// Seats that passed to a bot during the game, in the order they did (§9.12): replay applies them at the same
     /// move numbers.
     public var takeovers: [LoggedTakeover]?
+    /// A sealed table (§14.10): the members its audit named, once it ran (empty: the deck was verified).
+    public var sealedCheaters: [NodeID]?
 
     public struct LoggedTakeover: Codable, Sendable, Equatable {
         /// The member whose seats passed.

@@ -32,6 +32,14 @@ public enum StopCode: String, Codable, Sendable, CaseIterable {
     /// The grace period passed and no bot could be voted in (no majority could ever form): the remaining member
     /// ended the game (§9.13).
     case abandoned = "table/abandoned"
+    /// Sealed tables (§14.9): a key, deck, share or card that does not verify, named by the member it names.
+    case sealedBadKey = "sealed/bad-key"
+    case sealedBadDeck = "sealed/bad-deck"
+    case sealedBadShare = "sealed/bad-share"
+    case sealedBadCard = "sealed/bad-card"
+    case sealedWrongCard = "sealed/wrong-card"
+    /// What a sealed table cannot do yet (§14.14): pass a member's seats to an heir, resume after a restart.
+    case sealedUnsupported = "sealed/unsupported"
 }
 
 /// Why a local request on a table failed (control socket, PROTOCOL.md §9.7).
@@ -87,7 +95,8 @@ extension StopCode {
         case .badCommit, .badReveal, .earlyReveal, .recommit, .memberLeft: phase == .open || phase == .seeding
         case .setup: phase == .open || phase == .seeding || phase == .playing
         case .dealMismatch, .dealNotHost, .hashMismatch, .finalHashMismatch, .memberLost, .botFailed, .timeout,
-            .abandoned:
+            .abandoned, .sealedBadKey, .sealedBadDeck, .sealedBadShare, .sealedBadCard, .sealedWrongCard,
+            .sealedUnsupported:
             phase.isActive
         }
     }

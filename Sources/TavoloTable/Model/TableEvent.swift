@@ -98,6 +98,9 @@ public struct TableResult: Codable, Sendable, Equatable {
     public var moves: Int
     /// Simultaneous games: the agreed ranking of the seats that completed, first the winner (§10.3).
     public var ranking: [Int]?
+    /// A sealed table's audit (§14.10): `verified`, or `cheated` with the names it found in `cheaters`.
+    public var sealed: String?
+    public var cheaters: [String]?
 
     public init(
         winners: [Int], scores: [Int], finalHash: StateHash, finalHashes: [String: String], jointSeed: UInt64,

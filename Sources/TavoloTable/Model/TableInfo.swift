@@ -59,6 +59,9 @@ public struct TableInfo: Codable, Sendable, Equatable {
     /// The bot kind that takes a lost or leaving member's seats (§9.12), the host's choice; absent means the
     /// game's default (strongest) bot.
     public var takeoverBot: String? = nil
+    /// Dealt from a sealed deck (§14): `true`; absent means the open deck of §9.4.
+    public var sealed: Bool? = nil
+    public var isSealed: Bool { sealed == true }
 
     /// The grace period when the offer names none, and the range a host may choose.
     public static let defaultGrace = 120

@@ -235,10 +235,11 @@ public actor TableManager {
     public func list() -> [TableInfo] { directory.list() }
 
     /// Hosts a new open table; `players` may be left out for a game with one player count.
-    public func host(game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil) throws(TableError)
-        -> TableInfo
-    {
-        let (result, effects) = directory.host(game: game, players: players, grace: grace, takeoverBot: takeoverBot)
+    public func host(
+        game: String, players: Int?, grace: Int? = nil, takeoverBot: String? = nil, sealed: Bool = false
+    ) throws(TableError) -> TableInfo {
+        let (result, effects) = directory.host(
+            game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: sealed)
         perform(effects)
         return try result.get()
     }

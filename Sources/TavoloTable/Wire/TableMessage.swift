@@ -1,6 +1,7 @@
 import Foundation
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 
 /// Application messages of the table protocol (PROTOCOL.md §9), sent on the reliable channel as JSON objects
 /// whose `type` field names the message.
@@ -54,6 +55,9 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// `signature`: the member's signature object of its forfeit statement (§11.7), so the loss counts for it.
     /// `seatMoves`, in a race only: per seat, the count of that seat's moves the leaver had applied (§10.6).
     case forfeit(table: TableID, number: Int, signature: SignatureObject? = nil, seatMoves: [Int]? = nil)
+    /// A sealed table's own messages (§14.7: keys, shuffles, shares, a card's opening, the audit), as `TavoloSealed`
+    /// types them; `table` is the same id as the message's.
+    case sealed(table: TableID, SealedMessage)
 
     public var table: TableID {
         switch self {
@@ -62,7 +66,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
             .reject(let t, _, _, _), .result(let t, _, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
             .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
-            .forfeit(let t, _, _, _):
+            .forfeit(let t, _, _, _), .sealed(let t, _):
             t
         }
     }
@@ -78,6 +82,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .reveal: "table.reveal"
         case .deal: "table.deal"
         case .move: "table.move"
+        case .sealed(_, let m): m.typeName
         case .confirm: "table.confirm"
         case .reject: "table.reject"
         case .result: "table.result"
@@ -115,6 +120,10 @@ public enum TableMessage: Codable, Sendable, Equatable {
             return
         }
         let t = try c.decode(TableID.self, forKey: .table)
+        if type.hasPrefix("table.sealed-") {
+            self = .sealed(table: t, try SealedMessage(from: decoder))
+            return
+        }
         switch type {
         case "table.seat-request":
             self = .seatRequest(
@@ -172,11 +181,12 @@ public enum TableMessage: Codable, Sendable, Equatable {
             try c.encode(typeName, forKey: .type)
             return
         }
+        if case .sealed(_, let m) = self { return try m.encode(to: encoder) }
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(typeName, forKey: .type)
         try c.encode(table, forKey: .table)
         switch self {
-        case .offer: break
+        case .offer, .sealed: break
         case .seatRequest(_, let seat, let bot):
             try c.encodeIfPresent(seat, forKey: .seat)
             try c.encodeIfPresent(bot, forKey: .bot)

@@ -1,0 +1,149 @@
+import TavoloCore
+import TavoloProtocol
+import TavoloSealed
+
+/// A table dealt from a sealed deck (PROTOCOL.md §14): the members' keys while seeding, the game as a
+/// `SealedTableGame` (the sequencer hashes its public completion, the seats play from this node's cards), each card
+/// move opened before it is applied, and the audit before the result. The rules of the deck itself are
+/// `TavoloSealed.SealedTable`'s; this file routes the table's messages to it and its answers to the table.
+extension TableMachine {
+    var sealedGame: SealedTableGame? { session as? SealedTableGame }
+
+    /// Member `j` of a sealed deck is the `j`-th participant (§14.1).
+    func sealedMember(_ node: NodeID) -> Int? { info.participants.firstIndex(of: node) }
+
+    var sealedContext: SealedContext { SealedContext(tableId: id.rawValue) }
+
+    mutating func sendSealed(_ messages: [SealedMessage]) {
+        for m in messages { sendToTable(.sealed(table: id, m)) }
+    }
+
+    /// Stops the table on a lie, naming its member when the fault does (§14.9).
+    mutating func sealedStop(_ fault: SealedFault) {
+        let code = StopCode(rawValue: fault.code.rawValue) ?? .sealedBadCard
+        let who = fault.member.flatMap { info.participants[safe: $0] }.map { ctx.name($0) + ": " } ?? ""
+        stop(code, who + fault.detail, broadcast: true)
+    }
+
+    // MARK: Seeding (§14.8 step 1)
+
+    /// With its commitment a participant sends its key; its secret σ is its nonce source's next draw (§14.4).
+    mutating func sendSealedKey() {
+        guard info.isSealed, let j = sealedMember(me), round?.sealedSecret == nil, let seed = nonces?.next() else {
+            return
+        }
+        let secret = SealedMemberSecret(seed: seed, context: sealedContext, member: j)
+        round?.sealedSecret = seed
+        round?.sealedKeys[me] = .init(key: secret.publicKey, proof: secret.keyProof())
+        sendToTable(.sealed(table: id, .key(table: id.rawValue, key: secret.publicKey, proof: secret.keyProof())))
+    }
+
+    /// Whether every participant's key is in and verified: before that nobody reveals (always true, open deck).
+    mutating func hasSealedKeys() -> Bool {
+        guard info.isSealed else { return true }
+        let keys = round?.sealedKeys ?? [:]
+        guard info.participants.allSatisfy({ keys[$0] != nil }) else { return false }
+        for (node, key) in keys where node != me {
+            guard let j = sealedMember(node), key.proof.verifies(publicKey: key.key, context: sealedContext, member: j)
+            else {
+                stop(.sealedBadKey, "\(ctx.name(node)): the key's proof does not verify", broadcast: true)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The sealed game at the seed: this node's table of the deck, its keys, and the first deal begun. Nil (and the
+    /// table stopped) when it cannot be made; messages that came early are handled once play has begun.
+    mutating func makeSealedGame(seed: UInt64, round: SeedRound) -> SealedTableGame? {
+        guard let entry = ctx.catalog[info.game], let mine = sealedMember(me), let secretSeed = round.sealedSecret,
+            let owners = Optional(info.seats.compactMap { $0.owner.flatMap(sealedMember) }),
+            owners.count == info.players
+        else {
+            stop(.sealedUnsupported, "a sealed table needs every seat taken and this node among its players", broadcast: false)
+            return nil
+        }
+        do {
+            guard let local = try entry.sealedSession(players: info.players, seed: seed),
+                let common = try entry.sealedSession(players: info.players, seed: seed)
+            else {
+                stop(.setup, "\(info.game) cannot be dealt sealed", broadcast: true)
+                return nil
+            }
+            let secret = SealedMemberSecret(seed: secretSeed, context: sealedContext, member: mine)
+            var table = SealedTable(
+                context: sealedContext, secret: secret, seatMembers: owners, members: info.participants.count,
+                local: local, common: common)
+            for (node, key) in round.sealedKeys where node != me {
+                guard let j = sealedMember(node) else { continue }
+                try table.acceptKey(from: j, key: key.key, proof: key.proof)
+            }
+            let game = SealedTableGame(table)
+            game.outbox = try game.sealed.beginDealIfDue()
+            return game
+        } catch let error as SealedFault {
+            sealedStop(error)
+        } catch {
+            stop(.setup, "\(error)", broadcast: true)
+        }
+        return nil
+    }
+
+    /// Play has begun: the first deal's messages out, then what came before the seed.
+    mutating func sealedPlayBegan() {
+        guard let game = sealedGame else { return }
+        sendSealed(game.takeOutbox())
+        let early = inbox.sealed
+        inbox.sealed = []
+        for (from, message) in early { handleSealed(from: from, message) }
+    }
+
+    // MARK: Messages (§14.7)
+
+    mutating func handleSealed(from: NodeID, _ message: SealedMessage) {
+        let wire = TableMessage.sealed(table: id, message)
+        guard info.isSealed, message.table == id.rawValue, checks, info.participants.contains(from),
+            !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)
+        else { return dropped(wire, from: from) }
+        if case .key(_, let key, let proof) = message {
+            guard round != nil else { return }
+            if let known = round?.sealedKeys[from], known.key != key {
+                return stop(.sealedBadKey, "\(ctx.name(from)) sent a second, different key", broadcast: true)
+            }
+            round?.sealedKeys[from] = .init(key: key, proof: proof)
+            return maybeReveal()
+        }
+        guard let game = sealedGame else {
+            guard inbox.sealed.count < Self.maxPending else { return dropped(wire, from: from) }
+            inbox.sealed.append((from, message))
+            return
+        }
+        do {
+            switch message {
+            case .shuffle(_, let deal, let input, let deck):
+                sendSealed(try game.sealed.acceptShuffle(from: j, deal: deal, input: input, deck: deck))
+            case .shares(_, let deal, let shares):
+                try game.sealed.acceptShares(from: j, deal: deal, shares)
+            case .open(_, let deal, let number, let position, let share):
+                guard deal == game.sealed.deals.count, number >= game.moveNumber,
+                    number <= game.moveNumber + Self.maxPending, play?.sealedOpenings[number] == nil
+                else { return dropped(wire, from: from) }
+                play?.sealedOpenings[number] = (from, SealedTable.CardOpening(position: position, share: share))
+                return
+            case .audit(_, let secrets):
+                try game.sealed.acceptAudit(from: j, secrets: secrets)
+            case .key, .escrow, .release:
+                return dropped(wire, from: from)
+            }
+        } catch {
+            return sealedStop(error)
+        }
+        progress()
+    }
+}
+
+/// A member's key as it came while seeding (its proof is checked once every participant is known, §14.8 step 1).
+struct SealedKeyClaim {
+    var key: RistrettoPoint
+    var proof: KeyProof
+}

@@ -1,0 +1,82 @@
+import TavoloCore
+import TavoloProtocol
+import TavoloSealed
+
+/// A sealed table's moves and its end (PROTOCOL.md §14.8 steps 4–6): a card is opened before its move is applied, a
+/// move's draws answered with shares, this node's seats wait for their cards, and the audit comes before the result.
+extension TableMachine {
+    /// Whether move `number` of `pending` must wait (its card cannot be opened yet) or was a lie (the table stopped).
+    /// False when it may be applied: its card is open and public now. A move that fails a check the sequencer makes
+    /// without the card (its number, seat or hash) is left to the sequencer to refuse, nothing opened.
+    mutating func sealedHolds(_ pending: PendingMoves.Move, number: Int, _ s: any GameSession) -> Bool {
+        guard let game = s as? SealedTableGame else { return false }
+        guard let move = try? s.decodeMove(pending.move), s.turn.seat == pending.seat,
+            pending.stateHash.agrees(with: hashes.last ?? s.stateHash)
+        else { return false }
+        let opening = play?.sealedOpenings[number].flatMap { $0.from == pending.from ? $0.opening : nil }
+        do {
+            guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: opening) else { return true }
+        } catch {
+            sealedStop(error)
+            return true
+        }
+        play?.sealedOpenings[number] = nil
+        return false
+    }
+
+    /// This node's own card move: its opening goes out first (the move follows on the same connections), and the card
+    /// is public here before the move is applied. False (the table stopped) when this node cannot open it.
+    mutating func sealedOpenOwn(_ number: Int, seat: Int, move: AnyGameMove) -> Bool {
+        guard let game = sealedGame else { return true }
+        do {
+            let opening = try game.sealed.opening(seat: seat, move: move)
+            guard try game.sealed.openPlay(seat: seat, move: move, opening: opening) else {
+                stop(.sealedBadCard, "this node's own card at seat \(seat) could not be opened", broadcast: false)
+                return false
+            }
+            if let opening {
+                let deal = game.sealed.deals.count
+                sendSealed([
+                    .open(
+                        table: id.rawValue, deal: deal, number: number, position: opening.position,
+                        share: opening.share)
+                ])
+            }
+            return true
+        } catch {
+            sealedStop(error)
+            return false
+        }
+    }
+
+    /// After a move was applied: the shares its draws need and a new deal's shuffle go out; a lie seen stops the table.
+    mutating func sealedAfterApply() {
+        guard let game = sealedGame else { return }
+        sendSealed(game.takeOutbox())
+        if let fault = game.faults.first { sealedStop(fault) }
+    }
+
+    /// Whether this node's seats may play: their cards are open here (§14.8 steps 3 and 5). Always at an open deck.
+    var sealedReady: Bool { sealedGame?.sealed.isReady ?? true }
+
+    /// At the end: this node's audit out once, and whether every member's is in (the result waits for it, §14.8 step
+    /// 6). Then the verdict is logged and told; the game's result is the same whatever it says.
+    mutating func sealedAuditDone() -> Bool {
+        guard let game = sealedGame else { return true }
+        if play?.sealedAuditSent == false {
+            play?.sealedAuditSent = true
+            sendSealed([game.sealed.auditMessage])
+        }
+        guard game.sealed.hasEveryAudit else { return false }
+        let verdict = game.sealed.verdict()
+        let names = verdict.cheaters.compactMap { info.participants[safe: $0] }.map { ctx.name($0) }
+        log.sealedCheaters = verdict.cheaters.compactMap { info.participants[safe: $0] }
+        if verdict.verified {
+            out.append(.log(.notice, "table \(id): deck verified"))
+        } else {
+            let faults = verdict.faults.map(\.description).joined(separator: "; ")
+            out.append(.log(.warning, "table \(id): the audit names \(names.joined(separator: ", ")): \(faults)"))
+        }
+        return true
+    }
+}

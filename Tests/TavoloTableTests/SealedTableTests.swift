@@ -1,0 +1,71 @@
+import TavoloCore
+import TavoloGames
+import TavoloProtocol
+import TavoloSealed
+import TavoloTable
+import TavoloTestSupport
+import XCTest
+
+/// Sealed tables (PROTOCOL.md §14) through the table machines, on the in-memory network: seats, seeding with keys,
+/// the members' shuffles, every card opened by shares, moves checked by every member, the audit, and the verdict in
+/// the result; no node ever holds a card of another member's seat that was not played.
+final class SealedTableTests: XCTestCase {
+    /// Hosts a sealed table of `game` on node 0, seats one bot per seat in turn on each node, starts it and runs the
+    /// network until every node finished (or it went quiet).
+    func playSealed(_ game: String, owners: [Int], seed: UInt64, bot: String = "random") throws
+        -> (InMemoryTableNetwork, TableID)
+    {
+        let nodes = (owners.max() ?? 0) + 1
+        var net = InMemoryTableNetwork(nodes: nodes, seed: seed, catalog: .standard)
+        let hosted = net.request(0) { $0.host(game: game, players: owners.count, sealed: true) }
+        let id = try XCTUnwrap(try hosted?.get()).id
+        net.deliverAll()
+        for (seat, node) in owners.enumerated() {
+            XCTAssertNoThrow(try net.join(node, table: id, seat: seat, bot: bot).get())
+            net.deliverAll()
+        }
+        XCTAssertNoThrow(try net.request(0, id, .start).get())
+        net.run { n in (0..<nodes).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
+        return (net, id)
+    }
+
+    func checkVerified(_ net: InMemoryTableNetwork, _ id: TableID, nodes: Int, _ label: String) throws {
+        var hashes: Set<StateHash> = []
+        for i in 0..<nodes {
+            let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
+            let result = try XCTUnwrap(net.first(i, .finished)?.result, "\(label): n\(i) did not finish: stopped \(stopped)")
+            XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
+            XCTAssertNil(result.cheaters, "\(label): n\(i)")
+            hashes.insert(result.finalHash)
+        }
+        XCTAssertEqual(hashes.count, 1, "\(label): the nodes ended on different public states")
+    }
+
+    func testSealedBriscolaForTwoThreeAndFourFinishesVerifiedAtEveryNode() throws {
+        for owners in [[0, 1], [0, 1, 2], [0, 1, 2, 3]] {
+            let (net, id) = try playSealed("briscola", owners: owners, seed: UInt64(owners.count))
+            try checkVerified(net, id, nodes: owners.count, "briscola \(owners)")
+        }
+    }
+
+    func testSealedSpiritsPlaysEveryRoundAndFinishesVerified() throws {
+        for owners in [[0, 1, 2], [0, 1, 0, 2]] {
+            let (net, id) = try playSealed("spirits", owners: owners, seed: 5)
+            try checkVerified(net, id, nodes: (owners.max() ?? 0) + 1, "spirits \(owners)")
+        }
+    }
+
+    func testASealedTableNeedsACardGameAndItsHostAtASeat() throws {
+        var net = InMemoryTableNetwork(nodes: 2, seed: 1, catalog: .standard)
+        let othello = net.request(0) { $0.host(game: "othello", players: 2, sealed: true) }
+        XCTAssertThrowsError(try othello?.get()) { XCTAssertTrue("\($0)".contains("no hidden cards"), "\($0)") }
+        let id = try XCTUnwrap(try net.request(0) { $0.host(game: "briscola", players: 2, sealed: true) }?.get()).id
+        net.deliverAll()
+        net.join(1, table: id, seat: 0, bot: "random")
+        net.join(1, table: id, seat: 1, bot: "random")
+        net.deliverAll()
+        XCTAssertThrowsError(try net.request(0, id, .start).get()) {
+            XCTAssertTrue("\($0)".contains("take a seat"), "\($0)")
+        }
+    }
+}
