@@ -279,55 +279,92 @@ final class SealedCardGameTests: XCTestCase {
 
     // MARK: The public completion
 
-    /// Two nodes that each know their own seat's cards besides what everyone saw (the trump, the cards played) make
-    /// different completions of their own, but the same public one, whose game hashes alike at both.
+    /// A game in a sealed session on the true deals, and what was seen of it: per deal, the positions opened to
+    /// everyone (the trump, each card played) with their cards, and the positions each seat got (dealt or drawn).
+    struct Sightings {
+        var truth: any SealedGameSession
+        var deals: [[Int]] = []
+        var moves: [AnyGameMove] = []
+        var shared: [[Int: Int]] = []
+        var got: [[Int: Set<Int>]] = []
+    }
+
+    /// Up to `count` moves of random bots, each deal a new random order, played cards located as a table would: the
+    /// first position the seat holds whose card is one the move may show.
+    func playSealed(_ entry: GameEntry, players: Int, seed: UInt64, count: Int) throws -> Sightings {
+        var s = Sightings(truth: try XCTUnwrap(try entry.sealedSession(players: players, seed: seed)))
+        var rng = TavoloRNG(seed: seed, stream: 79)
+        var held: [Int: [Int]] = [:]
+        func place(_ p: SealedPlacement) {
+            let d = s.deals.count - 1
+            guard let seat = p.seat else {
+                s.shared[d][p.position] = s.deals[d][p.position]
+                return
+            }
+            held[seat, default: []].append(p.position)
+            s.got[d][seat, default: []].insert(p.position)
+        }
+        func newDeal() throws {
+            var order = s.truth.sealedCardNumbers
+            rng.shuffle(&order)
+            (held, s.deals, s.shared, s.got) = ([:], s.deals + [order], s.shared + [[:]], s.got + [[:]])
+            try s.truth.sealedRebuild(deals: s.deals, moves: s.moves)
+            s.truth.sealedDealtPositions().forEach(place)
+        }
+        try newDeal()
+        while s.truth.outcome == nil, s.moves.count < count {
+            let (deal, seat, d) = (s.truth.dealNumber, try XCTUnwrap(s.truth.turn.seat), s.deals.count - 1)
+            let move = try s.truth.botMove(kind: "random")
+            if let shown = s.truth.sealedCardsPlayed(by: move) {
+                let i = try XCTUnwrap(held[seat]?.firstIndex { shown.contains(s.deals[d][$0]) }, "not held: \(move)")
+                let position = held[seat]?.remove(at: i) ?? -1
+                s.shared[d][position] = s.deals[d][position]
+            }
+            try s.truth.apply(move)
+            s.moves.append(move)
+            s.truth.sealedLastDraws.forEach(place)
+            if s.truth.dealNumber != deal, s.truth.outcome == nil { try newDeal() }
+        }
+        return s
+    }
+
+    /// Nodes 0 and 1 each know their own seat's cards besides what everyone saw: their own completions differ, their
+    /// public ones are the same game with the same hash, and a node's own completion shows its seat what the true
+    /// game shows it.
     func testThePublicCompletionIsTheSameAtEveryNode() throws {
-        let entry = try XCTUnwrap(GameCatalog.standard["briscola"])
         var privateHashesDiffer = 0
-        for players in BriscolaState.playerCounts {
-            for seed in seeds {
-                var rng = TavoloRNG(seed: seed, stream: 79)
-                let truth = try XCTUnwrap(try entry.sealedSession(players: players, seed: seed))
-                var order = truth.sealedCardNumbers
-                rng.shuffle(&order)
-                try truth.sealedRebuild(deals: [order], moves: [])
-                var moves: [AnyGameMove] = []
-                var seen: [Int: Int] = [:]
-                for placement in truth.sealedDealtPositions() where placement.seat == nil {
-                    seen[placement.position] = order[placement.position]
-                }
-                for _ in 0..<(players * 4) where truth.outcome == nil {
-                    let move = try truth.botMove(kind: "random")
-                    for number in truth.sealedCardsPlayed(by: move) ?? [] {
-                        seen[try XCTUnwrap(order.firstIndex(of: number))] = number
+        for name in ["briscola", "spirits"] {
+            let entry = try XCTUnwrap(GameCatalog.standard[name])
+            for players in entry.playerCounts {
+                for seed in seeds {
+                    let seen = try playSealed(entry, players: players, seed: seed, count: Int(seed) * 6)
+                    let nodes = try (0..<2).map { try completions(entry, players, seed, seen, node: $0) }
+                    XCTAssertEqual(nodes[0].shared.stateHash, nodes[1].shared.stateHash, "\(name)/\(players)/\(seed)")
+                    for node in 0..<2 {
+                        XCTAssertEqual(nodes[node].mine.observation(for: node), seen.truth.observation(for: node))
                     }
-                    try truth.apply(move)
-                    moves.append(move)
+                    if nodes[0].mine.stateHash != nodes[1].mine.stateHash { privateHashesDiffer += 1 }
                 }
-                let hashes = try (0..<2).map { node in
-                    let own = truth.sealedDealtPositions().filter { $0.seat == node }.map(\.position)
-                    let mine = seen.merging(own.map { ($0, order[$0]) }) { a, _ in a }
-                    return try completionHashes(entry, players, seed, shared: seen, mine: mine, moves)
-                }
-                XCTAssertEqual(hashes[0].shared, hashes[1].shared, "\(players)/\(seed)")
-                if hashes[0].mine != hashes[1].mine { privateHashesDiffer += 1 }
             }
         }
         XCTAssertGreaterThan(privateHashesDiffer, 0, "the nodes' own completions were never different")
     }
 
-    /// The hashes of one node's games on its public completion and on its own, both sessions rebuilt from the moves.
-    func completionHashes(
-        _ entry: GameEntry, _ players: Int, _ seed: UInt64, shared seen: [Int: Int],
-        mine: [Int: Int], _ moves: [AnyGameMove]
-    ) throws -> (shared: StateHash, mine: StateHash) {
-        let numbers = BriscolaState.sealedCardNumbers(players: players)
-        var result: [StateHash] = []
-        for known in [seen, mine] {
+    /// One node's sessions rebuilt on its public completion of every deal and on its own.
+    func completions(_ entry: GameEntry, _ players: Int, _ seed: UInt64, _ seen: Sightings, node: Int) throws
+        -> (shared: any SealedGameSession, mine: any SealedGameSession)
+    {
+        var sessions: [any SealedGameSession] = []
+        for withOwnCards in [false, true] {
+            let deals = seen.deals.indices.map { d in
+                var known = seen.shared[d]
+                for p in withOwnCards ? seen.got[d][node] ?? [] : [] { known[p] = seen.deals[d][p] }
+                return SealedCompletion.order(cardNumbers: seen.truth.sealedCardNumbers, known: known)
+            }
             let session = try XCTUnwrap(try entry.sealedSession(players: players, seed: seed))
-            try session.sealedRebuild(deals: [SealedCompletion.order(cardNumbers: numbers, known: known)], moves: moves)
-            result.append(session.stateHash)
+            try session.sealedRebuild(deals: deals, moves: seen.moves)
+            sessions.append(session)
         }
-        return (result[0], result[1])
+        return (sessions[0], sessions[1])
     }
 }
