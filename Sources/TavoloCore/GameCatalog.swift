@@ -11,10 +11,13 @@ public struct GameEntry: Sendable {
     public let bots: [(kind: String, summary: String)]
     /// The bot kind used when none is named (the strongest).
     public let defaultBot: String
+    /// Whether a table may deal it from a sealed deck (PROTOCOL.md §14): the game is a `SealedCardGame`.
+    public var isSealable: Bool { newSealedSession != nil }
 
     private let runPlayout: @Sendable (PlayoutRequest, ((Int) -> Void)?) throws(PlayoutError) -> PlayoutReport
     private let runTranscript: @Sendable (Int, UInt64, [String]) throws(PlayoutError) -> [String]
     private let newSession: @Sendable (Int, UInt64) throws(GameSetupError) -> any GameSession
+    private let newSealedSession: (@Sendable (Int, UInt64) throws(GameSetupError) -> any SealedGameSession)?
     private let runSelfTest: @Sendable (Int, Int, UInt64) -> GameSelfTestReport
     private let runPerft: @Sendable (Int, UInt64, Int) throws(GameSetupError) -> UInt64
 
@@ -40,6 +43,7 @@ public struct GameEntry: Sendable {
         newSession = { (players, seed) throws(GameSetupError) in
             try GameSessionBox<State>(players: players, seed: seed, factories: factories)
         }
+        newSealedSession = Self.sealedSessionMaker(State.self, factories: factories)
         runPerft = { (players, seed, depth) throws(GameSetupError) in
             if let fastPerft { return fastPerft(depth) }
             return Perft.count(try State(players: players, seed: seed), depth: depth)
@@ -64,6 +68,31 @@ public struct GameEntry: Sendable {
     /// A new game of this kind, type-erased, for tables.
     public func session(players: Int, seed: UInt64) throws(GameSetupError) -> any GameSession {
         try newSession(players, seed)
+    }
+
+    /// A new game of this kind dealt from a sealed deck, type-erased, for sealed tables; nil when the game cannot be
+    /// (it is not a `SealedCardGame`: a board game has no cards to seal).
+    public func sealedSession(players: Int, seed: UInt64) throws(GameSetupError) -> (any SealedGameSession)? {
+        try newSealedSession?(players, seed)
+    }
+
+    /// The sealed sessions' maker when `State` is a `SealedCardGame`. The conformance is known only at run time
+    /// here, so the existential metatype is opened to call the generic maker with the game's own type.
+    private static func sealedSessionMaker<State: GameState>(_ type: State.Type, factories: [BotFactory<State>])
+        -> (@Sendable (Int, UInt64) throws(GameSetupError) -> any SealedGameSession)?
+    {
+        guard let sealed = type as? any SealedCardGame.Type else { return nil }
+        return sealedSessionMaker(opening: sealed, factories: factories)
+    }
+
+    private static func sealedSessionMaker<Sealed: SealedCardGame, State: GameState>(
+        opening: Sealed.Type, factories: [BotFactory<State>]
+    ) -> (@Sendable (Int, UInt64) throws(GameSetupError) -> any SealedGameSession)? {
+        // `Sealed` is `State` itself, so the cast always succeeds; it only tells the compiler.
+        guard let sealedFactories = factories as Any as? [BotFactory<Sealed>] else { return nil }
+        return { (players, seed) throws(GameSetupError) in
+            try SealedGameSessionBox<Sealed>(players: players, seed: seed, factories: sealedFactories)
+        }
     }
 
     /// Plays a batch of games with bots and no network.

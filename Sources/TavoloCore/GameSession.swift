@@ -79,7 +79,9 @@ public struct BotKindName: Sendable, Equatable {
     }
 }
 
-final class GameSessionBox<State: GameState>: GameSession {
+/// Any game's session. Not final: a sealed game's session (`SealedGameSessionBox`) is this one with its moves applied
+/// by `applySealed`, and shares everything else (bots, decoded moves, copies) rather than repeating it.
+class GameSessionBox<State: GameState>: GameSession {
     var state: State
     let seed: UInt64
     let factories: [BotFactory<State>]
@@ -92,7 +94,7 @@ final class GameSessionBox<State: GameState>: GameSession {
         self.factories = factories
     }
 
-    private init(copying other: GameSessionBox<State>) {
+    init(copying other: GameSessionBox<State>) {
         state = other.state
         seed = other.seed
         factories = other.factories

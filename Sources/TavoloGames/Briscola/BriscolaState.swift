@@ -117,9 +117,13 @@ public struct BriscolaState: GameState {
     public var trumpFaceUp: Bool { pileCount > 0 }
 
     /// The pile card `drawn` draws would hand out next.
-    func pileCard(_ index: Int) -> Card {
+    func pileCard(_ index: Int) -> Card { dealtDeck[pilePosition(index)] }
+
+    /// The position in `dealtDeck` of the pile's card `index` (0 first): `3p + 1` upwards, then the face-up trump
+    /// at `3p`, last. One function for the draw and for the positions a sealed deck opens (`sealedDraws`).
+    func pilePosition(_ index: Int) -> Int {
         let firstPile = Self.handSize * playerCount + 1
-        return firstPile + index < dealtDeck.count ? dealtDeck[firstPile + index] : (trumpCard ?? dealtDeck[0])
+        return firstPile + index < dealtDeck.count ? firstPile + index : firstPile - 1
     }
 
     public var turn: Turn { isOver ? .terminal : .seat(current) }

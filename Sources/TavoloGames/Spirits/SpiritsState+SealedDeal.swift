@@ -33,25 +33,14 @@ extension SpiritsState {
 
     /// §14.10 step 5: the game from `seed` with round `r`'s cards from `deals[r − 1]`, every move applied by the
     /// rules. Nil when every move was legal; else the first that was not (Spirits!: a false `flee`, since a card not
-    /// held is caught when it is played, §14.8).
+    /// held is caught when it is played, §14.8). The same replay as a sealed session's rebuild (`SealedReplay`), with
+    /// `apply` where the session has `applySealed`: the audit knows every hand.
     public static func auditReplay(
         players: Int, seed: UInt64, deals: [[Int]], moves: [SpiritsMove]
     ) throws(GameSetupError) -> AuditFinding? {
-        var state = try SpiritsState(players: players, seed: seed)
-        try state.replaceDeal(cardNumbers: try deal(deals, round: 1))
-        for (n, move) in moves.enumerated() {
-            let seat = state.turnSeat
-            let round = state.round
-            do { try state.apply(move) } catch { return AuditFinding(moveNumber: n, seat: seat, error: error) }
-            if state.round != round, !state.isTerminal {
-                try state.replaceDeal(cardNumbers: try deal(deals, round: state.round))
-            }
-        }
-        return nil
-    }
-
-    private static func deal(_ deals: [[Int]], round: Int) throws(GameSetupError) -> [Int] {
-        guard round <= deals.count else { throw GameSetupError("no sealed deal for round \(round)") }
-        return deals[round - 1]
+        let replay = try SealedReplay<SpiritsState>(
+            players: players, seed: seed, deals: deals, moves: moves, requireEveryDeal: true
+        ) { (state, move) throws(MoveError) in try state.apply(move) }
+        return replay.refused.map { AuditFinding(moveNumber: $0.index, seat: replay.state.turnSeat, error: $0.error) }
     }
 }

@@ -240,7 +240,12 @@ public struct SpiritsState: GameState {
 
     // MARK: Moves
 
-    public mutating func apply(_ move: SpiritsMove) throws(MoveError) {
+    public mutating func apply(_ move: SpiritsMove) throws(MoveError) { try apply(move, trustingFlee: false) }
+
+    /// The rules of a move; `trustingFlee` takes a flee's "no legal card" on trust, for a sealed deck where nobody
+    /// sees the hand (`applySealed`: the audit checks the claim, PROTOCOL.md §14.10 step 5).
+    @inline(__always)
+    mutating func apply(_ move: SpiritsMove, trustingFlee: Bool) throws(MoveError) {
         switch phase {
         case .over:
             throw MoveError(.gameOver, "the game is over")
@@ -254,7 +259,9 @@ public struct SpiritsState: GameState {
                 guard playable.contains(card) else { throw illegal(move) }
                 follow(card)
             case .flee(let card):
-                guard playable.isEmpty, hands[turnSeat].count(of: card) > 0 else { throw illegal(move) }
+                guard trustingFlee || playable.isEmpty, hands[turnSeat].count(of: card) > 0 else {
+                    throw illegal(move)
+                }
                 flee(opening: card)
             }
         }
