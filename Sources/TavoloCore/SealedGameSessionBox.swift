@@ -67,4 +67,34 @@ final class SealedGameSessionBox<State: SealedCardGame>: GameSessionBox<State>, 
         state = replay.state
         sealedLastDraws = draws
     }
+
+    /// §14.10 step 5: the replay a rebuild makes, with every deal's true order and the full rules (`apply`). A move
+    /// the public rules take (`applySealed`) on the same state is a false claim (a flee with a card that could follow);
+    /// a move they refuse too names a card the seat did not hold. A move that does not decode, or deals that do not
+    /// replay, name the move where it stopped.
+    func sealedAuditFinding(deals: [[Int]], moves: [AnyGameMove]) -> SealedAuditFinding? {
+        var typedMoves: [State.Move] = []
+        for (n, move) in moves.enumerated() {
+            guard let m = move.as(State.Move.self) else {
+                return SealedAuditFinding(
+                    moveNumber: n, seat: -1, error: MoveError(.malformed, "not a \(State.gameName) move"),
+                    isFalseClaim: false)
+            }
+            typedMoves.append(m)
+        }
+        let replay: SealedReplay<State>
+        do {
+            replay = try SealedReplay(
+                players: playerCount, seed: seed, deals: deals, moves: typedMoves, requireEveryDeal: true
+            ) { (state, move) throws(MoveError) in try state.apply(move) }
+        } catch {
+            return SealedAuditFinding(
+                moveNumber: 0, seat: -1, error: MoveError(.illegal, error.message), isFalseClaim: false)
+        }
+        guard let refused = replay.refused else { return nil }
+        var trial = replay.state
+        let claim = (try? trial.applySealed(typedMoves[refused.index])) != nil
+        return SealedAuditFinding(
+            moveNumber: refused.index, seat: replay.state.turn.seat ?? -1, error: refused.error, isFalseClaim: claim)
+    }
 }

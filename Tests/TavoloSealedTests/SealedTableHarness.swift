@@ -31,7 +31,7 @@ struct SealedTableHarness {
     /// A test's hook on every message a member sends: (member, message) → the message sent instead.
     var cheat: (Int, Envelope) -> Envelope = { $1 }
     /// A test's hook on a member's own move: (member, the bot's move, its game) → the move it plays instead.
-    var chooseMove: (Int, AnyGameMove, any SealedGameSession) -> AnyGameMove = { $1 }
+    var chooseMove: (Int, AnyGameMove, any SealedGameSession) -> AnyGameMove = { _, move, _ in move }
     /// A member that names one card of its hand but opens the position of another (with its true share of that one).
     var opensAnotherCard: Int?
 

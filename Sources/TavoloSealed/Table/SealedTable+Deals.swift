@@ -56,7 +56,10 @@ extension SealedTable {
         var out: [SealedMessage] = []
         while let next = deals[d].deal.nextShuffler {
             if next == me {
-                let (input, deck) = deals[d].deal.shuffle(with: secret)
+                var (input, deck) = deals[d].deal.shuffle(with: secret)
+                // A false shuffle that no live check can see: two cards swapped after the re-randomisation, so the
+                // step is no longer the one σ makes (§14.10 step 2 names it).
+                if cheats.contains(.falseShuffle), deck.count > 1 { deck.swapAt(0, 1) }
                 let bytes = SealedDeck.encode(deck)
                 try deals[d].deal.acceptShuffle(from: me, input: input, deck: bytes)
                 out.append(.shuffle(table: context.tableId, deal: d + 1, input: input, deck: bytes))

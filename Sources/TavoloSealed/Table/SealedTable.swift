@@ -26,6 +26,8 @@ public struct SealedTable {
     var early: [Int: SealedEarlyMessages] = [:]
     /// The secrets members opened at the audit, by member.
     public internal(set) var auditSecrets: [Int: [UInt8]] = [:]
+    /// Lies this node tells, for tests only (`tavolod --test-sealed-cheat`): every other node must catch each.
+    public var cheats: Set<SealedCheat> = []
     /// This node's game: its seats' cards where they lie, every other card a stand-in.
     public private(set) var local: any SealedGameSession
     /// The game on the public completion: identical at every member.
@@ -107,4 +109,11 @@ public struct SealedTable {
             throw SealedFault(.badCard, member: nil, "this node's game does not replay: \(error)")
         }
     }
+}
+
+/// A lie a test node tells at a sealed table (`tavolod --test-sealed-cheat`, never in a user's node): the issue's
+/// list of what a modified node tries, each of which the others must catch and pin on it.
+public enum SealedCheat: String, CaseIterable, Sendable {
+    /// Its shuffle of each deal is not the one its secret makes (two cards swapped): named by the audit.
+    case falseShuffle = "false-shuffle"
 }

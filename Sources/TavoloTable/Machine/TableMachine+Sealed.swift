@@ -33,8 +33,9 @@ extension TableMachine {
             return
         }
         let secret = SealedMemberSecret(seed: seed, context: sealedContext, member: j)
+        let myself = me
         round?.sealedSecret = seed
-        round?.sealedKeys[me] = .init(key: secret.publicKey, proof: secret.keyProof())
+        round?.sealedKeys[myself] = .init(key: secret.publicKey, proof: secret.keyProof())
         sendToTable(.sealed(table: id, .key(table: id.rawValue, key: secret.publicKey, proof: secret.keyProof())))
     }
 
