@@ -5,7 +5,7 @@ import TavoloProtocol
 extension TableEvent: Codable {
     private enum Key: String, CodingKey {
         case kind, table, game, message, seat, moveNumber, move, stateHash, jointSeed, winners, scores, finalHashes,
-            code, number, ranking, members, since, seats
+            code, number, ranking, members, since, seats, sealed, cheaters
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -38,6 +38,8 @@ extension TableEvent: Codable {
             try c.encode(r.jointSeed, forKey: .jointSeed)
             try c.encode(r.moves, forKey: .moveNumber)
             try c.encodeIfPresent(r.ranking, forKey: .ranking)
+            try c.encodeIfPresent(r.sealed, forKey: .sealed)
+            try c.encodeIfPresent(r.cheaters, forKey: .cheaters)
         case .stopped(let code, _): try c.encode(code, forKey: .code)
         case .paused(let members, let since, _):
             try c.encode(members, forKey: .members)
@@ -83,6 +85,8 @@ extension TableEvent: Codable {
                     jointSeed: try c.decode(UInt64.self, forKey: .jointSeed),
                     moves: try c.decode(Int.self, forKey: .moveNumber))
             result.ranking = try c.decodeIfPresent([Int].self, forKey: .ranking)
+            result.sealed = try c.decodeIfPresent(String.self, forKey: .sealed)
+            result.cheaters = try c.decodeIfPresent([String].self, forKey: .cheaters)
             detail = .finished(result)
         case .stopped:
             detail = .stopped(code: try c.decode(StopCode.self, forKey: .code), message: message)
