@@ -142,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "tavolod",
             dependencies: [
-                "TavoloDaemon", "TavoloControl", "TavoloWeb",
+                "TavoloDaemon", "TavoloControl", "TavoloWeb", "TavoloSealed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -29,7 +29,8 @@ extension SealedMessage: Codable {
             self = .shares(table: table, deal: try Self.deal(c), shares: try Self.shares(c))
         case "table.sealed-open":
             let share = DecryptionShare(
-                share: try Self.point(.share, c), proof: try Self.value(.proof, c, ShareProof.byteCount, ShareProof.init(bytes:)))
+                share: try Self.point(.share, c),
+                proof: try Self.value(.proof, c, ShareProof.byteCount, ShareProof.init(bytes:)))
             self = .open(
                 table: table, deal: try Self.deal(c), number: try Self.number(.number, c, 0...Self.maxMoveNumber),
                 position: try Self.number(.position, c, 0...Self.maxPosition), share: share)

@@ -5,6 +5,7 @@ import Logging
 import TavoloControl
 import TavoloDaemon
 import TavoloProtocol
+import TavoloSealed
 
 @main
 enum TavolodMain {
@@ -94,6 +95,13 @@ struct Tavolod: AsyncParsableCommand {
     @Flag(help: "Tests only: accept the control op `inject`, which sends raw table messages as this node.")
     var testAllowInjection = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Tests only: tell this lie at sealed tables (repeatable): "
+                + SealedCheat.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+            valueName: "lie"))
+    var testSealedCheat: [String] = []
+
     @Option(help: "Tests only: drop this share (0 to 1) of received datagrams on purpose, as a lossy network would.")
     var testDropDatagrams: Double = 0
     @Flag(
@@ -138,6 +146,10 @@ struct Tavolod: AsyncParsableCommand {
         guard (0...65535).contains(webPort ?? 0) else { throw ValidationError("--web-port must be in 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        if let lie = testSealedCheat.first(where: { SealedCheat(rawValue: $0) == nil }) {
+            let lies = SealedCheat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--test-sealed-cheat \(lie) is not a lie it knows: \(lies)")
         }
         guard (0...1).contains(testDropDatagrams) else {
             throw ValidationError("--test-drop-datagrams must be in 0...1")
@@ -211,6 +223,7 @@ struct Tavolod: AsyncParsableCommand {
         options.tableOptions.nodeIndex = nonceIndex
         options.tableOptions.logFsync = !noLogFsync
         options.allowInjection = testAllowInjection
+        options.tableOptions.sealedCheats = Set(testSealedCheat.compactMap(SealedCheat.init(rawValue:)))
         options.datagramDropShare = testDropDatagrams
         options.packetLog = packetLog
         options.rebuildRecords = rebuildRecords

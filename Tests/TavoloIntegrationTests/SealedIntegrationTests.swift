@@ -6,11 +6,12 @@ import TavoloTestSupport
 import XCTest
 
 /// Sealed tables (PROTOCOL.md §14) between real `tavolod` processes: the members shuffle and open every card over
-/// the mesh, every node checks every card played, and each ends with the audit's verdict, "deck verified".
+/// the mesh, every node checks every card played, and each ends with the audit's verdict. Then a node started with
+/// `--test-sealed-cheat` tells each lie of the issue, and every honest node catches it and names it.
 final class SealedIntegrationTests: DaemonTestCase {
-    /// Hosts a sealed table of `game` on node 0 with one bot seat per node of `owners`, starts it, and returns each
-    /// node's `finished` result.
-    func playSealed(_ game: String, owners: [Int], bot: String) throws -> [TableResult] {
+    /// Hosts a sealed table of `game` on node 0 with one bot seat per entry of `owners` (node indexes), starts it, and
+    /// returns each node's end: its `finished` or `stopped` event.
+    func playSealed(_ game: String, owners: [Int], bot: String) throws -> [TableEvent] {
         let nodes = Array(Set(owners)).sorted()
         let watchers = try nodes.map {
             try TableIntegrationTests.Events(path: harness.nodes[$0].controlPath, kinds: [.finished, .stopped])
@@ -31,23 +32,77 @@ final class SealedIntegrationTests: DaemonTestCase {
         try eventuallySync("every node ends the sealed game", within: 120) {
             watchers.allSatisfy { w in w.all.contains { $0.kind == .finished || $0.kind == .stopped } }
         }
-        return try watchers.map { w in
-            let stopped = w.all.first { $0.kind == .stopped }.map { "\($0.code ?? "") \($0.message ?? "")" }
-            return try XCTUnwrap(w.all.first { $0.kind == .finished }?.result, "stopped: \(stopped ?? "no")")
-        }
+        return try watchers.map { w in try XCTUnwrap(w.all.first { $0.kind == .finished || $0.kind == .stopped }) }
+    }
+
+    /// Every node stopped, and a new harness for the next case of the same test.
+    func freshHarness() throws {
+        harness.stopAll()
+        harness = try DaemonHarness(heartbeatInterval: heartbeat.interval, heartbeatTimeout: heartbeat.timeout)
+    }
+
+    /// Three nodes, node 1 telling `lie`.
+    func startWithCheat(_ lie: String) throws {
+        _ = try harness.startNode()
+        _ = try harness.startNode(extraArguments: ["--test-sealed-cheat", lie])
+        _ = try harness.startNode()
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
     }
 
     func testSealedBriscolaAndSpiritsBetweenThreeNodesEndDeckVerified() throws {
         _ = try harness.start(3)
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
         for (game, owners, bot) in [("briscola", [0, 1, 2], "strong"), ("spirits", [0, 1, 2, 0], "heuristic")] {
-            let results = try playSealed(game, owners: owners, bot: bot)
-            XCTAssertEqual(results.count, 3)
-            for r in results {
+            let ends = try playSealed(game, owners: owners, bot: bot)
+            XCTAssertEqual(ends.count, 3)
+            for e in ends {
+                let r = try XCTUnwrap(e.result, "\(game): \(e.kind) \(e.code ?? "") \(e.message ?? "")")
                 XCTAssertEqual(r.sealed, "verified", "\(game): \(r)")
                 XCTAssertNil(r.cheaters)
-                XCTAssertEqual(r.finalHash, results[0].finalHash, "\(game): the nodes ended on different states")
+                XCTAssertEqual(r.finalHash, ends[0].result?.finalHash, "\(game): the nodes ended on different states")
             }
+        }
+    }
+
+    /// A node that tries every share it holds on every card of another seat opens none, and the game is verified.
+    func testANodeThatPeeksOpensNoCardOfAnotherSeat() throws {
+        try startWithCheat("peek")
+        for e in try playSealed("briscola", owners: [0, 1, 2], bot: "random") {
+            XCTAssertEqual(e.result?.sealed, "verified", "\(e.kind) \(e.message ?? "")")
+        }
+        let log = try String(contentsOfFile: harness.nodes[1].logPath, encoding: .utf8)
+        let line = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("peek: tried") }, harness.logTail(1))
+        XCTAssertTrue(line.hasSuffix("opened 0"), String(line))
+        XCTAssertFalse(line.contains("tried 0 "), String(line))
+    }
+
+    /// Lies seen live stop the table at every honest node, naming the liar.
+    func testAFalseShareAndAWrongCardAreCaughtLiveAndNamed() throws {
+        for (lie, code) in [("false-share", "sealed/bad-share"), ("wrong-card", "sealed/wrong-card")] {
+            try startWithCheat(lie)
+            let ends = try playSealed("briscola", owners: [0, 1, 2], bot: "random")
+            for i in [0, 2] {
+                XCTAssertEqual(ends[i].kind, .stopped, "\(lie): node \(i) \(ends[i].message ?? "")")
+                XCTAssertEqual(ends[i].code, code, "\(lie): node \(i)")
+                XCTAssertTrue(
+                    ends[i].message?.contains(harness.nodes[1].name) == true,
+                    "\(lie): node \(i): \(ends[i].message ?? "")")
+            }
+            try freshHarness()
+        }
+    }
+
+    /// Lies nobody can see live are named by the audit: the game ends, "cheated", and the liar is named everywhere.
+    func testAFalseShuffleAndAFalseFleeAreNamedByTheAudit() throws {
+        for (lie, game, bot) in [("false-shuffle", "briscola", "strong"), ("false-flee", "spirits", "heuristic")] {
+            try startWithCheat(lie)
+            let ends = try playSealed(game, owners: [0, 1, 2], bot: bot)
+            for (i, e) in ends.enumerated() {
+                let r = try XCTUnwrap(e.result, "\(lie): node \(i) \(e.kind) \(e.message ?? "")")
+                XCTAssertEqual(r.sealed, "cheated", "\(lie): node \(i)")
+                XCTAssertEqual(r.cheaters, [harness.nodes[1].name], "\(lie): node \(i)")
+            }
+            try freshHarness()
         }
     }
 }

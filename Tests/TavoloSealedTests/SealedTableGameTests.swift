@@ -34,7 +34,9 @@ final class SealedTableGameTests: XCTestCase {
         for (j, m) in h.members.enumerated() {
             for (d, view) in m.table.deals.enumerated() {
                 let order = try XCTUnwrap(truth.orders[d], "\(label): deal \(d + 1) does not open")
-                for (p, card) in view.knownCards { XCTAssertEqual(card, order[p], "\(label): member \(j), deal \(d + 1)") }
+                for (p, card) in view.knownCards {
+                    XCTAssertEqual(card, order[p], "\(label): member \(j), deal \(d + 1)")
+                }
                 for (p, seat) in view.holders where !m.table.owns(seat: seat) {
                     var deal = view.deal
                     XCTAssertNil(try deal.open(p, with: m.table.secret), "\(label): member \(j) opened position \(p)")
@@ -56,7 +58,8 @@ final class SealedTableGameTests: XCTestCase {
     func testSpiritsForTwoToSixPlaysEveryRoundAndVerifies() throws {
         for players in 2...6 {
             let h = try playHonestly("spirits", seatMembers: Array(0..<players), seed: UInt64(players))
-            XCTAssertEqual(h.members[0].table.deals.count, SpiritsState.rounds, "spirits for \(players): one deal a round")
+            XCTAssertEqual(
+                h.members[0].table.deals.count, SpiritsState.rounds, "spirits for \(players): one deal a round")
         }
     }
 
@@ -119,10 +122,12 @@ final class SealedTableGameTests: XCTestCase {
                     guard case .object(let o) = m.json, let card = o["play"] else { return nil }
                     return try? game.decodeMove(.object(["flee": card]))
                 }
-                guard member == 1, !fled, let flee = flees.first(where: { f in
-                    let trial = game.copy()
-                    return (try? trial.apply(f)) != nil
-                }) else { return move }
+                guard member == 1, !fled,
+                    let flee = flees.first(where: { f in
+                        let trial = game.copy()
+                        return (try? trial.apply(f)) != nil
+                    })
+                else { return move }
                 fled = true
                 return flee
             }

@@ -33,7 +33,8 @@ final class SealedTableTests: XCTestCase {
         var hashes: Set<StateHash> = []
         for i in 0..<nodes {
             let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
-            let result = try XCTUnwrap(net.first(i, .finished)?.result, "\(label): n\(i) did not finish: stopped \(stopped)")
+            let result = try XCTUnwrap(
+                net.first(i, .finished)?.result, "\(label): n\(i) did not finish: stopped \(stopped)")
             XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
             XCTAssertNil(result.cheaters, "\(label): n\(i)")
             hashes.insert(result.finalHash)

@@ -49,7 +49,8 @@ extension SealedTable {
             let member = seatMembers[finding.seat]
             let code: SealedFault.Code = finding.isFalseClaim ? .falseFlee : .wrongCard
             faults.append(
-                SealedFault(code, member: member, "move \(finding.moveNumber) of seat \(finding.seat): \(finding.error)"))
+                SealedFault(
+                    code, member: member, "move \(finding.moveNumber) of seat \(finding.seat): \(finding.error)"))
         }
         return Verdict(faults: faults)
     }

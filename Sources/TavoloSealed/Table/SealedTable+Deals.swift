@@ -78,7 +78,12 @@ extension SealedTable {
     mutating func dealShares(_ d: Int) throws(SealedFault) -> [SealedMessage] {
         let view = deals[d]
         let positions = view.holders.filter { !owns(seat: $0.value) }.map(\.key) + view.openPositions
-        let out = try shareOut(d, positions: positions.sorted())
+        var out = try shareOut(d, positions: positions.sorted())
+        if cheats.contains(.falseShare), case .shares(let t, let deal, var list)? = out.first, !list.isEmpty {
+            let s = list[0].share
+            list[0].share = DecryptionShare(share: s.share + .generator, proof: s.proof)
+            out[0] = .shares(table: t, deal: deal, shares: list)
+        }
         let waiting = early.removeValue(forKey: d + 1)?.shares ?? []
         for item in waiting { try acceptShares(from: item.member, deal: d + 1, item.shares) }
         _ = try openKnown(d)
@@ -138,6 +143,7 @@ extension SealedTable {
                 learned = true
             }
         }
+        if cheats.contains(.peek) { peekAtOthers(d) }
         if learned {
             if deals[d].openPositions.contains(where: { deals[d].publicCards[$0] != nil }) { try rebuildCommon() }
             try rebuildLocal()
@@ -154,5 +160,14 @@ extension SealedTable {
             && view.openPositions.allSatisfy {
                 view.publicCards[$0] != nil
             }
+    }
+
+    /// `peek`: every card of another seat tried with the shares this node holds and its own key.
+    mutating func peekAtOthers(_ d: Int) {
+        for (p, seat) in deals[d].holders where !owns(seat: seat) && deals[d].publicCards[p] == nil {
+            var copy = deals[d].deal
+            peekAttempts += 1
+            if (try? copy.open(p, with: secret)) ?? nil != nil { peeked += 1 }
+        }
     }
 }

@@ -26,6 +26,17 @@ extension SealedTable {
         return CardOpening(position: position, share: share)
     }
 
+    /// `wrongCard`: the opening this node sends with its first card move instead of the true one: another position
+    /// its seat holds, with this node's true share of that position. Nil when it does not cheat (or cannot).
+    public mutating func falseOpening(seat: Int, true opening: CardOpening) -> CardOpening? {
+        guard cheats.contains(.wrongCard), let view = current,
+            let other = view.positions(of: seat).first(where: { $0 != opening.position }),
+            let share = view.deal.shares(of: secret, positions: [other]).first?.share
+        else { return nil }
+        cheats.remove(.wrongCard)
+        return CardOpening(position: other, share: share)
+    }
+
     /// Opens the card `move` of `seat` plays with `opening`, this node's own move included, before the move is
     /// applied: the position must be one the seat holds, the share must verify against the mover's key, and the card
     /// must be one the move plays. Then the card is public, out of the seat's hand, and `common` is rebuilt with it. False while a share the

@@ -28,6 +28,9 @@ public struct SealedTable {
     public internal(set) var auditSecrets: [Int: [UInt8]] = [:]
     /// Lies this node tells, for tests only (`tavolod --test-sealed-cheat`): every other node must catch each.
     public var cheats: Set<SealedCheat> = []
+    /// `peek`: the openings of other seats' cards this node tried, and those that gave a card.
+    public internal(set) var peekAttempts = 0
+    public internal(set) var peeked = 0
     /// This node's game: its seats' cards where they lie, every other card a stand-in.
     public private(set) var local: any SealedGameSession
     /// The game on the public completion: identical at every member.
@@ -116,4 +119,13 @@ public struct SealedTable {
 public enum SealedCheat: String, CaseIterable, Sendable {
     /// Its shuffle of each deal is not the one its secret makes (two cards swapped): named by the audit.
     case falseShuffle = "false-shuffle"
+    /// The first share of each of its deal's `table.sealed-shares` is false: named by the seat it opens, live.
+    case falseShare = "false-share"
+    /// Its first card played opens another card it holds (a true share of that position): named by every node, live.
+    case wrongCard = "wrong-card"
+    /// Its bot flees whenever the public rules let it while it could follow (Spirits!): named by the audit.
+    case falseFlee = "false-flee"
+    /// It tries to open every card of another seat with every share it holds, and counts what it could read
+    /// (`peekAttempts`, `peeked`): nothing, unless every other member gave it its share.
+    case peek
 }

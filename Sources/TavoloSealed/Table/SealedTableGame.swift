@@ -37,7 +37,20 @@ public final class SealedTableGame: GameSession {
         do { outbox += try sealed.applied(move) } catch { faults.append(error) }
     }
 
-    public func botMove(kind: String) throws(MoveError) -> AnyGameMove { try local.botMove(kind: kind) }
+    public func botMove(kind: String) throws(MoveError) -> AnyGameMove {
+        let move = try local.botMove(kind: kind)
+        return sealed.cheats.contains(.falseFlee) ? falseFlee(instead: move) ?? move : move
+    }
+
+    /// `falseFlee`: a flee of the card the bot would play, when the public rules take it (the pile is open to
+    /// follow and the card is in the hand): a claim of "no legal card" while holding one.
+    private func falseFlee(instead move: AnyGameMove) -> AnyGameMove? {
+        guard case .object(let fields) = move.json, let card = fields["play"],
+            let flee = try? local.decodeMove(.object(["flee": card]))
+        else { return nil }
+        let trial = local.copy()
+        return (try? trial.apply(flee)) != nil ? flee : nil
+    }
     public func describe(_ move: AnyGameMove) -> String { common.describe(move) }
     public func describe(_ move: AnyGameMove, seat: Int) -> String { common.describe(move, seat: seat) }
     public func observation(for seat: Int) -> JSONValue { local.observation(for: seat) }

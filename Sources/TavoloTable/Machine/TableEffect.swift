@@ -1,5 +1,6 @@
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 
 /// What a table machine asks its shell to do. The machine itself does no I/O and reads no clock.
 public enum TableEffect: Sendable {
@@ -50,6 +51,8 @@ public struct TableContext: Sendable {
     /// Signs this node's forfeit statement (§11.7: table, joint seed, move count); nil signs nothing. Ed25519 is
     /// deterministic, so the machine stays a function of its inputs.
     public var signForfeit: (@Sendable (TableID, UInt64, Int) -> SignatureObject?)?
+    /// Tests only (`tavolod --test-sealed-cheat`): the lies this node tells at sealed tables.
+    public var sealedCheats: Set<SealedCheat> = []
 
     public init(me: NodeID, myName: String, catalog: GameCatalog) {
         self.me = me

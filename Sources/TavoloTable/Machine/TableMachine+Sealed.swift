@@ -61,7 +61,9 @@ extension TableMachine {
             let owners = Optional(info.seats.compactMap { $0.owner.flatMap(sealedMember) }),
             owners.count == info.players
         else {
-            stop(.sealedUnsupported, "a sealed table needs every seat taken and this node among its players", broadcast: false)
+            stop(
+                .sealedUnsupported, "a sealed table needs every seat taken and this node among its players",
+                broadcast: false)
             return nil
         }
         do {
@@ -79,6 +81,7 @@ extension TableMachine {
                 guard let j = sealedMember(node) else { continue }
                 try table.acceptKey(from: j, key: key.key, proof: key.proof)
             }
+            table.cheats = ctx.sealedCheats
             let game = SealedTableGame(table)
             game.outbox = try game.sealed.beginDealIfDue()
             return game

@@ -34,7 +34,8 @@ extension TableMachine {
                 stop(.sealedBadCard, "this node's own card at seat \(seat) could not be opened", broadcast: false)
                 return false
             }
-            if let opening {
+            if let honest = opening {
+                let opening = game.sealed.falseOpening(seat: seat, true: honest) ?? honest
                 let deal = game.sealed.deals.count
                 sendSealed([
                     .open(
@@ -69,6 +70,11 @@ extension TableMachine {
         }
         guard game.sealed.hasEveryAudit else { return false }
         let verdict = game.sealed.verdict()
+        if game.sealed.cheats.contains(.peek) {
+            let (tried, opened) = (game.sealed.peekAttempts, game.sealed.peeked)
+            out.append(
+                .log(.warning, "table \(id): peek: tried \(tried) openings of other seats' cards, opened \(opened)"))
+        }
         let names = verdict.cheaters.compactMap { info.participants[safe: $0] }.map { ctx.name($0) }
         log.sealedCheaters = verdict.cheaters.compactMap { info.participants[safe: $0] }
         if verdict.verified {

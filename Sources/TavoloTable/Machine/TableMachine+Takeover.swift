@@ -261,7 +261,8 @@ extension TableMachine {
         guard !agreed.isEmpty, absent.isEmpty else { return }
         // A sealed deck has no escrow yet: the heir could open none of the leaver's cards (§14.11, §14.14).
         if info.isSealed {
-            return stop(.sealedUnsupported, "a sealed table cannot pass a member's seats to an heir yet", broadcast: true)
+            return stop(
+                .sealedUnsupported, "a sealed table cannot pass a member's seats to an heir yet", broadcast: true)
         }
         // One at a time, the earliest point first, as a node that followed the game live passed them: a takeover's
         // seats include those its member inherited from an earlier one, and its heir is named knowing who passed

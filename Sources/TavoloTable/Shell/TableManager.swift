@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 
 /// Sends table messages to other nodes, in order, without waiting (the mesh's reliable channel, as messages of the
 /// tables service, PROTOCOL.md §3.9).
@@ -64,6 +65,8 @@ public actor TableManager {
         public var logFsync = true
         /// The group commit's longest wait: a journal append is flushed at most this long after it was written.
         public var logFlushInterval: Duration = .milliseconds(50)
+        /// Tests only (`tavolod --test-sealed-cheat`): the lies this node tells at sealed tables.
+        public var sealedCheats: Set<SealedCheat> = []
         public init() {}
     }
 
@@ -111,6 +114,7 @@ public actor TableManager {
         var context = TableContext(me: me, myName: name, catalog: catalog)
         context.overTableLifetime = options.overTableLifetime
         context.signForfeit = options.signForfeit
+        context.sealedCheats = options.sealedCheats
         let nonces = options.nonceSeed.map { NonceSource.reproducible(seed: $0, nodeIndex: options.nodeIndex) }
         directory = TableDirectory(context: context, nonces: nonces ?? .random())
         let sync = JournalSync(enabled: options.logFsync, interval: options.logFlushInterval, logger: logger)
