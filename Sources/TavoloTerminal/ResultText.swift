@@ -24,6 +24,10 @@ public enum ResultText {
             out.append(Line(title + ":", .bold))
             for e in entries { out.append(Line("  " + e)) }
         }
+        if let deck = s.deck {
+            out.append(
+                Line(deck.prefix(1).uppercased() + deck.dropFirst() + ".", deck == "deck verified" ? .good : .alert))
+        }
         return out
     }
 
@@ -43,6 +47,7 @@ public enum ResultText {
     public static func oneLine(_ s: TableSnapshot) -> String {
         var parts = lines(s).prefix(2).map(\.text).filter { !$0.hasSuffix(":") }
         if let (title, entries) = scoreList(s) { parts.append(title + ": " + entries.joined(separator: " · ")) }
+        if let deck = s.deck { parts.append(deck.prefix(1).uppercased() + deck.dropFirst() + ".") }
         return parts.joined(separator: " ")
     }
 }

@@ -55,6 +55,8 @@ public struct TableSnapshot: Sendable, Equatable {
     public var playedMoves: [[UInt8]] = []
     public var winners: [Int]?
     public var scores: [Int]?
+    /// A sealed table's audit (§14.10): "deck verified", or who cheated.
+    public var deck: String?
     /// Problems to show on the status line: lost peers, a stopped table.
     public var status: [String]
     /// Simultaneous games: each seat's board as last heard live (PROTOCOL.md §10.4).

@@ -92,6 +92,7 @@ final class PlaySession {
             legalMoves: s.turn != nil && s.turn == mySeat ? s.legalMoves.map(\.jsonBytes) : [],
             recentMoves: s.lastMoves, winners: s.winners, scores: s.scores, status: status)
         snapshot.elapsedMs = s.wallMs
+        snapshot.deck = s.deck
         snapshot.isOutsider = s.outsider == true
         snapshot.playedMoves = (s.played ?? []).map(\.move.jsonBytes)
         for l in s.live ?? [] {

@@ -37,6 +37,7 @@ final class SealedTableTests: XCTestCase {
                 net.first(i, .finished)?.result, "\(label): n\(i) did not finish: stopped \(stopped)")
             XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
             XCTAssertNil(result.cheaters, "\(label): n\(i)")
+            XCTAssertEqual(net.state(i, id)?.deck, "deck verified", "\(label): n\(i): what its clients are shown")
             hashes.insert(result.finalHash)
         }
         XCTAssertEqual(hashes.count, 1, "\(label): the nodes ended on different public states")

@@ -35,4 +35,14 @@ final class ResultTextTests: XCTestCase {
             game: "briscola", seats: Fixtures.seats(2, mine: []), mySeat: nil, winners: [], scores: [60, 60])
         XCTAssertEqual(ResultText.oneLine(s), "Draw: nobody wins. Points: seat 0 bob 60 · seat 1 bob 60")
     }
+
+    /// A sealed table's audit is the last thing said: "Deck verified.", or whom it names.
+    func testASealedGameSaysWhatItsAuditFound() {
+        var s = finished(game: "briscola", seats: Fixtures.seats(2), mySeat: 0, winners: [0], scores: [70, 50])
+        s.deck = "deck verified"
+        XCTAssertTrue(ResultText.oneLine(s).hasSuffix(" Deck verified."), ResultText.oneLine(s))
+        XCTAssertEqual(ResultText.lines(s).last?.text, "Deck verified.")
+        s.deck = "the audit names bob: the game does not count for them"
+        XCTAssertEqual(ResultText.lines(s).last?.text, "The audit names bob: the game does not count for them.")
+    }
 }

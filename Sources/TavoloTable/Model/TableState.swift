@@ -26,6 +26,8 @@ public struct TableState: Codable, Sendable {
     public var played: [PlayedMove]?
     public var winners: [Int]?
     public var scores: [Int]?
+    /// A sealed table's audit, once it ran (§14.10): "deck verified", or who it names.
+    public var deck: String?
     /// Why the table stopped, when it has: `code: reason`.
     public var stopped: String?
     public var wallMs: Double?
@@ -147,6 +149,12 @@ extension TableMachine {
         st.lastMoves = log.moves.suffix(8).map { "\($0.number + 1). seat \($0.seat): \($0.text)" }
         st.winners = log.winners
         st.scores = log.scores
+        st.deck = log.sealedCheaters.map { cheaters in
+            cheaters.isEmpty
+                ? "deck verified"
+                : "the audit names " + cheaters.map { ctx.name($0) }.joined(separator: ", ")
+                    + ": the game does not count for them"
+        }
         return st
     }
 }

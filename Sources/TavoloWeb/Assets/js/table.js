@@ -191,6 +191,8 @@ export class TableView {
         h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), h("th", {}, "score"))),
         h("tbody", {}, st.scores.map((score, i) => h("tr", { class: winners.includes(i) ? "winner" : "" },
           h("td", {}, i), h("td", {}, names[i]), h("td", { class: "num" }, score))))),
+      st.deck ? h("p", { class: st.deck === "deck verified" ? "deck verified" : "deck cheated", id: "deck" },
+        st.deck.charAt(0).toUpperCase() + st.deck.slice(1) + ".") : null,
       h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch(st) }, "Rematch, same seats"));
   }
 
