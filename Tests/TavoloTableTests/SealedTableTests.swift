@@ -57,6 +57,31 @@ final class SealedTableTests: XCTestCase {
         }
     }
 
+    /// A member that never sends its audit is named by the others once the audits' deadline passes (§14.9).
+    func testAMissingAuditIsNamedAtItsDeadline() throws {
+        var net = InMemoryTableNetwork(nodes: 3, seed: 9, catalog: .standard)
+        net.delivers = { m, from, _ in
+            guard from == 2, case .sealed(_, .audit) = m else { return true }
+            return false
+        }
+        let id = try XCTUnwrap(try net.request(0) { $0.host(game: "briscola", players: 3, sealed: true) }?.get()).id
+        net.deliverAll()
+        for i in 0..<3 { XCTAssertNoThrow(try net.join(i, table: id, seat: i, bot: "random").get()) }
+        net.deliverAll()
+        XCTAssertNoThrow(try net.request(0, id, .start).get())
+        net.run { n in n.table(0, id)?.session?.turn == .terminal && n.table(1, id)?.session?.turn == .terminal }
+        net.deliverAll()
+        XCTAssertNil(net.first(0, .finished), "the result waits for every audit")
+        for i in 0..<2 { net.fire(i, .results(id)) }
+        net.run { n in (0..<3).allSatisfy { n.first($0, .finished) != nil } }
+        for i in 0..<2 {
+            let result = try XCTUnwrap(net.first(i, .finished)?.result, "n\(i)")
+            XCTAssertEqual(result.sealed, "cheated", "n\(i)")
+            XCTAssertEqual(result.cheaters, [net.nodes[2].name], "n\(i)")
+        }
+        XCTAssertEqual(net.first(2, .finished)?.result?.sealed, "verified", "n2 had every other audit")
+    }
+
     func testASealedTableNeedsACardGameAndItsHostAtASeat() throws {
         var net = InMemoryTableNetwork(nodes: 2, seed: 1, catalog: .standard)
         let othello = net.request(0) { $0.host(game: "othello", players: 2, sealed: true) }

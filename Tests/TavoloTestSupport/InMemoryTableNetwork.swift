@@ -73,6 +73,8 @@ public struct InMemoryTableNetwork {
     public internal(set) var problems: [String] = []
     /// Whether to keep every message in its wire form as its sender posts it (`captured`): a packet log's view.
     public var capturing = false
+    /// A test's filter on what a node sends: (message, from, to) → false to lose it (a node that never sends it).
+    public var delivers: (TableMessage, Int, Int) -> Bool = { _, _, _ in true }
     /// With `capturing`, each message once (whatever the number of its targets), in the order they were posted.
     public internal(set) var captured: [(from: NodeID, body: [UInt8])] = []
 
@@ -222,6 +224,10 @@ public struct InMemoryTableNetwork {
 
     mutating func send(_ m: TableMessage, from a: Int, to target: NodeID) {
         guard let b = index(of: target), b != a else { return }
+        guard delivers(m, a, b) else {
+            trace.add(now, "n\(a)>n\(b) \(m.typeName) held back by the test")
+            return
+        }
         guard up[a][b] else {
             trace.add(now, "n\(a)>n\(b) \(m.typeName) lost: no session")
             return

@@ -67,8 +67,9 @@ extension TableMachine {
         if play?.sealedAuditSent == false {
             play?.sealedAuditSent = true
             sendSealed([game.sealed.auditMessage])
+            startTimer(.results(id), after: ctx.peerReplyTimeout)
         }
-        guard game.sealed.hasEveryAudit else { return false }
+        guard game.sealed.hasEveryAudit || play?.sealedAuditExpired == true else { return false }
         let verdict = game.sealed.verdict()
         if game.sealed.cheats.contains(.peek) {
             let (tried, opened) = (game.sealed.peekAttempts, game.sealed.peeked)

@@ -72,6 +72,11 @@ extension TableMachine {
                 .timeout, "no move \(number) from \(owner)'s bot within \(seconds(ctx.peerReplyTimeout))",
                 broadcast: true)
         case .raceBot(_, let seat): raceBotFired(seat: seat)
+        case .results where sealedGame != nil && !resultSent:
+            // A sealed table's audits are late: the audit runs with the secrets that came (§14.9 `sealed/no-audit`).
+            guard info.phase.isActive, info.phase != .paused else { return }
+            play?.sealedAuditExpired = true
+            finish()
         case .results:
             // A paused table waits for its lost members' grace instead (§9.10).
             guard info.phase.isActive, info.phase != .paused, isMember, resultSent else { return }

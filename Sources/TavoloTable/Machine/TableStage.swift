@@ -101,6 +101,9 @@ struct TablePlayState {
     /// A sealed table: each card move's opening (`table.sealed-open`), by move number, until the move is applied.
     var sealedOpenings: [Int: (from: NodeID, opening: SealedTable.CardOpening)] = [:]
     var sealedAuditSent = false
+    /// The audits' deadline passed (§9.8's reply time from this node's own audit): the audit runs with what came, and
+    /// names each member whose secret is missing (`sealed/no-audit`).
+    var sealedAuditExpired = false
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.
