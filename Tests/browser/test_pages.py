@@ -325,6 +325,36 @@ def test_briscola_two_pages(ctx):
     assert [s["ownerName"] for s in info["seats"]] == [a.name, b.name], info
 
 
+def test_sealed_briscola_ends_deck_verified(ctx):
+    """A sealed Briscola table (PROTOCOL.md §14) played by clicks on a's page against b's bot: the page shows the
+    seat's own hand and nothing new during play, and at the end the audit's line, "Deck verified."."""
+    a, b = ctx.cluster.nodes
+    d = ctx.a
+    tid = a.call({"op": "host", "game": "briscola", "players": 2, "sealed": True})["id"]
+    wait(d, lambda _: any(t["id"] == tid for t in b.call({"op": "tables"})), message="b never saw the sealed table")
+    a.call({"op": "join", "table": tid, "seat": 0})
+    b.call({"op": "join", "table": tid, "seat": 1, "bot": "random"})
+    seated = lambda: all(s.get("owner") for s in a.call({"op": "state", "table": tid})["info"]["seats"])
+    wait(d, lambda _: seated(), message="seats not taken")
+    open_page(d, a)
+    d.get(a.url + f"#/table/{tid}")
+    a.call({"op": "start", "table": tid})
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hand .card-button")) == 3, message="no hand of three")
+    clicks = 0
+    deadline = time.time() + 300
+    while not finished(d):
+        assert time.time() < deadline, "the sealed Briscola game did not end"
+        if try_click_first(d, "#hand .card-button.legal"):
+            clicks += 1
+        time.sleep(0.05)
+    assert clicks == 20, f"{clicks} cards clicked, not 20"
+    assert css(d, "#deck").text == "Deck verified.", css(d, "#deck").text
+    assert a.call({"op": "state", "table": tid})["deck"] == "deck verified"
+    shot(d, ctx.args, "briscola-sealed-end")
+    check_accessible(ctx, d, "a sealed game's end")
+    ctx.log("sealed briscola: 20 cards clicked against b's bot; the page says Deck verified.")
+
+
 def test_briscola_chiamata_against_bots(ctx):
     """Five-player Briscola chiamata against four bots: the auction by buttons, the call, the play by clicks; the
     partner is in this seat's observation (what its page is sent) only when it is the partner or the card was played."""
@@ -685,7 +715,8 @@ def test_look_alike_names_carry_their_ids(ctx):
 
 
 TESTS = [test_forbidden_without_token, test_websocket_origin_and_token, test_lobby_chat_crosses,
-         test_othello_against_bot, test_briscola_two_pages, test_briscola_chiamata_against_bots,
+         test_othello_against_bot, test_briscola_two_pages, test_sealed_briscola_ends_deck_verified,
+         test_briscola_chiamata_against_bots,
          test_spirits_and_quit_asks, test_fifteen_race_and_grace, test_a_leaver_is_shown_as_left,
          test_watching_tables, test_lobby_screenshot, test_look_alike_names_carry_their_ids,
          test_own_node_lost_and_back]

@@ -7,7 +7,8 @@ import TavoloSealed
 /// move opened before it is applied, and the audit before the result. The rules of the deck itself are
 /// `TavoloSealed.SealedTable`'s; this file routes the table's messages to it and its answers to the table.
 extension TableMachine {
-    var sealedGame: SealedTableGame? { session as? SealedTableGame }
+    /// The sealed game, at a sealed table (an open deck's hot path pays one flag test, no cast).
+    var sealedGame: SealedTableGame? { info.isSealed ? session as? SealedTableGame : nil }
 
     /// Member `j` of a sealed deck is the `j`-th participant (§14.1).
     func sealedMember(_ node: NodeID) -> Int? { info.participants.firstIndex(of: node) }

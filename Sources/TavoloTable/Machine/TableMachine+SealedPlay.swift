@@ -9,7 +9,7 @@ extension TableMachine {
     /// False when it may be applied: its card is open and public now. A move that fails a check the sequencer makes
     /// without the card (its number, seat or hash) is left to the sequencer to refuse, nothing opened.
     mutating func sealedHolds(_ pending: PendingMoves.Move, number: Int, _ s: any GameSession) -> Bool {
-        guard let game = s as? SealedTableGame else { return false }
+        guard info.isSealed, let game = s as? SealedTableGame else { return false }
         guard let move = try? s.decodeMove(pending.move), s.turn.seat == pending.seat,
             pending.stateHash.agrees(with: hashes.last ?? s.stateHash)
         else { return false }

@@ -200,7 +200,7 @@ export class TableView {
   async rematch(st) {
     const info = st.info;
     const app = this.app;
-    const table = await app.act({ op: "host", game: info.game, players: info.players, ...(info.grace ? { grace: info.grace } : {}) });
+    const table = await app.act({ op: "host", game: info.game, players: info.players, ...(info.grace ? { grace: info.grace } : {}), ...(info.sealed ? { sealed: true } : {}) });
     if (!table) return;
     let invited = 0;
     for (const s of info.seats) {
