@@ -245,7 +245,7 @@ let package = Package(
             name: "TavoloFuzzTests",
             dependencies: [
                 "TavoloMesh", "TavoloDaemon", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloCore",
-                "TavoloGames", "TavoloTestSupport",
+                "TavoloGames", "TavoloSealed", "TavoloTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]

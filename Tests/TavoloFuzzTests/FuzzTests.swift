@@ -15,6 +15,7 @@ final class FuzzTests: XCTestCase {
         let frameSeeds = try FuzzTargets.frameSeeds()
         XCTAssertGreaterThanOrEqual(frameSeeds.count, 6, "a valid vector of every frame type")
         var node = try TableFuzzNode()
+        var sealed = try SealedFuzzNode()
         var tallies: [String: FuzzTally] = [:]
         let start = ContinuousClock.now
         for n in 0..<inputs {
@@ -32,6 +33,13 @@ final class FuzzTests: XCTestCase {
                 let type = MessageType.allCases[rng.below(MessageType.allCases.count)]
                 CrashReporter.hold(payload, target: "payloads")
                 tally(&tallies, "payloads", (try? Frame.decode(type: type, payload: payload)) != nil)
+            case 2 where n % 8 == 6:
+                // A sealed table (§14), its deck final: shuffles, shares, openings and audits, true and mutated.
+                if n % 800 == 6 { sealed = try SealedFuzzNode() }  // a lie stops the table: a fresh one often
+                var body = rng.pick(sealed.seeds)
+                if rng.chance(70) { body = Mutator.mutate(body, &rng, seeds: sealed.seeds) }
+                CrashReporter.hold(body, target: "sealed")
+                tally(&tallies, "sealed", sealed.feed(body, &rng))
             case 2:
                 if n % 8_000 == 2 { node = try TableFuzzNode() }  // a fresh table now and then
                 var body = rng.pick(node.seeds)

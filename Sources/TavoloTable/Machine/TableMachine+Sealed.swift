@@ -58,6 +58,12 @@ extension TableMachine {
     /// The sealed game at the seed: this node's table of the deck, its keys, and the first deal begun. Nil (and the
     /// table stopped) when it cannot be made; messages that came early are handled once play has begun.
     mutating func makeSealedGame(seed: UInt64, round: SeedRound) -> SealedTableGame? {
+        guard role == .node else {
+            stop(
+                .sealedUnsupported, "a sealed game is not checked from a capture yet (PROTOCOL.md §14.14)",
+                broadcast: false)
+            return nil
+        }
         guard let entry = ctx.catalog[info.game], let mine = sealedMember(me), let secretSeed = round.sealedSecret,
             let owners = Optional(info.seats.compactMap { $0.owner.flatMap(sealedMember) }),
             owners.count == info.players
