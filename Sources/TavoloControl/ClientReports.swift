@@ -57,6 +57,8 @@ public struct GameSummary: Codable, Sendable, Equatable {
     public var defaultBot: String
     public var scoreName: String
     public var lowerScoreIsBetter: Bool
+    /// Whether a table of it may be dealt from a sealed deck (PROTOCOL.md §14): a game with hidden cards.
+    public var sealable: Bool? = nil
 
     public init(
         name: String, summary: String, playerCounts: [Int], bots: [String], defaultBot: String, scoreName: String,

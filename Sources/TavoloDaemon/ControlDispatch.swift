@@ -140,9 +140,11 @@ extension NodeService {
         case .games:
             return ok(
                 GameCatalog.standard.entries.map {
-                    GameSummary(
+                    var game = GameSummary(
                         name: $0.name, summary: $0.summary, playerCounts: $0.playerCounts, bots: $0.bots.map(\.kind),
                         defaultBot: $0.defaultBot, scoreName: $0.scoreName, lowerScoreIsBetter: $0.lowerScoreIsBetter)
+                    game.sealable = $0.isSealable ? true : nil
+                    return game
                 })
         case .web:
             guard let link = webLink else {

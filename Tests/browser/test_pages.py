@@ -330,6 +330,19 @@ def test_sealed_briscola_ends_deck_verified(ctx):
     seat's own hand and nothing new during play, and at the end the audit's line, "Deck verified."."""
     a, b = ctx.cluster.nodes
     d = ctx.a
+    # The lobby offers a sealed deck for a game with hidden cards only, and hosts one when asked.
+    open_page(d, a)
+    Select(css(d, "#host-game")).select_by_value("othello")
+    wait(d, lambda d: not d.find_elements(By.ID, "host-sealed"), message="othello offered a sealed deck")
+    Select(css(d, "#host-game")).select_by_value("briscola")
+    if not css(d, "#host-sealed").is_selected():
+        click(d, "#host-sealed")
+    if d.find_element(By.ID, "host-bots").is_selected():
+        click(d, "#host-bots")
+    click(d, "#host-button")
+    formed = table_id(d)
+    assert a.call({"op": "state", "table": formed})["info"].get("sealed") is True, "the form hosted an open deck"
+    a.call({"op": "leave", "table": formed})
     tid = a.call({"op": "host", "game": "briscola", "players": 2, "sealed": True})["id"]
     wait(d, lambda _: any(t["id"] == tid for t in b.call({"op": "tables"})), message="b never saw the sealed table")
     a.call({"op": "join", "table": tid, "seat": 0})

@@ -4,7 +4,7 @@ import { h, put } from "./dom.js";
 import { gameTitle } from "./games.js";
 
 let games = null; // the node's `games` result, fetched once
-const form = { game: "spirits", players: "3", bots: true, grace: "120" }; // kept across redraws
+const form = { game: "spirits", players: "3", bots: true, sealed: false, grace: "120" }; // kept across redraws
 
 export async function renderLobby(app) {
   if (!games) games = (await app.act({ op: "games" })) || [];
@@ -87,6 +87,9 @@ function hostForm(app) {
   const playersSelect = h("select", { id: "host-players", "aria-label": "number of players", onchange: (e) => { form.players = e.target.value; } },
     game.playerCounts.map((n) => h("option", { value: n, selected: String(n) === form.players }, `${n} players`)));
   const bots = h("input", { type: "checkbox", id: "host-bots", checked: form.bots, onchange: (e) => { form.bots = e.target.checked; } });
+  // A sealed deck (PROTOCOL.md §14): no node, this one included, can read a hand its seat may not see.
+  const sealed = game.sealable ? h("input", { type: "checkbox", id: "host-sealed", checked: form.sealed,
+    onchange: (e) => { form.sealed = e.target.checked; } }) : null;
   // Seconds a player lost during play has to come back before a bot takes the seat (PROTOCOL.md §9.10).
   const grace = h("input", { type: "number", id: "host-grace", min: 1, max: 86400, step: 1, value: form.grace, class: "narrow",
     oninput: (e) => { form.grace = e.target.value; } });
@@ -96,6 +99,7 @@ function hostForm(app) {
       h("label", {}, "Game ", gameSelect), " ",
       h("label", {}, playersSelect), " ",
       h("label", { title: `the node's ${game.defaultBot} bot takes every other seat` }, bots, " fill the other seats with bots"), " ",
+      sealed ? h("label", { title: "the players shuffle and open the cards together: no node can read another hand; checked at the end" }, sealed, " sealed deck") : null, sealed ? " " : null,
       h("label", { title: "how long a player who drops out has to come back before a bot takes the seat" }, "grace period (s) ", grace)),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "host-button", onclick: () => host(app, game) }, "Host a table"),
@@ -105,7 +109,8 @@ function hostForm(app) {
 }
 
 async function host(app, game) {
-  const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField() });
+  const sealed = game.sealable && form.sealed ? { sealed: true } : {};
+  const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField(), ...sealed });
   if (!table) return;
   await app.act({ op: "join", table: table.id, seat: 0 });
   if (form.bots) {
