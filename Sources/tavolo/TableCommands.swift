@@ -345,6 +345,9 @@ extension Watch {
                 return head + (e.message.map { ": \(Terminal.printable($0))" } ?? "")
             }
             return "\(head): \(Terminal.printable(TableNotices.youLeft(st)))"
+        case .finished(let result) where result.sealed != nil:
+            let names = (result.cheaters ?? []).map(Terminal.printable).joined(separator: ", ")
+            return "\(head): " + (result.sealed == "verified" ? "deck verified" : "the audit names \(names)")
         case .updated:
             // A member agreed out shows here at once, before its seat's next move.
             let lines = state().flatMap(\.departures)?.filter { !$0.isMe }.map(TableNotices.departure) ?? []
