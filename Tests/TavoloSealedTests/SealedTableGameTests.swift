@@ -46,6 +46,17 @@ final class SealedTableGameTests: XCTestCase {
         }
     }
 
+    /// More seeds on demand (`TAVOLO_SEALED_SEEDS=N`): every player count of both games, N seeds each.
+    func testManySeedsWhenAsked() throws {
+        let count = ProcessInfo.processInfo.environment["TAVOLO_SEALED_SEEDS"].flatMap { UInt64($0) } ?? 0
+        try XCTSkipIf(count == 0, "set TAVOLO_SEALED_SEEDS to play more seeds")
+        for seed in 100..<(100 + count) {
+            try playHonestly("briscola", seatMembers: Array(0..<Int(2 + seed % 4)), seed: seed)
+            try playHonestly("spirits", seatMembers: Array(0..<Int(2 + seed % 5)), seed: seed)
+            try playHonestly("spirits", seatMembers: [0, 1, 0, 2, 1], seed: seed)
+        }
+    }
+
     func testBriscolaForTwoThreeFourAndFivePlaysOutAndVerifies() throws {
         for seed: UInt64 in 1...3 {
             try playHonestly("briscola", seatMembers: [0, 1], seed: seed)
