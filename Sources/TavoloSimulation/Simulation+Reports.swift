@@ -24,6 +24,9 @@ extension Simulation {
         public var dropDatagrams: Double = 0
         /// More `tavolod` arguments for every node (e.g. `--no-log-fsync`).
         public var daemonArguments: [String] = []
+        /// Host every table with a sealed deck (PROTOCOL.md §14): no node can read a hand it may not see, and each
+        /// game ends with the audit's verdict.
+        public var sealed = false
 
         public init(peers: Int, game: String, bot: String, daemonPath: String) {
             self.peers = peers
@@ -53,6 +56,10 @@ extension Simulation {
         public var latencyMs: [Double]
         /// Milliseconds per append to a node's game journal (one per move applied, PROTOCOL.md §9.9).
         public var logWriteMs: [Double] = []
+        /// Sealed tables: the audit's verdict as every node gave it (`verdict(of:)`); nil for an open table.
+        public var sealed: String?
+        /// Sealed tables: every member some node's audit named as a cheater.
+        public var cheaters: [String]?
     }
 
     public struct NodeReport: Codable, Sendable {
@@ -82,6 +89,8 @@ extension Simulation {
         public var games: [GameReport]
         public var nodes: [NodeReport]
         public var allAgree: Bool
+        /// Sealed tables: every game ended "verified" at every node; nil when the tables were open.
+        public var allVerified: Bool?
         /// Per-move latency, send to the confirmation the mover waits for (every member's when it hosts, else the
         /// host's, which comes once the host applied it, PROTOCOL.md §9.4), over every game.
         public var latencyP50Ms: Double?
@@ -104,6 +113,16 @@ extension Simulation {
         /// than a member.
         public var cpuMicrosecondsPerNodePerMove: Double?
         public var cpuMicrosecondsPerMoveBusiestNode: Double?
+    }
+
+    /// One sealed game's verdict from every node's end: "verified" only when each of the `peers` nodes finished
+    /// and its audit found nothing; "cheated" when any node's audit named a cheater; otherwise "unverified" (a node
+    /// stopped the table, a lie caught live among them, or never reported), which fails the run as a cheat does.
+    static func verdict(of finished: [Int: TableResult], peers: Int) -> (sealed: String, cheaters: [String]?) {
+        let named = Set(finished.values.flatMap { $0.cheaters ?? [] }).sorted()
+        if finished.values.contains(where: { $0.sealed == "cheated" }) { return ("cheated", named) }
+        let verified = finished.count == peers && finished.values.allSatisfy { $0.sealed == "verified" }
+        return (verified ? "verified" : "unverified", named.isEmpty ? nil : named)
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double? {

@@ -50,7 +50,8 @@ public final class Simulation: @unchecked Sendable {
             let status = report.agree ? "all \(report.finalHashes.count) agree" : "DISAGREE"
             log(
                 "game \(g + 1)/\(options.games): seed \(report.jointSeed.map(String.init) ?? "-"), \(counted(report.moves, "move")), "
-                    + "\(Int(report.wallMs)) ms, \(status)" + (report.stopped.map { " — stopped: \($0)" } ?? ""))
+                    + "\(Int(report.wallMs)) ms, \(status)" + (report.sealed.map { ", deck \($0)" } ?? "")
+                    + (report.stopped.map { " — stopped: \($0)" } ?? ""))
             games.append(report)
         }
         let after = Self.traffic(clients)
@@ -102,7 +103,9 @@ public final class Simulation: @unchecked Sendable {
             network: options.onTestHosts ? "test-hosts" : "lo", meshFormationMs: formation,
             totalMoves: totalMoves, movesPerSecond: totalMs > 0 ? Double(totalMoves) / (totalMs / 1000) : 0,
             games: games,
-            nodes: nodes, allAgree: games.allSatisfy(\.agree), latencyP50Ms: Self.percentile(latencies, 0.5),
+            nodes: nodes, allAgree: games.allSatisfy(\.agree),
+            allVerified: options.sealed ? games.allSatisfy { $0.sealed == "verified" } : nil,
+            latencyP50Ms: Self.percentile(latencies, 0.5),
             latencyP99Ms: Self.percentile(latencies, 0.99),
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
@@ -256,7 +259,7 @@ public final class Simulation: @unchecked Sendable {
         let host = clients[0]
         let table: TableInfo
         do {
-            table = try host.call(.host(game: options.game, players: options.peers))
+            table = try host.call(.host(game: options.game, players: options.peers, sealed: options.sealed))
         } catch { throw Failure("hosting failed: \(error)") }
         try waitUntilEveryNodeSees(table, clients)
         for (i, c) in clients.enumerated() {
@@ -328,6 +331,7 @@ public final class Simulation: @unchecked Sendable {
         let agree =
             stopped.isEmpty && finished.count == options.peers && Set(hashes.values).count == 1 && rankings.count == 1
         let stopReason = stopped.values.first.map { "\($0.message ?? "") [\($0.kind.rawValue)]" }
+        let verdict = options.sealed ? Self.verdict(of: finished, peers: options.peers) : nil
         var latencies: [Double] = []
         var live: [LiveStats] = []
         var logWrites: [Double] = []
@@ -343,7 +347,7 @@ public final class Simulation: @unchecked Sendable {
             table: table.id.rawValue, jointSeed: first?.jointSeed, moves: first?.moves ?? 0, wallMs: wallMs,
             finalHashes: hashes, agree: agree, stopped: stopReason, winners: first?.winners, scores: first?.scores,
             ranking: first?.ranking, live: live.isEmpty ? nil : live, finishTimes: finishTimes,
-            latencyMs: latencies, logWriteMs: logWrites)
+            latencyMs: latencies, logWriteMs: logWrites, sealed: verdict?.sealed, cheaters: verdict?.cheaters)
     }
 
     private func waitUntil(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

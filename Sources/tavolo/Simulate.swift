@@ -15,7 +15,10 @@ struct Simulate: ParsableCommand {
             Every node started is stopped at the end, on Ctrl-C, and when one dies. With --hosts, node K runs in \
             test host tvhK, a network namespace with its own address and its own avahi-daemon (make them first, \
             as root, with `scripts/lan up N`), so the nodes find and reach each other as separate machines do; \
-            the report says which address each node was reached at.
+            the report says which address each node was reached at. With --sealed, every table deals from a \
+            sealed deck (PROTOCOL.md §14; card games with hidden hands only): no node can read a hand it may not \
+            see, and each game ends with an audit of every shuffle and card; the report gives each game's verdict \
+            (verified or cheated, with the names) and the run fails unless every node verified every game.
             """)
 
     @Option(help: "Number of nodes (and seats).") var peers: Int = 6
@@ -40,6 +43,12 @@ struct Simulate: ParsableCommand {
     @Option(help: "With --chaos: the tables' grace period in seconds.") var grace: Int = 6
     @Flag(help: "Start the nodes with --no-log-fsync (game journals and logs never flushed to disk).")
     var noLogFsync = false
+    @Flag(
+        help: """
+            Host every table with a sealed deck (\(sealableGames)): the members shuffle and open the cards between \
+            them, and the run fails unless every node's audit verifies every game. Not with --chaos.
+            """)
+    var sealed = false
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
@@ -65,6 +74,15 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         guard let entry = GameCatalog.standard[game] else { throw ExitCode(2) }
+        // One line, not ArgumentParser's usage block: these are refusals of a combination, not typos.
+        if sealed && !entry.isSealable {
+            throw CleanExit.failure("\(game) has no hidden cards to seal; sealed games: \(sealableGames)")
+        }
+        if sealed && chaos {
+            throw CleanExit.failure(
+                "--sealed cannot be used with --chaos: sealed games are not resumed after a restart and cannot pass "
+                    + "a lost member's seats to a bot yet")
+        }
         let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
             .appendingPathComponent("tavolod").path
@@ -84,6 +102,7 @@ struct Simulate: ParsableCommand {
         options.seed = seed
         if entry.isSimultaneous { options.racePace = pace }
         options.dropDatagrams = dropDatagrams
+        options.sealed = sealed
         if noLogFsync { options.daemonArguments.append("--no-log-fsync") }
         options.onTestHosts = hosts
         options.packetLogDirectory = packetLogs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -101,7 +120,7 @@ struct Simulate: ParsableCommand {
         } else {
             printReport(report)
         }
-        if !report.allAgree { throw ExitCode(1) }
+        if !report.allAgree || report.allVerified == false { throw ExitCode(1) }
     }
 
     func printReport(_ r: Simulation.Report) {
@@ -112,6 +131,8 @@ struct Simulate: ParsableCommand {
             print(
                 "game \(i + 1): table \(g.table), joint seed \(g.jointSeed.map(String.init) ?? "-"), \(counted(g.moves, "move")), "
                     + "\(format(g.wallMs, 0)) ms, \(g.agree ? "agree" : "DISAGREE")"
+                    + (g.sealed.map { ", deck \($0 == "verified" ? $0 : $0.uppercased())" } ?? "")
+                    + (g.cheaters.map { " (cheaters: \($0.joined(separator: ", ")))" } ?? "")
                     + (g.stopped.map { " (stopped: \($0))" } ?? ""))
             if let ranking = g.ranking {
                 let moves = g.scores ?? []
@@ -158,8 +179,14 @@ struct Simulate: ParsableCommand {
             )
         }
         print(r.allAgree ? "every node agreed on every game" : "NODES DISAGREED")
+        if let verified = r.allVerified {
+            print(verified ? "every node's audit verified every sealed game" : "A SEALED GAME DID NOT VERIFY")
+        }
     }
 }
+
+/// The games a table can be sealed for (`tavolo simulate --sealed`), for its help and its refusal.
+let sealableGames = GameCatalog.standard.entries.filter(\.isSealable).map(\.name).joined(separator: ", ")
 
 /// On Ctrl-C or SIGTERM: stop the nodes (`tavolo simulate`, plain or `--chaos`), then exit 130.
 enum SimulationSignals {
