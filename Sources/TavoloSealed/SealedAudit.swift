@@ -13,8 +13,9 @@ public enum SealedAudit {
         public var verified: Bool { faults.isEmpty }
     }
 
-    /// `secrets[j]` is member `j`'s revealed σ, nil when it sent none.
-    public static func run(secrets: [[UInt8]?], deals: [SealedDeal]) -> Outcome {
+    /// `secrets[j]` is member `j`'s revealed σ, nil when it sent none. `trusting` is the member the auditing node is
+    /// itself: its own shuffles and shares are what it made, so they are not replayed (a sixth of a six-member audit).
+    public static func run(secrets: [[UInt8]?], deals: [SealedDeal], trusting me: Int? = nil) -> Outcome {
         guard let first = deals.first else { return Outcome(faults: [], orders: []) }
         var faults: [SealedFault] = []
         var members: [SealedMemberSecret?] = []
@@ -28,6 +29,10 @@ public enum SealedAudit {
             guard secret.publicKey == key else {
                 faults.append(SealedFault(.badSecret, member: j, "the secret does not derive the member's key"))
                 members.append(nil)
+                continue
+            }
+            if j == me {
+                members.append(secret)
                 continue
             }
             if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret) }) {
@@ -49,12 +54,15 @@ public enum SealedAudit {
         return SealedShuffle.step(input, secret: secret, deal: deal.number, jointKey: deal.jointKey) == deal.steps[j]
     }
 
-    /// The first share member `j` sent that is not `x_j·a`: kept unchecked live (§14.6), it is checked here.
+    /// The first share member `j` sent that is not `x_j·a`: kept unchecked live (§14.6), it is checked here; one whose
+    /// proof this node verified live is `x_j·a` already.
     static func falseShare(_ deals: [SealedDeal], member j: Int, secret: SealedMemberSecret) -> (Int, Int)? {
         for deal in deals {
             guard let deck = deal.finalDeck else { continue }
             for (p, byMember) in deal.shares.sorted(by: { $0.key < $1.key }) {
-                if let s = byMember[j], s.share != deck[p].a.times(secret.key) { return (deal.number, p) }
+                if let s = byMember[j], !deal.isChecked(position: p, member: j), s.share != deck[p].a.times(secret.key) {
+                    return (deal.number, p)
+                }
             }
         }
         return nil

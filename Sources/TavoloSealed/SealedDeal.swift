@@ -79,6 +79,9 @@ public struct SealedDeal: Sendable {
         }
     }
 
+    /// Whether member `member`'s share for position `p` was checked here against its proof (so it is `x·a`).
+    public func isChecked(position p: Int, member: Int) -> Bool { checked[p]?.contains(member) == true }
+
     /// Checks one kept share's proof (once), naming its sender when it fails.
     mutating func check(position p: Int, member: Int) throws(SealedFault) {
         guard let s = shares[p]?[member], checked[p]?.contains(member) != true, let deck = finalDeck else { return }

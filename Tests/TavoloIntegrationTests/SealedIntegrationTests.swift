@@ -97,7 +97,8 @@ final class SealedIntegrationTests: DaemonTestCase {
         for (lie, game, bot) in [("false-shuffle", "briscola", "strong"), ("false-flee", "spirits", "heuristic")] {
             try startWithCheat(lie)
             let ends = try playSealed(game, owners: [0, 1, 2], bot: bot)
-            for (i, e) in ends.enumerated() {
+            // Node 1, the liar, trusts what it made itself; the honest nodes name it.
+            for (i, e) in ends.enumerated() where i != 1 {
                 let r = try XCTUnwrap(e.result, "\(lie): node \(i) \(e.kind) \(e.message ?? "")")
                 XCTAssertEqual(r.sealed, "cheated", "\(lie): node \(i)")
                 XCTAssertEqual(r.cheaters, [harness.nodes[1].name], "\(lie): node \(i)")

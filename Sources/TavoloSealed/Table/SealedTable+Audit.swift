@@ -36,7 +36,7 @@ extension SealedTable {
     public func verdict() -> Verdict {
         var secrets = (0..<members).map { auditSecrets[$0] }
         secrets[me] = secret.seed
-        let outcome = SealedAudit.run(secrets: secrets, deals: deals.map(\.deal))
+        let outcome = SealedAudit.run(secrets: secrets, deals: deals.map(\.deal), trusting: me)
         var faults = outcome.faults
         let orders = outcome.orders.compactMap { $0 }
         guard orders.count == deals.count, !deals.isEmpty else {
