@@ -60,7 +60,8 @@ public enum SealedAudit {
         for deal in deals {
             guard let deck = deal.finalDeck else { continue }
             for (p, byMember) in deal.shares.sorted(by: { $0.key < $1.key }) {
-                if let s = byMember[j], !deal.isChecked(position: p, member: j), s.share != deck[p].a.times(secret.key) {
+                if let s = byMember[j], !deal.isChecked(position: p, member: j), s.share != deck[p].a.times(secret.key)
+                {
                     return (deal.number, p)
                 }
             }
