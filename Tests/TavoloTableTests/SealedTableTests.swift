@@ -82,6 +82,28 @@ final class SealedTableTests: XCTestCase {
         XCTAssertEqual(net.first(2, .finished)?.result?.sealed, "verified", "n2 had every other audit")
     }
 
+    /// A member's key can overtake the offer that seats it: kept, it counts once the member is seated.
+    func testAKeyThatComesBeforeItsSendersSeatIsKept() throws {
+        let a = NodeID(bytes: [UInt8](repeating: 0, count: 15) + [0x0A])!
+        let b = NodeID(bytes: [UInt8](repeating: 0, count: 15) + [0x0B])!
+        var d = TableDirectory(
+            context: TableContext(me: a, myName: "a", catalog: .standard), nonces: .reproducible(seed: 3, nodeIndex: 0))
+        _ = d.peerConnected(b, name: "b")
+        let table = try d.host(game: "briscola", players: 2, sealed: true).0.get().id
+        _ = try d.request(table, .join(seat: 0, bot: nil)).0.get()
+        let secret = SealedMemberSecret(
+            seed: [UInt8](repeating: 5, count: 32), context: SealedContext(tableId: table.rawValue), member: 1)
+        let key = SealedMessage.key(table: table.rawValue, key: secret.publicKey, proof: secret.keyProof())
+        _ = d.received(.sealed(table: table, key), from: b)
+        _ = d.received(.seatRequest(table: table, seat: 1, bot: nil), from: b)
+        _ = try d.request(table, .start).0.get()
+        let nonce = [UInt8](repeating: 7, count: JointSeed.nonceLength)
+        _ = d.received(.commit(table: table, commitment: JointSeed.commitment(for: nonce)), from: b)
+        _ = d.received(.reveal(table: table, nonce: nonce.hexString), from: b)
+        XCTAssertEqual(d.tables[table]?.info.phase, .playing, "the early key did not count")
+        XCTAssertTrue(d.tables[table]?.session is SealedTableGame)
+    }
+
     func testASealedTableNeedsACardGameAndItsHostAtASeat() throws {
         var net = InMemoryTableNetwork(nodes: 2, seed: 1, catalog: .standard)
         let othello = net.request(0) { $0.host(game: "othello", players: 2, sealed: true) }

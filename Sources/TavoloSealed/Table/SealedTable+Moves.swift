@@ -4,16 +4,8 @@ import TavoloCore
 /// the one at a position its seat holds; every member opens it, and then sends its shares of the positions the move
 /// drew to a seat it does not own.
 extension SealedTable {
-    /// A move's `open` (§14.7): the position of the card played and the mover's share of it.
-    public struct CardOpening: Sendable, Equatable {
-        public var position: Int
-        public var share: DecryptionShare
-
-        public init(position: Int, share: DecryptionShare) {
-            self.position = position
-            self.share = share
-        }
-    }
+    /// A card's opening (`table.sealed-open`, §14.7): the position of the card played and the mover's share of it.
+    public typealias CardOpening = SealedMessage.PositionShare
 
     /// The `open` this node's seat `seat` sends with `move`: the first position it holds whose card the move plays.
     /// Nil when the move plays no card; a `SealedFault` when the seat holds no such card (this node's own bug).

@@ -45,8 +45,8 @@ extension TableMachine {
         guard info.isSealed else { return true }
         let keys = round?.sealedKeys ?? [:]
         guard info.participants.allSatisfy({ keys[$0] != nil }) else { return false }
-        for (node, key) in keys where node != me {
-            guard let j = sealedMember(node), key.proof.verifies(publicKey: key.key, context: sealedContext, member: j)
+        for (j, node) in info.participants.enumerated() where node != me {
+            guard let key = keys[node], key.proof.verifies(publicKey: key.key, context: sealedContext, member: j)
             else {
                 stop(.sealedBadKey, "\(ctx.name(node)): the key's proof does not verify", broadcast: true)
                 return false
@@ -113,17 +113,11 @@ extension TableMachine {
 
     mutating func handleSealed(from: NodeID, _ message: SealedMessage) {
         let wire = TableMessage.sealed(table: id, message)
-        guard info.isSealed, message.table == id.rawValue, checks, info.participants.contains(from),
-            !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)
+        guard info.isSealed, message.table == id.rawValue, checks else { return dropped(wire, from: from) }
+        if case .key(_, let key, let proof) = message { return handleSealedKey(from: from, key: key, proof: proof) }
+        guard info.participants.contains(from), !info.phase.isOver || info.phase == .finished,
+            let j = sealedMember(from)
         else { return dropped(wire, from: from) }
-        if case .key(_, let key, let proof) = message {
-            guard round != nil else { return }
-            if let known = round?.sealedKeys[from], known.key != key {
-                return stop(.sealedBadKey, "\(ctx.name(from)) sent a second, different key", broadcast: true)
-            }
-            round?.sealedKeys[from] = .init(key: key, proof: proof)
-            return maybeReveal()
-        }
         guard let game = sealedGame else {
             guard inbox.sealed.count < Self.maxPending else { return dropped(wire, from: from) }
             inbox.sealed.append((from, message))
@@ -150,6 +144,27 @@ extension TableMachine {
             return sealedStop(error)
         }
         progress()
+    }
+}
+
+extension TableMachine {
+    /// A member's key, while open or seeding. It goes with the member's commitment, which can overtake the host's
+    /// offer that seats it (a seat taken just before the start): a key from a node not seated here yet is kept too,
+    /// a few at most, like its commitment (§9.3); only the participants' keys count.
+    mutating func handleSealedKey(from: NodeID, key: RistrettoPoint, proof: KeyProof) {
+        guard round != nil, !info.phase.isOver else { return }
+        let keys = round?.sealedKeys ?? [:]
+        if let known = keys[from] {
+            guard known.key == key else {
+                return stop(.sealedBadKey, "\(ctx.name(from)) sent a second, different key", broadcast: true)
+            }
+            return
+        }
+        guard info.participants.contains(from) || keys.count < TableLobby.maxUnseatedCommits + info.players else {
+            return dropped(.sealed(table: id, .key(table: id.rawValue, key: key, proof: proof)), from: from)
+        }
+        round?.sealedKeys[from] = .init(key: key, proof: proof)
+        maybeReveal()
     }
 }
 
