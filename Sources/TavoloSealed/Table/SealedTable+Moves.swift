@@ -31,8 +31,9 @@ extension SealedTable {
 
     /// Opens the card `move` of `seat` plays with `opening`, this node's own move included, before the move is
     /// applied: the position must be one the seat holds, the share must verify against the mover's key, and the card
-    /// must be one the move plays. Then the card is public, out of the seat's hand, and `common` is rebuilt with it. False while a share the
-    /// card needs has not arrived (the move waits); a lie throws, naming the mover (or the member whose share was false).
+    /// must be one the move plays. Then the card is public, out of the seat's hand, and `common` is rebuilt with it.
+    /// False while a share the card needs has not arrived (the move waits); a lie throws, naming the mover (or the
+    /// member whose share was false).
     public mutating func openPlay(seat: Int, move: AnyGameMove, opening: CardOpening?) throws(SealedFault) -> Bool {
         let mover = seatMembers[seat]
         guard let played = common.sealedCardsPlayed(by: move) else {
