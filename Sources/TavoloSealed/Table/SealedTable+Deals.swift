@@ -127,9 +127,11 @@ extension SealedTable {
         return try openKnown(d)
     }
 
-    /// Opens every card of this node's seats and every open position whose shares are all in; true when one opened.
+    /// Opens every card of this node's seats and every open position whose shares are all in; true when one opened
+    /// (and `local` was rebuilt with it; `common` too when a card opened to everyone).
     mutating func openKnown(_ d: Int) throws(SealedFault) -> Bool {
         var learned = false
+        var learnedPublic = false
         for (p, seat) in deals[d].holders.sorted(by: { $0.key < $1.key })
         where owns(seat: seat) && deals[d].privateCards[p] == nil && deals[d].publicCards[p] == nil {
             if let card = try deals[d].deal.open(p, with: secret) {
@@ -140,14 +142,14 @@ extension SealedTable {
         for p in deals[d].openPositions.sorted() where deals[d].publicCards[p] == nil {
             if let card = try deals[d].deal.open(p) {
                 deals[d].publicCards[p] = card
-                learned = true
+                learnedPublic = true
             }
         }
         if cheats.contains(.peek) { peekAtOthers(d) }
-        if learned {
-            if deals[d].openPositions.contains(where: { deals[d].publicCards[$0] != nil }) { try rebuildCommon() }
-            try rebuildLocal()
-        }
+        // A card only this node saw changes its own game, not the public one.
+        if learnedPublic { try rebuildCommon() }
+        if learned || learnedPublic { try rebuildLocal() }
+        return learned || learnedPublic
         return learned
     }
 

@@ -78,8 +78,8 @@ extension SealedTable {
             if !owns(seat: seat) && deals[d].publicCards[draw.position] == nil { owed.append(draw.position) }
         }
         var out = try shareOut(d, positions: owed)
-        _ = try openKnown(d)
-        try rebuildLocal()
+        // `local` catches up with the move: rebuilt by `openKnown` when it opened a card, else here.
+        if try !openKnown(d) { try rebuildLocal() }
         out += try beginDealIfDue()
         return out
     }
