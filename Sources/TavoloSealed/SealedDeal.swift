@@ -36,6 +36,14 @@ public struct SealedDeal: Sendable {
     /// The deck the next shuffler takes.
     public var inputDeck: [SealedCiphertext] { steps.last ?? SealedDeck.initial(cards) }
 
+    /// Whether `bytes` is the step of `member` this node holds already: a copy, from the leaver or from its heir
+    /// (§14.11), both made from the same secret.
+    public func holdsStep(of member: Int, input: [UInt8], deck bytes: [UInt8]) -> Bool {
+        guard steps.indices.contains(member) else { return false }
+        let before = member == 0 ? SealedDeck.initial(cards) : steps[member - 1]
+        return SealedDeck.hash(before) == input && SealedDeck.encode(steps[member]) == bytes
+    }
+
     /// This node's own step, as `table.sealed-shuffle` carries it (`input` hash, output deck).
     public func shuffle(with secret: SealedMemberSecret) -> (input: [UInt8], deck: [SealedCiphertext]) {
         (SealedDeck.hash(inputDeck), SealedShuffle.step(inputDeck, secret: secret, deal: number, jointKey: jointKey))
@@ -101,10 +109,17 @@ public struct SealedDeal: Sendable {
     /// The card at `position` once every member's share is here (this node's own computed with `secret` when it
     /// kept it back: a card of its seats); nil while one is missing.
     public mutating func open(_ position: Int, with secret: SealedMemberSecret? = nil) throws(SealedFault) -> Int? {
+        try open(position, with: secret.map { [$0] } ?? [])
+    }
+
+    /// The same, with the secrets of every member this node acts for (its own, and an heir's, §14.11).
+    public mutating func open(_ position: Int, with secrets: [SealedMemberSecret]) throws(SealedFault) -> Int? {
         if let card = opened[position] { return card }
         guard let deck = finalDeck, deck.indices.contains(position) else { return nil }
         var held = (shares[position] ?? [:]).mapValues(\.share)
-        if let secret, held[secret.member] == nil { held[secret.member] = deck[position].a.times(secret.key) }
+        for secret in secrets where held[secret.member] == nil {
+            held[secret.member] = deck[position].a.times(secret.key)
+        }
         guard held.count == members else { return nil }
         guard let card = DecryptionShare.open(deck[position], shares: Array(held.values), cards: cards) else {
             try checkAll(position: position)

@@ -5,7 +5,7 @@ import TavoloCore
 extension SealedMessage: Codable {
     enum Key: String, CodingKey {
         case type, table, key, proof, pieces, deal, input, deck, shares, secrets, member
-        case position, share, ephemeral, sealed, commitment, secret, owner, piece, number
+        case position, share, ephemeral, sealed, commitment, secret, holder, piece, number
     }
 
     public init(from decoder: Decoder) throws {
@@ -25,8 +25,10 @@ extension SealedMessage: Codable {
                 throw Self.malformed(.deck, c, "whole ciphertexts")
             }
             self = .shuffle(table: table, deal: try Self.deal(c), input: try Self.hex(.input, c, count: 32), deck: deck)
+            self = try Self.acting(self, c)
         case "table.sealed-shares":
             self = .shares(table: table, deal: try Self.deal(c), shares: try Self.shares(c))
+            self = try Self.acting(self, c)
         case "table.sealed-open":
             let share = DecryptionShare(
                 share: try Self.point(.share, c),
@@ -48,11 +50,13 @@ extension SealedMessage: Codable {
             self = .audit(table: table, secrets: secrets)
         case "table.sealed-release":
             var list = try c.nestedUnkeyedContainer(forKey: .pieces)
-            var pieces: [OwnerPiece] = []
+            var pieces: [HolderPiece] = []
             while !list.isAtEnd {
                 let e = try list.nestedContainer(keyedBy: Key.self)
-                pieces.append(OwnerPiece(owner: try Self.member(.owner, e), piece: try Self.hex(.piece, e, count: 32)))
+                pieces.append(
+                    HolderPiece(holder: try Self.member(.holder, e), piece: try Self.hex(.piece, e, count: 32)))
             }
+            guard !pieces.isEmpty, pieces.count <= Self.maxMember + 1 else { throw Self.malformed(.pieces, c, "1-16") }
             self = .release(table: table, member: try Self.member(.member, c), pieces: pieces)
         default:
             throw Self.malformed(.type, c, "a sealed message type")
@@ -60,6 +64,11 @@ extension SealedMessage: Codable {
     }
 
     public func encode(to encoder: Encoder) throws {
+        if case .acting(let member, let inner) = self {
+            try inner.encode(to: encoder)
+            var c = encoder.container(keyedBy: Key.self)
+            return try c.encode(member, forKey: .member)
+        }
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(typeName, forKey: .type)
         try c.encode(table, forKey: .table)
@@ -107,9 +116,16 @@ extension SealedMessage: Codable {
             var list = c.nestedUnkeyedContainer(forKey: .pieces)
             for p in pieces {
                 var e = list.nestedContainer(keyedBy: Key.self)
-                try e.encode(p.owner, forKey: .owner)
+                try e.encode(p.holder, forKey: .holder)
                 try e.encode(p.piece.hexString, forKey: .piece)
             }
+        case .acting: break
         }
+    }
+
+    /// A shuffle or shares with a `member` field: sent by the heir acting for that member (§14.11).
+    static func acting(_ message: SealedMessage, _ c: KeyedDecodingContainer<Key>) throws -> SealedMessage {
+        guard c.contains(.member) else { return message }
+        return .acting(member: try member(.member, c), message)
     }
 }

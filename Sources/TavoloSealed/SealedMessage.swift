@@ -16,8 +16,12 @@ public enum SealedMessage: Sendable, Equatable {
     case open(table: String, deal: Int, number: Int, position: Int, share: DecryptionShare)
     /// At the end: my secret, then any I recovered as an heir.
     case audit(table: String, secrets: [MemberSecret])
-    /// To the heir only: my escrow pieces of member `member`'s secret (and of secrets I hold as an heir).
-    case release(table: String, member: Int, pieces: [OwnerPiece])
+    /// To the heir only: my escrow pieces of member `member`'s secret, one for each member I act for (my own, and
+    /// any whose secret I recovered as an heir) (§14.11).
+    case release(table: String, member: Int, pieces: [HolderPiece])
+    /// A step or shares of member `member`, sent by the heir that acts for it since it left (§14.11): on the wire, the
+    /// inner `table.sealed-shuffle` or `table.sealed-shares` with a `member` field.
+    indirect case acting(member: Int, SealedMessage)
 
     public struct PositionShare: Sendable, Equatable {
         public var position: Int
@@ -37,11 +41,11 @@ public enum SealedMessage: Sendable, Equatable {
         }
     }
 
-    public struct OwnerPiece: Sendable, Equatable {
-        public var owner: Int
+    public struct HolderPiece: Sendable, Equatable {
+        public var holder: Int
         public var piece: [UInt8]
-        public init(owner: Int, piece: [UInt8]) {
-            self.owner = owner
+        public init(holder: Int, piece: [UInt8]) {
+            self.holder = holder
             self.piece = piece
         }
     }
@@ -55,6 +59,7 @@ public enum SealedMessage: Sendable, Equatable {
         case .open: "table.sealed-open"
         case .audit: "table.sealed-audit"
         case .release: "table.sealed-release"
+        case .acting(_, let inner): inner.typeName
         }
     }
 
@@ -63,6 +68,7 @@ public enum SealedMessage: Sendable, Equatable {
         case .key(let t, _, _), .escrow(let t, _), .shuffle(let t, _, _, _), .shares(let t, _, _),
             .open(let t, _, _, _, _), .audit(let t, _), .release(let t, _, _):
             t
+        case .acting(_, let inner): inner.table
         }
     }
 

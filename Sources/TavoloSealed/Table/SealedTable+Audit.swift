@@ -13,29 +13,34 @@ extension SealedTable {
 
     /// `table.sealed-audit`: this node's secret.
     public var auditMessage: SealedMessage {
-        .audit(table: context.tableId, secrets: [.init(member: me, secret: secret.seed)])
+        .audit(table: context.tableId, secrets: actingSecrets.map { .init(member: $0.member, secret: $0.seed) })
     }
 
-    /// Member `member`'s audit: its own secret (the first entry naming it). A second, different one is refused.
+    /// Member `member`'s audit: its own secret (the first entry naming it), then those it recovered as an heir
+    /// (§14.11), each of a member it acts for. A second, different one is refused.
     public mutating func acceptAudit(from member: Int, secrets: [SealedMessage.MemberSecret]) throws(SealedFault) {
         guard (0..<members).contains(member), member != me else { return }
-        guard let own = secrets.first(where: { $0.member == member }) else {
-            throw SealedFault(.noAudit, member: member, "an audit without its own secret")
+        guard secrets.first?.member == member else {
+            throw SealedFault(.noAudit, member: member, "an audit without its own secret first")
         }
-        if let known = auditSecrets[member], known != own.secret {
-            throw SealedFault(.badSecret, member: member, "a second, different secret")
+        for entry in secrets where entry.member == member || (entry.member != me && actors[entry.member] == member) {
+            if let known = auditSecrets[entry.member], known != entry.secret {
+                throw SealedFault(.badSecret, member: member, "a second, different secret of member \(entry.member)")
+            }
+            auditSecrets[entry.member] = entry.secret
         }
-        auditSecrets[member] = own.secret
     }
 
-    /// Whether every other member's secret is in.
-    public var hasEveryAudit: Bool { (0..<members).allSatisfy { $0 == me || auditSecrets[$0] != nil } }
+    /// Whether the secret of every member this node does not act for is in.
+    public var hasEveryAudit: Bool {
+        (0..<members).allSatisfy { actingSecret($0) != nil || auditSecrets[$0] != nil }
+    }
 
     /// The audit with the secrets in so far (a member whose secret is missing is named `sealed/no-audit`): steps 1–4
     /// over every deal, then step 5, the game replayed with every hand known, when every deal opened.
     public func verdict() -> Verdict {
         var secrets = (0..<members).map { auditSecrets[$0] }
-        secrets[me] = secret.seed
+        for acting in actingSecrets { secrets[acting.member] = acting.seed }
         let outcome = SealedAudit.run(secrets: secrets, deals: deals.map(\.deal), trusting: me)
         var faults = outcome.faults
         let orders = outcome.orders.compactMap { $0 }

@@ -33,13 +33,18 @@ extension SealedTable {
             throw SealedFault(.badDeck, member: member, "a shuffle of deal \(number), which is not the next one")
         }
         let next = number <= deals.count ? deals[number - 1].deal.nextShuffler : 0
+        // The same step twice is a copy: a leaver's own and its heir's, both made from its secret (§14.11).
+        if number <= deals.count, deals[number - 1].deal.holdsStep(of: member, input: input, deck: deck) { return [] }
         guard let next, member >= next else {
             throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
         }
         guard member == next, number <= deals.count else {
             var waiting = early[number, default: SealedEarlyMessages()]
-            guard waiting.shuffles[member] == nil else {
-                throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
+            if let kept = waiting.shuffles[member] {
+                guard kept.input == input, kept.deck == deck else {
+                    throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
+                }
+                return []
             }
             waiting.shuffles[member] = (input, deck)
             early[number] = waiting
@@ -55,14 +60,16 @@ extension SealedTable {
         guard let d = deals.indices.last else { return [] }
         var out: [SealedMessage] = []
         while let next = deals[d].deal.nextShuffler {
-            if next == me {
-                var (input, deck) = deals[d].deal.shuffle(with: secret)
+            if let mine = actingSecret(next) {
+                var (input, deck) = deals[d].deal.shuffle(with: mine)
                 // A false shuffle that no live check can see: two cards swapped after the re-randomisation, so the
                 // step is no longer the one σ makes (§14.10 step 2 names it).
-                if cheats.contains(.falseShuffle), deck.count > 1 { deck.swapAt(0, 1) }
+                if cheats.contains(.falseShuffle), next == me, deck.count > 1 { deck.swapAt(0, 1) }
                 let bytes = SealedDeck.encode(deck)
-                try deals[d].deal.acceptShuffle(from: me, input: input, deck: bytes)
-                out.append(.shuffle(table: context.tableId, deal: d + 1, input: input, deck: bytes))
+                try deals[d].deal.acceptShuffle(from: next, input: input, deck: bytes)
+                out.append(signed(next, .shuffle(table: context.tableId, deal: d + 1, input: input, deck: bytes)))
+            } else if actors[next] == me {
+                return out  // an heir's step waits for the secret it recovers (§14.11)
             } else if let step = early[d + 1]?.shuffles.removeValue(forKey: next) {
                 try deals[d].deal.acceptShuffle(from: next, input: step.input, deck: step.deck)
             } else {
@@ -77,8 +84,7 @@ extension SealedTable {
     /// open to everyone (§14.8 step 3), then the shares that waited for the deck.
     mutating func dealShares(_ d: Int) throws(SealedFault) -> [SealedMessage] {
         let view = deals[d]
-        let positions = view.holders.filter { !owns(seat: $0.value) }.map(\.key) + view.openPositions
-        var out = try shareOut(d, positions: positions.sorted())
+        var out = try shareOut(d, positions: (Array(view.holders.keys) + view.openPositions).sorted())
         if cheats.contains(.falseShare), case .shares(let t, let deal, var list)? = out.first, !list.isEmpty {
             let s = list[0].share
             list[0].share = DecryptionShare(share: s.share + .generator, proof: s.proof)
@@ -91,21 +97,46 @@ extension SealedTable {
     }
 
     /// This node's shares for `positions` of deal `d + 1`, kept in its own deal too (a card opens with every member's).
+    /// Each member's go for the positions of seats that are not its own (an open position is everyone's), so an heir
+    /// sends the leaver's for the cards of its own seats and its own for the leaver's (§14.11): nobody else holds
+    /// the other share, so neither opens a card to anyone else.
     mutating func shareOut(_ d: Int, positions: [Int]) throws(SealedFault) -> [SealedMessage] {
-        guard !positions.isEmpty else { return [] }
-        let made = deals[d].deal.shares(of: secret, positions: positions)
-        try deals[d].deal.acceptShares(from: me, made, verify: false)
-        let list = made.map { SealedMessage.PositionShare(position: $0.position, share: $0.share) }
-        return [.shares(table: context.tableId, deal: d + 1, shares: list)]
+        var out: [SealedMessage] = []
+        for acting in actingSecrets {
+            let view = deals[d]
+            let owed = positions.filter {
+                view.openPositions.contains($0) || view.holders[$0].map { seatMembers[$0] != acting.member } == true
+            }
+            guard !owed.isEmpty else { continue }
+            let made = deals[d].deal.shares(of: acting, positions: owed)
+            try deals[d].deal.acceptShares(from: acting.member, made, verify: false)
+            let list = made.map { SealedMessage.PositionShare(position: $0.position, share: $0.share) }
+            out.append(signed(acting.member, .shares(table: context.tableId, deal: d + 1, shares: list)))
+        }
+        return out
+    }
+
+    /// A message of member `member`: as it is from this node's own, tagged with the member when sent as its heir.
+    func signed(_ member: Int, _ message: SealedMessage) -> SealedMessage {
+        member == me ? message : .acting(member: member, message)
     }
 
     /// Member `member`'s shares of deal `deal`. Those this node relies on (its seats' cards, the open ones) are checked
     /// now; the rest are kept. Returns whether this node learned a card (its game is then rebuilt).
     @discardableResult
-    public mutating func acceptShares(from member: Int, deal number: Int, _ list: [SealedMessage.PositionShare])
-        throws(SealedFault) -> Bool
-    {
+    /// A relayed list (`relayed`: sent by a node that neither is the member nor acts for it, §14.12) is checked whole
+    /// before anything is kept, and only for the deal under way: a relayer must not slip in a share that would later
+    /// name the member it claims to be from.
+    public mutating func acceptShares(
+        from member: Int, deal number: Int, _ list: [SealedMessage.PositionShare], relayed: Bool = false
+    ) throws(SealedFault) -> Bool {
         guard (0..<members).contains(member), member != me else { return false }
+        if relayed {
+            guard number == deals.count, var deal = deals.last?.deal, deal.finalDeck != nil else { return false }
+            try deal.acceptShares(from: member, list.map { ($0.position, $0.share) }, verify: true)
+            deals[number - 1].deal = deal
+            return try openKnown(number - 1)
+        }
         guard number >= max(1, deals.count), number <= deals.count + 1 else {
             throw SealedFault(.badShare, member: member, "shares of deal \(number), which is not the next one")
         }
@@ -134,7 +165,7 @@ extension SealedTable {
         var learnedPublic = false
         for (p, seat) in deals[d].holders.sorted(by: { $0.key < $1.key })
         where owns(seat: seat) && deals[d].privateCards[p] == nil && deals[d].publicCards[p] == nil {
-            if let card = try deals[d].deal.open(p, with: secret) {
+            if let card = try deals[d].deal.open(p, with: actingSecrets) {
                 deals[d].privateCards[p] = card
                 learned = true
             }
@@ -150,7 +181,6 @@ extension SealedTable {
         if learnedPublic { try rebuildCommon() }
         if learned || learnedPublic { try rebuildLocal() }
         return learned || learnedPublic
-        return learned
     }
 
     /// Whether every card this node needs now is open: its seats' and the open positions of the current deal. Its seats

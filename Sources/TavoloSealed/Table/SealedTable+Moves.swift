@@ -11,9 +11,9 @@ extension SealedTable {
     /// Nil when the move plays no card; a `SealedFault` when the seat holds no such card (this node's own bug).
     public func opening(seat: Int, move: AnyGameMove) throws(SealedFault) -> CardOpening? {
         guard let played = local.sealedCardsPlayed(by: move) else { return nil }
-        guard let view = current, owns(seat: seat),
+        guard let view = current, owns(seat: seat), let mover = actingSecret(seatMembers[seat]),
             let position = view.positions(of: seat).first(where: { view.knownCards[$0].map(played.contains) == true }),
-            let share = view.deal.shares(of: secret, positions: [position]).first?.share
+            let share = view.deal.shares(of: mover, positions: [position]).first?.share
         else { throw SealedFault(.wrongCard, member: me, "seat \(seat) holds no card \(move) plays") }
         return CardOpening(position: position, share: share)
     }
@@ -53,7 +53,7 @@ extension SealedTable {
                 throw SealedFault(.wrongCard, member: mover, "the card's share does not verify: \(error.detail)")
             }
         }
-        guard let card = try deals[d].deal.open(p, with: secret) else { return false }
+        guard let card = try deals[d].deal.open(p, with: actingSecrets) else { return false }
         guard played.contains(card) else {
             throw SealedFault(
                 .wrongCard, member: mover, "position \(p) holds card \(card), which \(move) does not play")
@@ -61,13 +61,14 @@ extension SealedTable {
         deals[d].publicCards[p] = card
         deals[d].privateCards[p] = nil
         deals[d].holders[p] = nil
+        playedCards[moves.count] = PlayedCard(deal: d + 1, position: p, mover: mover)
         try rebuildCommon()
         return true
     }
 
     /// The move was applied to `common` by the table's sequencer: it is kept, the positions it drew change hands,
     /// `local` catches up, and a new deal begins when the game reached one. Messages to send: this node's shares for
-    /// the drawn positions of seats it does not own, and its shuffle of a new deal when it is member 0.
+    /// the drawn positions of other members' seats (`shareOut`), and its shuffle of a new deal when it is member 0.
     public mutating func applied(_ move: AnyGameMove) throws(SealedFault) -> [SealedMessage] {
         moves.append(move)
         guard let d = deals.indices.last else { return [] }
@@ -75,7 +76,7 @@ extension SealedTable {
         for draw in common.sealedLastDraws {
             guard let seat = draw.seat else { continue }
             deals[d].holders[draw.position] = seat
-            if !owns(seat: seat) && deals[d].publicCards[draw.position] == nil { owed.append(draw.position) }
+            if deals[d].publicCards[draw.position] == nil { owed.append(draw.position) }
         }
         var out = try shareOut(d, positions: owed)
         // `local` catches up with the move: rebuilt by `openKnown` when it opened a card, else here.

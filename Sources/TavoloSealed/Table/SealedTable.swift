@@ -26,6 +26,17 @@ public struct SealedTable {
     var early: [Int: SealedEarlyMessages] = [:]
     /// The secrets members opened at the audit, by member.
     public internal(set) var auditSecrets: [Int: [UInt8]] = [:]
+    /// The member that acts for each member: itself, until its seats pass to an heir (§14.11).
+    public internal(set) var actors: [Int]
+    /// The secrets this node recovered as an heir, by member.
+    public internal(set) var inherited: [Int: SealedMemberSecret] = [:]
+    /// Every member's escrow as it came (`table.sealed-escrow`), by owner: kept, since an heir that recovers a holder's
+    /// secret opens the pieces sealed to that holder too.
+    public internal(set) var escrows: [Int: [SealedEscrow.SealedPiece]] = [:]
+    /// At the heir: the pieces released to it, by the leaver whose secret they give, then by holder.
+    var released: [Int: [Int: [UInt8]]] = [:]
+    /// The card each move played, by move number: its deal, position and mover (to relay its opening, §14.12).
+    var playedCards: [Int: PlayedCard] = [:]
     /// Lies this node tells, for tests only (`tavolod --test-sealed-cheat`): every other node must catch each.
     public var cheats: Set<SealedCheat> = []
     /// `peek`: the openings of other seats' cards this node tried, and those that gave a card.
@@ -52,6 +63,7 @@ public struct SealedTable {
         self.common = common
         keys = Array(repeating: nil, count: members)
         keys[secret.member] = secret.publicKey
+        actors = Array(0..<members)
     }
 
     // MARK: Keys (§14.4, §14.8 step 1)
@@ -75,8 +87,18 @@ public struct SealedTable {
 
     public var hasAllKeys: Bool { keys.allSatisfy { $0 != nil } }
 
-    /// Whether `seat` is one of this node's.
-    public func owns(seat: Int) -> Bool { seatMembers.indices.contains(seat) && seatMembers[seat] == me }
+    /// Whether `seat` is one of this node's: of its member, or of a member it acts for as an heir.
+    public func owns(seat: Int) -> Bool { seatMembers.indices.contains(seat) && actors[seatMembers[seat]] == me }
+
+    /// The secrets this node acts with: its own, then those it recovered, in member order.
+    public var actingSecrets: [SealedMemberSecret] {
+        [secret] + inherited.filter { actors[$0.key] == me }.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The secret of member `member`, when this node acts for it and holds it.
+    func actingSecret(_ member: Int) -> SealedMemberSecret? {
+        member == me ? secret : actors[member] == me ? inherited[member] : nil
+    }
 
     /// The current deal, once begun.
     public var current: SealedDealView? { deals.last }
@@ -112,6 +134,13 @@ public struct SealedTable {
             throw SealedFault(.badCard, member: nil, "this node's game does not replay: \(error)")
         }
     }
+}
+
+/// A card a move played: where it lay, and the member whose seat played it.
+struct PlayedCard: Sendable {
+    var deal: Int
+    var position: Int
+    var mover: Int
 }
 
 /// A lie a test node tells at a sealed table (`tavolod --test-sealed-cheat`, never in a user's node): the issue's

@@ -36,8 +36,9 @@ extension TableMachine {
     /// Whether another member's move for an inherited seat is the one its bot plays there; false after refusing it.
     /// Only a move due now is checked (`due`): one that is stale or early is refused by the sequencer anyway, and
     /// asking the bot at the wrong point would move its stream on.
+    /// Not at a sealed table: the others cannot see the seat's hand the bot plays from (§14.11).
     mutating func heirBotAgrees(seat: Int, number: Int, move: AnyGameMove, from: NodeID, due: Bool) -> Bool {
-        guard from != me, due, let kind = inheritedBot(seat) else { return true }
+        guard from != me, due, !info.isSealed, let kind = inheritedBot(seat) else { return true }
         let expected: AnyGameMove
         do { expected = try heirMove(seat: seat, number: number, kind: kind) } catch { return true }
         guard expected != move else { return true }

@@ -157,6 +157,11 @@ extension TableMachine {
             guard let before = StateHash(hex: $0.before), let after = StateHash(hex: $0.after) else { return nil }
             return RelayedMove(number: $0.number, seat: $0.seat, move: $0.move, stateHash: before, after: after)
         }
+        // A sealed table's moves open only with their cards' shares, which their senders may not be there to send
+        // again: they go first, on the same connection (§14.12).
+        if let game = sealedGame {
+            for m in game.sealed.relay(movesFrom: first) { send(.sealed(table: id, m), to: [peer]) }
+        }
         var start = 0
         repeat {
             let chunk = Array(moves[start..<min(moves.count, start + Self.catchUpChunk)])
@@ -168,9 +173,8 @@ extension TableMachine {
     mutating func handleCatchUp(from: NodeID, deals: [RelayedDeal], moves: [RelayedMove]) {
         // A member that forfeited relays the moves it applied before it left (§9.12), and has no say beyond them.
         let leftAt = forfeitNumber(of: from)
-        // A sealed table's catch-up carries no sealed message yet (§14.12): its moves could not be opened.
         guard info.isMember(from), !replaced.contains(from) || leftAt != nil, checks, info.phase.isActive,
-            !info.isSealed, let s = session
+            let s = session
         else {
             return dropped(.catchUp(table: id, deals: deals, moves: moves), from: from)
         }

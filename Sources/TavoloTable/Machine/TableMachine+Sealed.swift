@@ -10,10 +10,15 @@ extension TableMachine {
     /// The sealed game, at a sealed table (an open deck's hot path pays one flag test, no cast).
     var sealedGame: SealedTableGame? { info.isSealed ? session as? SealedTableGame : nil }
 
-    /// Member `j` of a sealed deck is the `j`-th participant (§14.1).
-    func sealedMember(_ node: NodeID) -> Int? { info.participants.firstIndex(of: node) }
+    /// Member `j` of a sealed deck is the `j`-th participant at the seed (§14.1): the log's list once there is one,
+    /// which a takeover leaves as it is (the table's own list follows the seats' owners).
+    var sealedMembers: [NodeID] { log.participants.isEmpty ? info.participants : log.participants.map(\.node) }
+    func sealedMember(_ node: NodeID) -> Int? { sealedMembers.firstIndex(of: node) }
 
     var sealedContext: SealedContext { SealedContext(tableId: id.rawValue) }
+
+    /// Openings kept for one move number: its mover's and a few relayers'.
+    static let maxOpenings = 4
 
     mutating func sendSealed(_ messages: [SealedMessage]) {
         for m in messages { sendToTable(.sealed(table: id, m)) }
@@ -22,7 +27,7 @@ extension TableMachine {
     /// Stops the table on a lie, naming its member when the fault does (§14.9).
     mutating func sealedStop(_ fault: SealedFault) {
         let code = StopCode(rawValue: fault.code.rawValue) ?? .sealedBadCard
-        let who = fault.member.flatMap { info.participants[safe: $0] }.map { ctx.name($0) + ": " } ?? ""
+        let who = fault.member.flatMap { sealedMembers[safe: $0] }.map { ctx.name($0) + ": " } ?? ""
         stop(code, who + fault.detail, broadcast: true)
     }
 
@@ -107,6 +112,7 @@ extension TableMachine {
         let early = inbox.sealed
         inbox.sealed = []
         for (from, message) in early { handleSealed(from: from, message) }
+        checkSealedEscrows()
     }
 
     // MARK: Messages (§14.7)
@@ -115,8 +121,7 @@ extension TableMachine {
         let wire = TableMessage.sealed(table: id, message)
         guard info.isSealed, message.table == id.rawValue, checks else { return dropped(wire, from: from) }
         if case .key(_, let key, let proof) = message { return handleSealedKey(from: from, key: key, proof: proof) }
-        guard info.participants.contains(from), !info.phase.isOver || info.phase == .finished,
-            let j = sealedMember(from)
+        guard !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)
         else { return dropped(wire, from: from) }
         guard let game = sealedGame else {
             guard inbox.sealed.count < Self.maxPending else { return dropped(wire, from: from) }
@@ -129,15 +134,20 @@ extension TableMachine {
                 sendSealed(try game.sealed.acceptShuffle(from: j, deal: deal, input: input, deck: deck))
             case .shares(_, let deal, let shares):
                 try game.sealed.acceptShares(from: j, deal: deal, shares)
+            case .escrow(_, let pieces):
+                try game.sealed.acceptEscrow(from: j, pieces: pieces)
+            case .release, .acting:
+                guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
+                let kept = play?.sealedOpenings[number] ?? [:]
                 guard deal == game.sealed.deals.count, number >= game.moveNumber,
-                    number <= game.moveNumber + Self.maxPending, play?.sealedOpenings[number] == nil
+                    number <= game.moveNumber + Self.maxPending, kept[from] == nil, kept.count < Self.maxOpenings
                 else { return dropped(wire, from: from) }
-                play?.sealedOpenings[number] = (from, SealedTable.CardOpening(position: position, share: share))
+                play?.sealedOpenings[number, default: [:]][from] = .init(position: position, share: share)
                 return
             case .audit(_, let secrets):
                 try game.sealed.acceptAudit(from: j, secrets: secrets)
-            case .key, .escrow, .release:
+            case .key:
                 return dropped(wire, from: from)
             }
         } catch {

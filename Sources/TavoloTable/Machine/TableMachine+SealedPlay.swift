@@ -13,11 +13,16 @@ extension TableMachine {
         guard let move = try? s.decodeMove(pending.move), s.turn.seat == pending.seat,
             pending.stateHash.agrees(with: hashes.last ?? s.stateHash)
         else { return false }
-        let opening = play?.sealedOpenings[number].flatMap { $0.from == pending.from ? $0.opening : nil }
+        let opening = play?.sealedOpenings[number]?[pending.from]
         do {
             guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: opening) else { return true }
         } catch {
-            sealedStop(error)
+            // A move relayed in a catch-up (§14.12) came with its relayer's opening: a false one is the relayer's.
+            let actor = game.sealed.seatMembers[safe: pending.seat].map { game.sealed.actors[$0] }
+            let relayer = sealedMember(pending.from)
+            sealedStop(
+                actor == relayer || relayer == nil
+                    ? error : SealedFault(error.code, member: relayer, "a relayed move: \(error.detail)"))
             return true
         }
         play?.sealedOpenings[number] = nil
@@ -76,8 +81,8 @@ extension TableMachine {
             out.append(
                 .log(.warning, "table \(id): peek: tried \(tried) openings of other seats' cards, opened \(opened)"))
         }
-        let names = verdict.cheaters.compactMap { info.participants[safe: $0] }.map { ctx.name($0) }
-        log.sealedCheaters = verdict.cheaters.compactMap { info.participants[safe: $0] }
+        let names = verdict.cheaters.compactMap { sealedMembers[safe: $0] }.map { ctx.name($0) }
+        log.sealedCheaters = verdict.cheaters.compactMap { sealedMembers[safe: $0] }
         if verdict.verified {
             out.append(.log(.notice, "table \(id): deck verified"))
         } else {

@@ -83,6 +83,7 @@ extension TableMachine {
         else { return }
         let myself = me
         round?.reveals[myself] = nonce
+        sendSealedEscrow()
         sendToTable(.reveal(table: id, nonce: nonce.hexString))
         maybeSeed()
     }

@@ -180,26 +180,11 @@ extension TableMachine {
         play?.absence.agreed.append(takeover)
         takeBackSeatlessTakeovers(passingAfter: member, at: number)
         renameHeirs(passedTo: member, outBelow: number)
-        // The heir as it stands now; it is named again when the seats pass (heir(of:at:)).
+        // The heir as it stands now; it is named again when the seats pass (heir(of:at:)). At a sealed table it acts
+        // for the member at once: the others' cards may need its shares before its seats' turn comes (§14.11).
         guard let heir = heir(of: takeover, at: number) else { return }
-        // The host's jobs (deals, confirming moves to their movers, offers) pass at once, to the member still playing
-        // first in the heirs' order: they change no state (§9.13).
-        if member == info.host, let next = hostSuccessor {
-            info.host = next
-            info.hostName = ctx.name(next)
-            let verified = verifiedDeal
-            if next == me {
-                play?.dealsSent = verified
-                // The old host may have been lost while its deal was on the way: a member that missed it gets no
-                // catch-up at the same move count, so the new host sends it again (one that has it ignores it). Not
-                // after a forfeit: nothing was lost, and a member that has not had the forfeit yet still has the
-                // old host, there and connected, and would take the deal for one from a non-host.
-                if !forfeit, let current = log.deals.last, current.number == verified {
-                    sendToTable(.deal(table: id, number: current.number, cards: current.cards))
-                }
-            }
-            takeDealsFromSuccessor(next)
-        }
+        sealedPass(member, to: heir)
+        if member == info.host { passHostJobs(forfeit: forfeit) }
         out.append(
             .log(
                 .notice,
@@ -259,11 +244,8 @@ extension TableMachine {
         // Not while a member is absent here: its takeover may still be agreed, and it must count when the heir is
         // named (heir(of:at:)). Moves of those seats wait meanwhile; none is played while paused anyway.
         guard !agreed.isEmpty, absent.isEmpty else { return }
-        // A sealed deck has no escrow yet: the heir could open none of the leaver's cards (§14.11, §14.14).
-        if info.isSealed {
-            return stop(
-                .sealedUnsupported, "a sealed table cannot pass a member's seats to an heir yet", broadcast: true)
-        }
+        // A sealed deck passes seats only where an escrow gives the heir the leaver's secret (§14.11, §14.14).
+        if let reason = sealedCannotPass() { return stop(.sealedUnsupported, reason, broadcast: true) }
         // One at a time, the earliest point first, as a node that followed the game live passed them: a takeover's
         // seats include those its member inherited from an earlier one, and its heir is named knowing who passed
         // before it (§9.12). A node that learns several votes at once (back from a partition, catching up) would
@@ -365,6 +347,7 @@ extension TableMachine {
                     number: t.number, appliedAt: appliedAt, forfeit: t.forfeit, signature: t.signature)
             ])
         persist()
+        sealedPass(t.member, to: heir)
         let list = seats.map(String.init).joined(separator: ", ")
         // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its

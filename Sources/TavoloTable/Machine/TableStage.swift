@@ -98,12 +98,16 @@ struct TablePlayState {
     var absence = MemberAbsence()
     /// The move the bot of each inherited seat plays next, by seat, once worked out (`TableMachine+HeirBots.swift`).
     var heirMoves: [Int: TableMachine.HeirMove] = [:]
-    /// A sealed table: each card move's opening (`table.sealed-open`), by move number, until the move is applied.
-    var sealedOpenings: [Int: (from: NodeID, opening: SealedTable.CardOpening)] = [:]
+    /// A sealed table: each card move's opening (`table.sealed-open`), by move number and sender (the mover, or a
+    /// member relaying the move in a catch-up, §14.12), until the move is applied.
+    var sealedOpenings: [Int: [NodeID: SealedTable.CardOpening]] = [:]
     var sealedAuditSent = false
     /// The audits' deadline passed (§9.8's reply time from this node's own audit): the audit runs with what came, and
     /// names each member whose secret is missing (`sealed/no-audit`).
     var sealedAuditExpired = false
+    /// An heir's messages, and pieces released to this node as an heir, that came before this node passed the seats
+    /// they depend on (§14.11): tried again after each pass, a few at most.
+    var sealedWaiting: [(from: NodeID, message: SealedMessage)] = []
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.

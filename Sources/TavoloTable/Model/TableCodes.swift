@@ -38,7 +38,8 @@ public enum StopCode: String, Codable, Sendable, CaseIterable {
     case sealedBadShare = "sealed/bad-share"
     case sealedBadCard = "sealed/bad-card"
     case sealedWrongCard = "sealed/wrong-card"
-    /// What a sealed table cannot do yet (§14.14): pass a member's seats to an heir, resume after a restart.
+    case sealedBadEscrow = "sealed/bad-escrow"
+    /// What a sealed table cannot do yet (§14.14): resume after a restart, pass an heir's seats on again.
     case sealedUnsupported = "sealed/unsupported"
 }
 
@@ -96,6 +97,7 @@ extension StopCode {
         case .setup: phase == .open || phase == .seeding || phase == .playing
         case .dealMismatch, .dealNotHost, .hashMismatch, .finalHashMismatch, .memberLost, .botFailed, .timeout,
             .abandoned, .sealedBadKey, .sealedBadDeck, .sealedBadShare, .sealedBadCard, .sealedWrongCard,
+            .sealedBadEscrow,
             .sealedUnsupported:
             phase.isActive
         }

@@ -1,0 +1,148 @@
+import TavoloCore
+
+/// A member's secret kept among the others so the game outlives it (PROTOCOL.md §14.11): each member's escrow at
+/// seeding, the pieces the others release to an heir when a leaver's seats pass, and the heir's first steps as the
+/// leaver once it holds its secret. With two members there is no escrow.
+extension SealedTable {
+    /// `table.sealed-escrow`: this node's secret in pieces, each sealed to one other member; nil with two members or
+    /// before every key is in.
+    public var escrowMessage: SealedMessage? {
+        guard members >= 3, hasAllKeys else { return nil }
+        let holders = (0..<members).filter { $0 != me }
+        let pieces = SealedEscrow.seal(secret, holders: holders, holderKeys: holders.compactMap { keys[$0] })
+        return .escrow(table: context.tableId, pieces: pieces)
+    }
+
+    /// Member `member`'s escrow: one piece for each other member, in member order, and this node's opens to its
+    /// commitment. A second, different one is refused.
+    public mutating func acceptEscrow(from member: Int, pieces: [SealedEscrow.SealedPiece]) throws(SealedFault) {
+        guard (0..<members).contains(member), member != me, members >= 3 else { return }
+        let size = SealedMemberSecret.byteCount
+        guard pieces.map(\.holder) == (0..<members).filter({ $0 != member }),
+            pieces.allSatisfy({ $0.sealed.count == size && $0.commitment.count == size })
+        else { throw SealedFault(.badEscrow, member: member, "not one piece for each other member, in order") }
+        if let known = escrows[member] {
+            guard known == pieces else { throw SealedFault(.badEscrow, member: member, "a second, different escrow") }
+            return
+        }
+        guard let mine = pieces.first(where: { $0.holder == me }),
+            SealedEscrow.open(mine, owner: member, holder: secret) != nil
+        else { throw SealedFault(.badEscrow, member: member, "this node's piece does not open to its commitment") }
+        escrows[member] = pieces
+    }
+
+    /// Whether every other member's escrow is in (always, with two members).
+    public var hasEveryEscrow: Bool {
+        members < 3 || (0..<members).allSatisfy { $0 == me || escrows[$0] != nil }
+    }
+
+    /// The members `member` acts for: itself, unless its seats passed, and those whose seats it inherited.
+    public func actedFor(by member: Int) -> [Int] { (0..<members).filter { actors[$0] == member } }
+
+    /// Member `leaver` is out (§9.12), and member `heir` acts for it from now on: named when the takeover is agreed,
+    /// and again when its seats pass if the heir changed meanwhile. This node's part: as the heir, it opens its own
+    /// pieces and recovers the secret once every piece is in; as another member, it releases its pieces to the heir
+    /// (the messages returned go to the heir's node only).
+    public mutating func pass(_ leaver: Int, to heir: Int) throws(SealedFault) -> [SealedMessage] {
+        guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir, members >= 3,
+            actors[leaver] != heir
+        else { return [] }
+        actors[leaver] = heir
+        if heir == me { return try recoverInherited() }
+        return leaver == me ? [] : release(of: leaver).map { [$0] } ?? []
+    }
+
+    /// This node's pieces of member `owner`'s secret: one for each member it acts for but `owner`.
+    func release(of owner: Int) -> SealedMessage? {
+        guard let escrow = escrows[owner] else { return nil }
+        let pieces = actingSecrets.filter { $0.member != owner }.compactMap { holder -> SealedMessage.HolderPiece? in
+            guard let sealed = escrow.first(where: { $0.holder == holder.member }),
+                let piece = SealedEscrow.open(sealed, owner: owner, holder: holder)
+            else { return nil }
+            return SealedMessage.HolderPiece(holder: holder.member, piece: piece)
+        }
+        return pieces.isEmpty ? nil : .release(table: context.tableId, member: owner, pieces: pieces)
+    }
+
+    /// Whether member `owner`'s secret is one this node, its heir, still waits for.
+    public func awaitsSecret(of owner: Int) -> Bool {
+        (0..<members).contains(owner) && owner != me && actors[owner] == me && inherited[owner] == nil
+    }
+
+    /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be the piece committed to for a
+    /// holder `member` acts for. The messages this node then sends as the heir, once it holds the secret.
+    public mutating func acceptRelease(
+        from member: Int, of owner: Int, pieces: [SealedMessage.HolderPiece]
+    ) throws(SealedFault) -> [SealedMessage] {
+        guard awaitsSecret(of: owner), let escrow = escrows[owner] else { return [] }
+        for p in pieces {
+            guard p.holder != owner, actors.indices.contains(p.holder), actors[p.holder] == member,
+                let sealed = escrow.first(where: { $0.holder == p.holder }),
+                SealedEscrow.commitment(context: context, owner: owner, holder: p.holder, piece: p.piece)
+                    == sealed.commitment
+            else {
+                throw SealedFault(.badEscrow, member: member, "a piece of member \(owner)'s secret not as committed")
+            }
+            released[owner, default: [:]][p.holder] = p.piece
+        }
+        return try recoverInherited()
+    }
+
+    /// Recovers every secret this node awaits whose pieces are all here (its own opened from the escrow), and then
+    /// acts as the leaver: its shuffle when the deal waits for it, its shares of the deal's cards, the leaver's seats'
+    /// cards opened. A secret its pieces do not give names its owner: its escrow lied.
+    mutating func recoverInherited() throws(SealedFault) -> [SealedMessage] {
+        var recovered = false
+        for owner in 0..<members where awaitsSecret(of: owner) {
+            guard let escrow = escrows[owner], let key = keys[owner] else { continue }
+            var pieces = released[owner] ?? [:]
+            for holder in actingSecrets where holder.member != owner && pieces[holder.member] == nil {
+                guard let sealed = escrow.first(where: { $0.holder == holder.member }) else { continue }
+                pieces[holder.member] = SealedEscrow.open(sealed, owner: owner, holder: holder)
+            }
+            let all = (0..<members).filter { $0 != owner }.compactMap { pieces[$0] }
+            guard all.count == members - 1 else { continue }
+            guard let secret = SealedEscrow.recover(pieces: all, context: context, member: owner, publicKey: key)
+            else { throw SealedFault(.badEscrow, member: owner, "its escrow's pieces do not give its secret") }
+            inherited[owner] = secret
+            released[owner] = nil
+            recovered = true
+        }
+        // Its shuffle if the deal waits for it, else (the deck final) the deal's shares again, the leaver's among them:
+        // copies of those it sent already are the same bytes (§14.6's nonce is derived), and a receiver keeps one.
+        return recovered ? try shuffleIfMyTurn() : []
+    }
+}
+
+/// A member that missed moves (cut off, restarted) takes them in a catch-up (§9.11); at a sealed table it needs
+/// their cards' openings and the shares of the cards in play, which the member that sent them may no longer be there
+/// to send (PROTOCOL.md §14.12). Every relayed share carries its proof; no shuffle is relayed (it carries none).
+extension SealedTable {
+    /// For the card moves from `first` on in the deal under way, their openings; then every share this node holds of
+    /// that deal's cards in play (played from `first` on, held, open), as one `table.sealed-shares` per member
+    /// carrying the member. Nothing when the deal's deck is not final here.
+    public func relay(movesFrom first: Int) -> [SealedMessage] {
+        guard let d = deals.indices.last, let deck = deals[d].deal.finalDeck else { return [] }
+        let view = deals[d]
+        let window = playedCards.filter { $0.key >= first && $0.value.deal == d + 1 }.sorted { $0.key < $1.key }
+        var out: [SealedMessage] = window.compactMap { number, card in
+            let share =
+                view.deal.shares[card.position]?[card.mover]
+                ?? actingSecret(card.mover).map {
+                    DecryptionShare.make(secret: $0, deal: d + 1, position: card.position, card: deck[card.position])
+                }
+            guard let share else { return nil }
+            return .open(table: context.tableId, deal: d + 1, number: number, position: card.position, share: share)
+        }
+        let positions = Set(window.map(\.value.position)).union(view.holders.keys).union(view.openPositions).sorted()
+        for member in 0..<members {
+            let list = positions.compactMap { p in
+                view.deal.shares[p]?[member].map { SealedMessage.PositionShare(position: p, share: $0) }
+            }
+            if !list.isEmpty {
+                out.append(.acting(member: member, .shares(table: context.tableId, deal: d + 1, shares: list)))
+            }
+        }
+        return out
+    }
+}

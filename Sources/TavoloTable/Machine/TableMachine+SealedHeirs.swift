@@ -1,0 +1,104 @@
+import TavoloCore
+import TavoloProtocol
+import TavoloSealed
+
+/// A sealed table that outlives a member (PROTOCOL.md §14.11): each member's escrow sent with its reveal, and when a
+/// member's seats pass (§9.12) the others release their pieces of its secret to the heir, which then acts for it.
+/// The rules of the escrow are `TavoloSealed.SealedTable`'s (`SealedTable+Escrow.swift`); this file routes them.
+extension TableMachine {
+    /// With three members or more, this node's escrow goes out right before its reveal, on the same connections: a
+    /// member that has a reveal has the escrow before it (§14.8 step 1).
+    mutating func sendSealedEscrow() {
+        guard info.isSealed, info.participants.count >= 3, let j = sealedMember(me), let seed = round?.sealedSecret
+        else { return }
+        let keys = round?.sealedKeys ?? [:]
+        let holders = info.participants.indices.filter { $0 != j }
+        let holderKeys = holders.compactMap { keys[info.participants[$0]]?.key }
+        guard holderKeys.count == holders.count else { return }
+        let secret = SealedMemberSecret(seed: seed, context: sealedContext, member: j)
+        let pieces = SealedEscrow.seal(secret, holders: holders, holderKeys: holderKeys)
+        sendToTable(.sealed(table: id, .escrow(table: id.rawValue, pieces: pieces)))
+    }
+
+    /// Play has begun and what came before it is handled: every member's escrow must be here (each came before its
+    /// reveal), else the table stops naming the first member without one.
+    mutating func checkSealedEscrows() {
+        guard let game = sealedGame, !game.sealed.hasEveryEscrow, !info.phase.isOver else { return }
+        let missing = (0..<game.sealed.members).first { $0 != game.sealed.me && game.sealed.escrows[$0] == nil }
+        sealedStop(SealedFault(.badEscrow, member: missing, "no escrow came before its reveal"))
+    }
+
+    /// Pieces released to this node as an heir, and a member's step or shares sent by its heir: handled when this
+    /// node has passed the seats they depend on, else kept until it has (a few at most).
+    mutating func handleSealedHeir(
+        from: NodeID, member j: Int, _ message: SealedMessage, _ game: SealedTableGame
+    ) throws(SealedFault) -> Bool {
+        let actsFor = { (member: Int) in game.sealed.actors.indices.contains(member) && game.sealed.actors[member] == j
+        }
+        let ready: Bool
+        switch message {
+        case .release(_, let owner, _): ready = game.sealed.awaitsSecret(of: owner)
+        case .acting(let member, .shares(_, let deal, let shares)) where !actsFor(member):
+            // Another member's shares relayed with a catch-up (§14.12): each proof checked, a false one the relayer's.
+            do { try game.sealed.acceptShares(from: member, deal: deal, shares, relayed: true) } catch {
+                throw SealedFault(error.code, member: j, "relayed shares of member \(member): \(error.detail)")
+            }
+            return true
+        case .acting(let member, _): ready = actsFor(member)
+        default: ready = false
+        }
+        guard ready else {
+            guard (play?.sealedWaiting.count ?? Self.maxPending) < Self.maxPending else {
+                dropped(.sealed(table: id, message), from: from)
+                return false
+            }
+            play?.sealedWaiting.append((from, message))
+            return false
+        }
+        switch message {
+        case .release(_, let owner, let pieces):
+            sendSealed(try game.sealed.acceptRelease(from: j, of: owner, pieces: pieces))
+        case .acting(let member, .shuffle(_, let deal, let input, let deck)):
+            sendSealed(try game.sealed.acceptShuffle(from: member, deal: deal, input: input, deck: deck))
+        case .acting(let member, .shares(_, let deal, let shares)):
+            try game.sealed.acceptShares(from: member, deal: deal, shares)
+        default:
+            dropped(.sealed(table: id, message), from: from)
+            return false
+        }
+        return true
+    }
+
+    /// Why the seats of the takeovers agreed here cannot pass at a sealed table yet, if they cannot: with two members
+    /// nobody holds an escrow (§14.11), and an heir that leaves in turn would take a secret only it recovered.
+    func sealedCannotPass() -> String? {
+        guard let game = sealedGame else { return nil }
+        if game.sealed.members < 3 { return "a sealed table of two cannot pass a member's seats (no escrow, §14.11)" }
+        for t in agreed {
+            guard let j = sealedMember(t.member) else { continue }
+            if game.sealed.actedFor(by: j).contains(where: { $0 != j }) {
+                return "\(ctx.name(t.member)) acts for a member that left: its seats cannot pass on again yet"
+            }
+        }
+        return nil
+    }
+
+    /// `leaver`'s seats passed to `heir` here: the heir acts for it from now on. This node releases its pieces of the
+    /// leaver's secret to the heir (to the heir only), or, as the heir, recovers it; then what waited for it is handled.
+    mutating func sealedPass(_ leaver: NodeID, to heir: NodeID) {
+        guard let game = sealedGame, let l = sealedMember(leaver), let h = sealedMember(heir) else { return }
+        do {
+            let messages = try game.sealed.pass(l, to: h)
+            if heir == me {
+                sendSealed(messages)
+            } else {
+                for m in messages { send(.sealed(table: id, m), to: [heir]) }
+            }
+        } catch {
+            return sealedStop(error)
+        }
+        let waiting = play?.sealedWaiting ?? []
+        play?.sealedWaiting = []
+        for (from, message) in waiting { handleSealed(from: from, message) }
+    }
+}
