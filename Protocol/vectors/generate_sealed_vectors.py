@@ -177,8 +177,9 @@ def escrow(member, holders):
     return pieces, commits
 
 
-def example_messages(table, members, sealed, deal, n):
-    """One message of each kind of section 14.7 that these values make, as JSON objects."""
+def example_messages(table, members, sealed, pieces, deal, n):
+    """One message of each kind of section 14.7 that these values make, as JSON objects; then member 1's shares
+    as an heir or a relayer sends them (with `member`)."""
     first_step = deal["steps"][0]
     initial = [(IDENTITY, card_point(i)) for i in range(n)]
     return [
@@ -192,6 +193,11 @@ def example_messages(table, members, sealed, deal, n):
         {"type": "table.sealed-open", "table": table, "deal": deal["deal"], "number": 3, "position": 0,
          **{k: s[k] for s in deal["shares"] if s["member"] == 0 and s["position"] == 0 for k in ("share", "proof")}},
         {"type": "table.sealed-audit", "table": table, "secrets": [{"member": 2, "secret": members[2].sigma.hex()}]},
+        {"type": "table.sealed-release", "table": table, "member": 0,
+         "pieces": [{"holder": 1, "piece": pieces[0].hex()}]},
+        {"type": "table.sealed-shares", "table": table, "deal": deal["deal"],
+         "shares": [{"position": s["position"], "share": s["share"], "proof": s["proof"]}
+                    for s in deal["shares"] if s["member"] == 1], "member": 1},
     ]
 
 
@@ -243,7 +249,7 @@ def make_case(case, table, m, n, deals):
         assert recovered == members[0].sigma
         out["escrow"] = {"owner": 0, "holders": holders, "pieces": [p.hex() for p in pieces],
                          "commitments": [c.hex() for c in commits], "sealed": sealed}
-        out["messages"] = example_messages(table, members, sealed, out["deals"][0], n)
+        out["messages"] = example_messages(table, members, sealed, pieces, out["deals"][0], n)
     return out
 
 
@@ -259,7 +265,9 @@ def main():
                        "escrow: member 0's pieces for the others, their commitments, and "
                        "each piece sealed to its holder's key (table.sealed-escrow's pieces). messages: a "
                        "table.sealed-key, -escrow, -shuffle (member 0, first deal), -shares (member 1, positions "
-                       "0-2), -open (member 0, position 0, move 3) and -audit (member 2) as section 14.7 writes them.",
+                       "0-2), -open (member 0, position 0, move 3), -audit (member 2), -release (member 1's piece of member "
+                       "0's secret) and -shares with member (member 1's shares as an heir or a relayer sends them) as "
+                       "section 14.7 writes them.",
         "cardPoints": [card_point(i).hex() for i in range(54)],
         "cases": [
             make_case(0, "0a1b2c3d-1-1", 2, 40, [1]),

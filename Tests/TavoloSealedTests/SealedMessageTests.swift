@@ -30,6 +30,8 @@ final class SealedMessageTests: XCTestCase {
         var deal = SealedDeal(
             context: context, number: 1, cards: SealedCardPoints(count: 54), publicKeys: members.map(\.publicKey))
         let (input, deck) = deal.shuffle(with: members[0])
+        let shares = try sharesOfMember1(&deal, members)
+        let piece = SealedEscrow.pieces(of: members[0], holders: [1, 2])[0]
         let ours: [SealedMessage] = [
             .key(table: context.tableId, key: members[0].publicKey, proof: members[0].keyProof()),
             .escrow(
@@ -37,11 +39,13 @@ final class SealedMessageTests: XCTestCase {
                 pieces: SealedEscrow.seal(
                     members[0], holders: [1, 2], holderKeys: [members[1].publicKey, members[2].publicKey])),
             .shuffle(table: context.tableId, deal: 1, input: input, deck: SealedDeck.encode(deck)),
-            try sharesOfMember1(&deal, members),
+            shares,
             .open(
                 table: context.tableId, deal: 1, number: 3, position: 0,
                 share: try XCTUnwrap(deal.shares(of: members[0], positions: [0]).first).share),
             .audit(table: context.tableId, secrets: [.init(member: 2, secret: members[2].seed)]),
+            .release(table: context.tableId, member: 0, pieces: [.init(holder: 1, piece: piece)]),
+            .acting(member: 1, shares),
         ]
         let theirs = try XCTUnwrap(c["messages"] as? [[String: Any]])
         XCTAssertEqual(theirs.count, ours.count)
@@ -107,5 +111,8 @@ final class SealedMessageTests: XCTestCase {
         refused(4, { $0["number"] = -1 }, "a negative move number")
         refused(4, { $0["position"] = 256 }, "a position past any deck")
         refused(5, { $0["secrets"] = [["member": 99, "secret": String(repeating: "0", count: 64)]] }, "member 99")
+        refused(6, { $0["pieces"] = [Any]() }, "a release without a piece")
+        refused(6, { $0["pieces"] = [["holder": 1, "piece": "00"]] }, "a short piece")
+        refused(7, { $0["member"] = 16 }, "shares of member 16")
     }
 }
