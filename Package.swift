@@ -88,6 +88,8 @@ let package = Package(
             dependencies: [
                 // TavoloNoise: a record's signatures are bound to node ids by the identity key (§11.7).
                 "TavoloCore", "TavoloProtocol", "TavoloTable", "TavoloRecordFormat", "TavoloNoise",
+                // TavoloSealed: a sealed game's record is dealt again from its secrets (§14.12).
+                "TavoloSealed",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,7 +188,7 @@ let package = Package(
         .target(
             name: "TavoloTestSupport",
             dependencies: [
-                "TavoloCore", "TavoloTable", "TavoloProtocol", "TavoloNoise",
+                "TavoloCore", "TavoloTable", "TavoloProtocol", "TavoloNoise", "TavoloSealed",
                 .product(name: "Crypto", package: "swift-crypto"),
             ], path: "Tests/TavoloTestSupport"),
         .testTarget(name: "TavoloCoreTests", dependencies: ["TavoloCore", "TavoloTestSupport"]),

@@ -64,6 +64,18 @@ public struct RecordBody: Codable, Sendable, Equatable {
         }
     }
 
+    /// A game dealt from a sealed deck (PROTOCOL.md §14.12): every member's secret σ in member order (64 lower-case
+    /// hex digits each) and each deal's final deck hash, from which a receiver deals every card again.
+    public struct Sealed: Codable, Sendable, Equatable {
+        public var secrets: [String]
+        public var deckHashes: [String]
+
+        public init(secrets: [String], deckHashes: [String]) {
+            self.secrets = secrets
+            self.deckHashes = deckHashes
+        }
+    }
+
     public struct Move: Codable, Sendable, Equatable {
         public var seat: Int
         public var move: JSONValue
@@ -95,11 +107,16 @@ public struct RecordBody: Codable, Sendable, Equatable {
     /// finishing orders it was computed from (in the members' order at the table). Absent for other games.
     public var ranking: [Int]?
     public var votes: [[Int]]?
+    /// A sealed game (§14.12): what deals it again; absent for an open deck.
+    public var sealed: Sealed?
+    /// The members a sealed game's audit named (node ids): the game counts for none of them. Absent when none.
+    public var cheaters: [String]?
 
     public init(
         version: Int, table: String, game: String, players: Int, options: [String: JSONValue], seats: [Seat],
         jointSeed: String, moves: [Move], outcome: Outcome, stopCode: String?, winners: [Int], scores: [Int],
-        finalHash: String, takeovers: [Takeover]? = nil, ranking: [Int]? = nil, votes: [[Int]]? = nil
+        finalHash: String, takeovers: [Takeover]? = nil, ranking: [Int]? = nil, votes: [[Int]]? = nil,
+        sealed: Sealed? = nil, cheaters: [String]? = nil
     ) {
         self.version = version
         self.table = table
@@ -117,6 +134,8 @@ public struct RecordBody: Codable, Sendable, Equatable {
         self.takeovers = takeovers?.isEmpty == true ? nil : takeovers
         self.ranking = ranking
         self.votes = votes
+        self.sealed = sealed
+        self.cheaters = cheaters?.isEmpty == true ? nil : cheaters
     }
 
     public static func hex(_ seed: UInt64) -> String {

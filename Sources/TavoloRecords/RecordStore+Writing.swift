@@ -73,7 +73,8 @@ extension RecordStore {
                 source.rawValue, Data(g.body), r.isSigned, peer, address,
             ])
         guard db.changesCount == 1 else { return false }
-        for s in b.seats {
+        // A seat whose owner a sealed game's audit named counts for nobody (§14.9): no row, no standing.
+        for s in b.seats where !(b.cheaters ?? []).contains(s.node) {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO seat (recordID, seat, node, name, bot, score, won, endedAt, game)

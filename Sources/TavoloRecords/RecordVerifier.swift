@@ -66,6 +66,7 @@ public struct RecordVerifier: Sendable {
             return .failure(.init("takeover \(t): unknown bot kind"))
         }
         guard let seed = b.seed else { return .failure(.init("jointSeed is not 16 lower-case hex digits")) }
+        if let sealed = b.sealed { return sealedReplay(b, sealed, entry: entry, seed: seed) }
         var replayer: LogReplayer
         do { replayer = try LogReplayer(catalog: catalog, game: b.game, players: b.players, seed: seed) } catch {
             return .failure(.init("cannot start \(b.game): \(error.message)"))
@@ -138,6 +139,7 @@ public struct RecordVerifier: Sendable {
         guard b.options.isEmpty else { return "options (no game has any)" }
         if let c = b.stopCode, c.utf8.count > 64 { return "stopCode" }
         if let takeovers = b.takeovers, let problem = takeoverProblem(takeovers, b) { return problem }
+        if let problem = sealedFieldProblem(b) { return problem }
         return nil
     }
 
@@ -181,6 +183,8 @@ public enum RecordLimits {
     public static let maxMessageBytes = 131_072
     /// Ids in one `records.ids` message.
     public static let maxIDsPerMessage = 1_024
+    /// Deals of a sealed record (Spirits! has three).
+    public static let maxSealedDeals = 16
     /// Signatures of one record: one per node that owns a seat (at most six seats), and room to spare.
     public static let maxSignatures = 8
     /// Buckets of the summary: the first two hex digits of the id.

@@ -31,9 +31,12 @@ public struct RecordedGame: Sendable, Equatable {
     /// table; the record the members that played on write names it among those who left (§11.1 `takeovers`).
     public static func body(of log: GameLog) -> RecordBody? {
         guard let seed = log.jointSeed else { return nil }
-        // A sealed game's record carries its secrets and deck hashes (§14.12), which no body has yet (§14.14): none
-        // is written, rather than one that no peer could check (its deals are not the joint seed's).
-        if log.table.isSealed { return nil }
+        // A sealed game's record carries its secrets and deck hashes (§14.12): none is written without them (a
+        // member's audit never came, or the table stopped first), rather than one no peer could check.
+        let sealed = log.sealedSecrets.flatMap { s in
+            log.sealedDeckHashes.map { RecordBody.Sealed(secrets: s, deckHashes: $0) }
+        }
+        if log.table.isSealed && sealed == nil { return nil }
         if log.stopped?.hasPrefix(StopCode.memberLeft.rawValue + ":") == true { return nil }
         let final = log.finalHash ?? log.moves.last?.after ?? log.initialHash
         guard let finalHash = final else { return nil }
@@ -55,7 +58,8 @@ public struct RecordedGame: Sendable, Equatable {
                     number: $0.number, appliedAt: $0.appliedAt, forfeit: $0.forfeit,
                     signature: $0.forfeit ? $0.signature : nil)
             },
-            ranking: outcome == .finished ? log.ranking : nil, votes: outcome == .finished ? log.raceVotes : nil)
+            ranking: outcome == .finished ? log.ranking : nil, votes: outcome == .finished ? log.raceVotes : nil,
+            sealed: sealed, cheaters: sealed == nil ? nil : log.sealedCheaters?.map(\.hex))
     }
 
     /// The moves in the record's order: as played for a turn-based game; for a simultaneous one seat by seat, each

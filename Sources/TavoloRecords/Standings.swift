@@ -158,7 +158,7 @@ enum Standings {
             guard try !forfeitCounted(member: t.member, table: b.table, otherThan: recordID, db) else { continue }
             try upsertStanding(game: b.game, isBot: false, player: t.member, won: false, score: nil, db)
         }
-        for s in b.seats {
+        for s in b.seats where !(b.cheaters ?? []).contains(s.node) {
             // A racer that gave up is not ranked (§10.3): its moves are no result, least of all a best one.
             let ranked = b.ranking?.contains(s.seat) ?? true
             let score: Int? = ranked && b.scores.indices.contains(s.seat) ? b.scores[s.seat] : nil

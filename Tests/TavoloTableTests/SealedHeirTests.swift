@@ -12,7 +12,8 @@ import XCTest
 final class SealedHeirTests: XCTestCase {
     /// Hosts a sealed table of `game` on node 0 with one seat per node, a random bot at each, and runs it until node 0
     /// has applied `moves` moves.
-    func start(_ game: String, players: Int, seed: UInt64, moves: Int) throws -> (InMemoryTableNetwork, TableID) {
+    static func start(_ game: String, players: Int, seed: UInt64, moves: Int) throws -> (InMemoryTableNetwork, TableID)
+    {
         var net = InMemoryTableNetwork(nodes: players, seed: seed, catalog: .standard)
         let id = try XCTUnwrap(try net.request(0) { $0.host(game: game, players: players, sealed: true) }?.get()).id
         net.deliverAll()
@@ -62,7 +63,7 @@ final class SealedHeirTests: XCTestCase {
 
     func loseOneMember(_ game: String, players: Int, seed: UInt64, at moves: Int) throws {
         do {
-            var (net, id) = try start(game, players: players, seed: seed, moves: moves)
+            var (net, id) = try Self.start(game, players: players, seed: seed, moves: moves)
             let leaver = Int(seed % UInt64(players))
             net.kill(leaver)
             let alive = (0..<players).filter { $0 != leaver }
@@ -79,7 +80,7 @@ final class SealedHeirTests: XCTestCase {
 
     /// A member that leaves forfeits: its seats pass at once, and the game goes on sealed the same way.
     func testAForfeitPassesTheSeatsWithTheEscrow() throws {
-        var (net, id) = try start("briscola", players: 3, seed: 31, moves: 5)
+        var (net, id) = try Self.start("briscola", players: 3, seed: 31, moves: 5)
         _ = try net.request(2, id, .leave).get()
         net.run { n in (0..<2).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
         try checkFinishedWithHeir(net, id, alive: [0, 1], leaver: 2, "forfeit")
@@ -87,7 +88,7 @@ final class SealedHeirTests: XCTestCase {
 
     /// Two members: no escrow exists, and a forfeit cannot pass the seat to the other (§14.11).
     func testTwoMembersHaveNoEscrow() throws {
-        var (net, id) = try start("briscola", players: 2, seed: 51, moves: 3)
+        var (net, id) = try Self.start("briscola", players: 2, seed: 51, moves: 3)
         for i in 0..<2 {
             let sealed = try XCTUnwrap((net.table(i, id)?.session as? SealedTableGame)?.sealed)
             XCTAssertTrue(sealed.escrows.isEmpty && sealed.hasEveryEscrow, "n\(i)")

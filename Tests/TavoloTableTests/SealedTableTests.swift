@@ -12,7 +12,7 @@ import XCTest
 final class SealedTableTests: XCTestCase {
     /// Hosts a sealed table of `game` on node 0, seats one bot per seat in turn on each node, starts it and runs the
     /// network until every node finished (or it went quiet).
-    func playSealed(_ game: String, owners: [Int], seed: UInt64, bot: String = "random") throws
+    static func playSealed(_ game: String, owners: [Int], seed: UInt64, bot: String = "random") throws
         -> (InMemoryTableNetwork, TableID)
     {
         let nodes = (owners.max() ?? 0) + 1
@@ -45,14 +45,14 @@ final class SealedTableTests: XCTestCase {
 
     func testSealedBriscolaForTwoThreeAndFourFinishesVerifiedAtEveryNode() throws {
         for owners in [[0, 1], [0, 1, 2], [0, 1, 2, 3]] {
-            let (net, id) = try playSealed("briscola", owners: owners, seed: UInt64(owners.count))
+            let (net, id) = try Self.playSealed("briscola", owners: owners, seed: UInt64(owners.count))
             try checkVerified(net, id, nodes: owners.count, "briscola \(owners)")
         }
     }
 
     func testSealedSpiritsPlaysEveryRoundAndFinishesVerified() throws {
         for owners in [[0, 1, 2], [0, 1, 0, 2]] {
-            let (net, id) = try playSealed("spirits", owners: owners, seed: 5)
+            let (net, id) = try Self.playSealed("spirits", owners: owners, seed: 5)
             try checkVerified(net, id, nodes: (owners.max() ?? 0) + 1, "spirits \(owners)")
         }
     }

@@ -1,5 +1,6 @@
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 import TavoloTable
 
 /// A whole mesh of table directories in one thread, over a pure in-memory network with a virtual clock: the
@@ -49,6 +50,7 @@ public struct InMemoryTableNetwork {
 
     public internal(set) var nodes: [Node] = []
     public let catalog: GameCatalog
+    let sealedCheats: [Int: Set<SealedCheat>]
     public let seed: UInt64
     /// Virtual time in milliseconds since the start.
     public internal(set) var now: Int64 = 0
@@ -88,8 +90,13 @@ public struct InMemoryTableNetwork {
 
     /// `count` nodes n0, n1, …, all connected. Their ids are a seeded permutation, so which node has the lowest id
     /// (the heir of §9.12, the successor of §9.13) changes with the seed.
-    public init(nodes count: Int, seed: UInt64, catalog: GameCatalog, keepTrace: Bool = false) {
+    /// `sealedCheats`: the lies each node tells at sealed tables, by node index (`tavolod --test-sealed-cheat`).
+    public init(
+        nodes count: Int, seed: UInt64, catalog: GameCatalog, keepTrace: Bool = false,
+        sealedCheats: [Int: Set<SealedCheat>] = [:]
+    ) {
         self.catalog = catalog
+        self.sealedCheats = sealedCheats
         self.seed = seed
         rng = TavoloRNG(seed: seed, stream: 0x6e_6574)
         trace = SimulationTrace(keepAll: keepTrace)
@@ -123,7 +130,8 @@ public struct InMemoryTableNetwork {
     public var inFlight: Int { links.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
 
     func makeDirectory(_ i: Int) -> TableDirectory {
-        let context = TableContext(me: nodes[i].id, myName: nodes[i].name, catalog: catalog)
+        var context = TableContext(me: nodes[i].id, myName: nodes[i].name, catalog: catalog)
+        context.sealedCheats = sealedCheats[i] ?? []
         let restarts = UInt64(nodes[i].restarts)
         var d = TableDirectory(
             context: context, nonces: .reproducible(seed: seed, nodeIndex: UInt64(i) + 1_000 * restarts))

@@ -31,6 +31,12 @@ extension SealedTable {
         }
     }
 
+    /// Every member's secret in member order, once each is known here (from its audit, or this node's own).
+    public var everySecret: [[UInt8]]? {
+        let all = (0..<members).compactMap { actingSecret($0)?.seed ?? auditSecrets[$0] }
+        return all.count == members ? all : nil
+    }
+
     /// Whether the secret of every member this node does not act for is in.
     public var hasEveryAudit: Bool {
         (0..<members).allSatisfy { actingSecret($0) != nil || auditSecrets[$0] != nil }

@@ -17,7 +17,7 @@ public struct SealedTable {
     public let members: Int
     public let cards: SealedCardPoints
     /// Each member's public key once it is in and its proof verified.
-    public private(set) var keys: [RistrettoPoint?]
+    public internal(set) var keys: [RistrettoPoint?]
     /// Deal `d` is `deals[d − 1]`.
     public internal(set) var deals: [SealedDealView] = []
     /// Every move applied so far, in order.

@@ -83,6 +83,12 @@ extension TableMachine {
         }
         let names = verdict.cheaters.compactMap { sealedMembers[safe: $0] }.map { ctx.name($0) }
         log.sealedCheaters = verdict.cheaters.compactMap { sealedMembers[safe: $0] }
+        if let secrets = game.sealed.everySecret {
+            log.sealedSecrets = secrets.map(\.hexString)
+            log.sealedDeckHashes = game.sealed.deals.compactMap {
+                $0.deal.finalDeck.map { SealedDeck.hash($0).hexString }
+            }
+        }
         if verdict.verified {
             out.append(.log(.notice, "table \(id): deck verified"))
         } else {

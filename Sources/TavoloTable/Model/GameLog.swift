@@ -49,6 +49,10 @@ public struct GameLog: Codable, Sendable, Equatable {
     public var takeovers: [LoggedTakeover]?
     /// A sealed table (§14.10): the members its audit named, once it ran (empty: the deck was verified).
     public var sealedCheaters: [NodeID]?
+    /// And what deals the game again (§14.12): every member's secret σ (hex, member order) and each deal's final deck
+    /// hash, once the audit held every secret; what the game's record carries.
+    public var sealedSecrets: [String]?
+    public var sealedDeckHashes: [String]?
 
     public struct LoggedTakeover: Codable, Sendable, Equatable {
         /// The member whose seats passed.
