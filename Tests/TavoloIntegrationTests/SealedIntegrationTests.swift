@@ -52,14 +52,23 @@ final class SealedIntegrationTests: DaemonTestCase {
     func testSealedBriscolaAndSpiritsBetweenThreeNodesEndDeckVerified() throws {
         _ = try harness.start(3)
         try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
+        var tables: Set<String> = []
         for (game, owners, bot) in [("briscola", [0, 1, 2], "strong"), ("spirits", [0, 1, 2, 0], "heuristic")] {
             let ends = try playSealed(game, owners: owners, bot: bot)
             XCTAssertEqual(ends.count, 3)
+            tables.insert(ends[0].table.rawValue)
             for e in ends {
                 let r = try XCTUnwrap(e.result, "\(game): \(e.kind) \(e.code ?? "") \(e.message ?? "")")
                 XCTAssertEqual(r.sealed, "verified", "\(game): \(r)")
                 XCTAssertNil(r.cheaters)
                 XCTAssertEqual(r.finalHash, ends[0].result?.finalHash, "\(game): the nodes ended on different states")
+            }
+        }
+        // Each game's record (§14.12): one per table, signed by every member and checked by each, at every node.
+        try eventuallySync("every node holds both sealed records, verified", within: 60) {
+            try (0..<3).allSatisfy { i in
+                let held = try client(i).call(.history(game: nil, player: nil)).filter { tables.contains($0.table) }
+                return held.count == 2 && held.allSatisfy(\.verified)
             }
         }
     }
