@@ -12,10 +12,12 @@ extension SealedTable {
     }
 
     /// `secrets` are σ in member order; `seatMembers` the member whose seat each was when play began; `local` and
-    /// `common` two fresh sessions of the game at the joint seed; `moves` in order, each with the seat that played it.
+    /// `common` two fresh sessions of the game at the joint seed; `moves` in order, each with the seat that played it;
+    /// `after` is told the public state's hash right after each move (what a sequencer stores, §14.9).
     public static func replaying(
         tableId: String, secrets: [[UInt8]], seatMembers: [Int], local: any SealedGameSession,
-        common: any SealedGameSession, moves: [(seat: Int, move: AnyGameMove)]
+        common: any SealedGameSession, moves: [(seat: Int, move: AnyGameMove)],
+        after: (Int, StateHash) -> Void = { _, _ in }
     ) throws(ReplayFailure) -> SealedTable {
         let context = SealedContext(tableId: tableId)
         guard !secrets.isEmpty, secrets.allSatisfy({ $0.count == SealedMemberSecret.byteCount }),
@@ -43,6 +45,7 @@ extension SealedTable {
                 do { try table.common.apply(move) } catch {
                     throw ReplayFailure(description: "move \(n): \(error.message)")
                 }
+                after(n, table.common.stateHash)
                 _ = try table.applied(move)
             }
         } catch let fault as SealedFault {

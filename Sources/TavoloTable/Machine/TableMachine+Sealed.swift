@@ -65,7 +65,7 @@ extension TableMachine {
     mutating func makeSealedGame(seed: UInt64, round: SeedRound) -> SealedTableGame? {
         guard role == .node else {
             stop(
-                .sealedUnsupported, "a sealed game is not checked from a capture yet (PROTOCOL.md §14.14)",
+                .sealedUnsupported, "an auditor runs no sealed table: its capture is checked from its audit (§14.12)",
                 broadcast: false)
             return nil
         }

@@ -76,6 +76,11 @@ public struct TableReplay {
             out.unverifiable = unverifiable
             return out
         }
+        // A sealed table's cards open only with its members' secrets: checked from the audit on (§14.12).
+        if messages.contains(where: { if case .offer(let info) = $0.1 { info.isSealed } else { false } }) {
+            replaySealed(messages, &out)
+            return out
+        }
         guard let table = audit(messages, &out) else {
             if out.problem == nil { out.problem = "no table.offer for \(id) in the capture: game and seats unknown" }
             return out
