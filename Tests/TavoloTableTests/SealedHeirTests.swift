@@ -86,15 +86,18 @@ final class SealedHeirTests: XCTestCase {
         try checkFinishedWithHeir(net, id, alive: [0, 1], leaver: 2, "forfeit")
     }
 
-    /// Two members: no escrow exists, and a forfeit cannot pass the seat to the other (§14.11).
-    func testTwoMembersHaveNoEscrow() throws {
-        var (net, id) = try Self.start("briscola", players: 2, seed: 51, moves: 3)
-        for i in 0..<2 {
-            let sealed = try XCTUnwrap((net.table(i, id)?.session as? SealedTableGame)?.sealed)
-            XCTAssertTrue(sealed.escrows.isEmpty && sealed.hasEveryEscrow, "n\(i)")
+    /// Two members: no escrow exists; a member that leaves sends its secret with its forfeit, and the other's bot
+    /// plays its cards on to an audited end (§14.11).
+    func testAtTwoMembersAForfeitCarriesTheSecretAndTheGameGoesOn() throws {
+        for game in ["briscola", "spirits"] {
+            var (net, id) = try Self.start(game, players: 2, seed: 51, moves: 3)
+            for i in 0..<2 {
+                let sealed = try XCTUnwrap((net.table(i, id)?.session as? SealedTableGame)?.sealed)
+                XCTAssertTrue(sealed.escrows.isEmpty && sealed.hasEveryEscrow, "\(game): n\(i)")
+            }
+            _ = try net.request(1, id, .leave).get()
+            net.run { n in n.first(0, .stopped) != nil || n.first(0, .finished) != nil }
+            try checkFinishedWithHeir(net, id, alive: [0], leaver: 1, "\(game) of two")
         }
-        _ = try net.request(1, id, .leave).get()
-        net.run { n in n.first(0, .stopped) != nil || n.first(0, .finished) != nil }
-        XCTAssertEqual(net.table(0, id)?.stopReason?.code, .sealedUnsupported)
     }
 }

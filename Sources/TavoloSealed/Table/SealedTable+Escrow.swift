@@ -43,10 +43,20 @@ extension SealedTable {
     /// and again when its seats pass if the heir changed meanwhile. This node's part: as the heir, it opens its own
     /// pieces and recovers the secret once every piece is in; as another member, it releases its pieces to the heir
     /// (the messages returned go to the heir's node only).
+    /// With two members, the leaver's secret came with its forfeit (its audit, §14.11): the heir takes it as it is.
     public mutating func pass(_ leaver: Int, to heir: Int) throws(SealedFault) -> [SealedMessage] {
-        guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir, members >= 3,
-            actors[leaver] != heir
+        guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir, actors[leaver] != heir
         else { return [] }
+        if members < 3 {
+            guard heir == me, let seed = auditSecrets[leaver] else { return [] }
+            let secret = SealedMemberSecret(seed: seed, context: context, member: leaver)
+            guard secret.publicKey == keys[leaver] else {
+                throw SealedFault(.badSecret, member: leaver, "the secret it left with does not derive its key")
+            }
+            actors[leaver] = heir
+            inherited[leaver] = secret
+            return try shuffleIfMyTurn()
+        }
         actors[leaver] = heir
         if heir == me { return try recoverInherited() }
         return leaver == me ? [] : release(of: leaver).map { [$0] } ?? []

@@ -69,13 +69,23 @@ extension TableMachine {
         return true
     }
 
+    /// A member that forfeits at a sealed table of two sends the other its secret first, on the same connections
+    /// (its `table.sealed-audit`): nobody holds an escrow there, and its hand is nobody's secret once it has lost.
+    mutating func sendSealedForfeitSecret(to peers: [NodeID]) {
+        guard let game = sealedGame, game.sealed.members == 2 else { return }
+        send(.sealed(table: id, game.sealed.auditMessage), to: peers)
+    }
+
     /// Why the seats of the takeovers agreed here cannot pass at a sealed table yet, if they cannot: with two members
-    /// nobody holds an escrow (§14.11), and an heir that leaves in turn would take a secret only it recovered.
+    /// only a forfeit whose secret came passes (§14.11), and an heir that leaves in turn would take a secret only it
+    /// recovered.
     func sealedCannotPass() -> String? {
         guard let game = sealedGame else { return nil }
-        if game.sealed.members < 3 { return "a sealed table of two cannot pass a member's seats (no escrow, §14.11)" }
         for t in agreed {
             guard let j = sealedMember(t.member) else { continue }
+            if game.sealed.members < 3, !t.forfeit || game.sealed.auditSecrets[j] == nil {
+                return "a sealed table of two passes a seat only with its leaver's secret (§14.11)"
+            }
             if game.sealed.actedFor(by: j).contains(where: { $0 != j }) {
                 return "\(ctx.name(t.member)) acts for a member that left: its seats cannot pass on again yet"
             }

@@ -72,6 +72,7 @@ extension TableMachine {
         if let number = forfeitedAt {
             if info.isMember(peer) || replaced.contains(peer) {
                 let signature = play?.absence.forfeitSignature
+                sendSealedForfeitSecret(to: [peer])
                 send(.forfeit(table: id, number: number, signature: signature, seatMoves: raceSeatMoves), to: [peer])
             }
             return

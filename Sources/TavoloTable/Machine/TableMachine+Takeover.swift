@@ -145,6 +145,7 @@ extension TableMachine {
         }
         // Signed, so the loss counts for this node wherever the record goes (§11.7).
         let signature = jointSeed.flatMap { ctx.signForfeit?(id, $0, s.moveNumber) }
+        sendSealedForfeitSecret(to: recipients)
         sendToTable(.forfeit(table: id, number: s.moveNumber, signature: signature, seatMoves: raceSeatMoves))
         play?.absence.forfeitedAt = s.moveNumber
         play?.absence.forfeitSignature = signature
