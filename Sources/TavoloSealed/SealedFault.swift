@@ -22,6 +22,8 @@ public struct SealedFault: Error, Hashable, Sendable, CustomStringConvertible {
         case badShuffle = "sealed/bad-shuffle"
         /// A claim that depended on a hidden hand, false once every hand is known (Spirits!' `flee` with a legal card).
         case falseFlee = "sealed/false-flee"
+        /// Not a lie: this node missed a whole deal and cannot follow (§14.12); it stops its own copy only.
+        case behind = "sealed/unsupported"
     }
 
     public let code: Code

@@ -77,7 +77,9 @@ struct TableSimulation {
     mutating func setUp() -> TableID? {
         let s = scenario
         let hosted = net.request(0) {
-            $0.host(game: s.simCase.game, players: s.simCase.players, grace: s.grace, takeoverBot: s.takeoverBot)
+            $0.host(
+                game: s.simCase.game, players: s.simCase.players, grace: s.grace, takeoverBot: s.takeoverBot,
+                sealed: s.sealed)
         }
         guard case .success(let info)? = hosted else {
             setupProblem = "host: \(String(describing: hosted))"

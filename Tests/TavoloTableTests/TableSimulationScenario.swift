@@ -77,6 +77,8 @@ struct SimulationScenario: CustomStringConvertible {
     var takeoverBot: String?
     var spikeChance = 0
     var faults: [PlannedFault] = []
+    /// Dealt from a sealed deck (PROTOCOL.md §14; `SealedTableSimulationTests`).
+    var sealed = false
 
     /// The host (node 0) and every seat owner.
     var members: [Int] { Array(Set([0] + seats.map(\.node))).sorted() }

@@ -4,6 +4,12 @@ extension SealedTable {
     /// Shuffles and shares a member may send ahead of their turn, per deal: one shuffle each, a few share messages.
     static let maxEarlyShares = 64
 
+    /// A message of a deal two or more ahead: this node missed a whole deal (away while the others played it), and
+    /// no shuffle is relayed (§14.12). Nobody is to blame: `behind` (no member), which the table stops on here only.
+    static func dealsBehind(_ number: Int) -> SealedFault {
+        SealedFault(.behind, member: nil, "deal \(number) came while this node was a whole deal behind")
+    }
+
     /// Begins the deal the game is at, if it has not (the start, each Spirits! round): member 0 shuffles at once.
     /// Messages to send; none before every key is in, or while the game is over.
     public mutating func beginDealIfDue() throws(SealedFault) -> [SealedMessage] {
@@ -29,12 +35,16 @@ extension SealedTable {
         throws(SealedFault) -> [SealedMessage]
     {
         guard (0..<members).contains(member), member != me else { return [] }
-        guard number >= max(1, deals.count), number <= deals.count + 1 else {
+        // The same step twice is a copy: sent again when a session came back (§14.12), or a leaver's own and its
+        // heir's, both made from its secret (§14.11).
+        if number >= 1, number <= deals.count, deals[number - 1].deal.holdsStep(of: member, input: input, deck: deck) {
+            return []
+        }
+        guard number <= deals.count + 1 else { throw Self.dealsBehind(number) }
+        guard number >= max(1, deals.count) else {
             throw SealedFault(.badDeck, member: member, "a shuffle of deal \(number), which is not the next one")
         }
         let next = number <= deals.count ? deals[number - 1].deal.nextShuffler : 0
-        // The same step twice is a copy: a leaver's own and its heir's, both made from its secret (§14.11).
-        if number <= deals.count, deals[number - 1].deal.holdsStep(of: member, input: input, deck: deck) { return [] }
         guard let next, member >= next else {
             throw SealedFault(.badDeck, member: member, "a second shuffle of deal \(number)")
         }
@@ -131,13 +141,16 @@ extension SealedTable {
         from member: Int, deal number: Int, _ list: [SealedMessage.PositionShare], relayed: Bool = false
     ) throws(SealedFault) -> Bool {
         guard (0..<members).contains(member), member != me else { return false }
+        // Shares of a deal this node has left behind: sent again when a session came back; nothing opens with them.
+        if number >= 1, number < deals.count { return false }
         if relayed {
             guard number == deals.count, var deal = deals.last?.deal, deal.finalDeck != nil else { return false }
             try deal.acceptShares(from: member, list.map { ($0.position, $0.share) }, verify: true)
             deals[number - 1].deal = deal
             return try openKnown(number - 1)
         }
-        guard number >= max(1, deals.count), number <= deals.count + 1 else {
+        guard number <= deals.count + 1 else { throw Self.dealsBehind(number) }
+        guard number >= max(1, deals.count) else {
             throw SealedFault(.badShare, member: member, "shares of deal \(number), which is not the next one")
         }
         let d = number - 1

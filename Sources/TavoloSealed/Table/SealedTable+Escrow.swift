@@ -156,3 +156,34 @@ extension SealedTable {
         return out
     }
 }
+
+extension SealedTable {
+    /// What this node said of the last two deals, for a member whose session came back: the steps and shares of
+    /// every member it acts for, each as it was sent (a receiver keeps one copy of each). A member behind by a deal
+    /// needs the one before; shares a node sent as an heir carry the member.
+    public func ownMessagesOfRecentDeals() -> [SealedMessage] {
+        var out: [SealedMessage] = []
+        for d in deals.indices.suffix(2) {
+            let deal = deals[d].deal
+            for acting in actingSecrets where deal.steps.indices.contains(acting.member) {
+                let m = acting.member
+                let input = SealedDeck.hash(m == 0 ? SealedDeck.initial(deal.cards) : deal.steps[m - 1])
+                out.append(
+                    signed(
+                        m,
+                        .shuffle(
+                            table: context.tableId, deal: d + 1, input: input,
+                            deck: SealedDeck.encode(deal.steps[m]))))
+            }
+            for acting in actingSecrets {
+                let list = deal.shares.keys.sorted().compactMap { p in
+                    deal.shares[p]?[acting.member].map { SealedMessage.PositionShare(position: p, share: $0) }
+                }
+                if !list.isEmpty {
+                    out.append(signed(acting.member, .shares(table: context.tableId, deal: d + 1, shares: list)))
+                }
+            }
+        }
+        return out
+    }
+}

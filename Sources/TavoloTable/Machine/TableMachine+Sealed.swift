@@ -26,6 +26,9 @@ extension TableMachine {
 
     /// Stops the table on a lie, naming its member when the fault does (§14.9).
     mutating func sealedStop(_ fault: SealedFault) {
+        if fault.code == .behind {
+            return stop(.sealedUnsupported, "this node missed a whole deal: \(fault.detail)", broadcast: false)
+        }
         let code = StopCode(rawValue: fault.code.rawValue) ?? .sealedBadCard
         let who = fault.member.flatMap { sealedMembers[safe: $0] }.map { ctx.name($0) + ": " } ?? ""
         stop(code, who + fault.detail, broadcast: true)

@@ -69,6 +69,15 @@ extension TableMachine {
         return true
     }
 
+    /// A session with a member came back: what this node said of the deals under way goes to it again first (what
+    /// was on its way when the session broke is lost), before the sync that may bring it moves, and its audit once
+    /// sent: a member that comes back after the end needs every secret (§14.12).
+    mutating func sealedResend(to peer: NodeID) {
+        guard let game = sealedGame, !info.phase.isOver || info.phase == .finished else { return }
+        for m in game.sealed.ownMessagesOfRecentDeals() { send(.sealed(table: id, m), to: [peer]) }
+        if play?.sealedAuditSent == true { send(.sealed(table: id, game.sealed.auditMessage), to: [peer]) }
+    }
+
     /// A member that forfeits at a sealed table of two sends the other its secret first, on the same connections
     /// (its `table.sealed-audit`): nobody holds an escrow there, and its hand is nobody's secret once it has lost.
     mutating func sendSealedForfeitSecret(to peers: [NodeID]) {
@@ -83,11 +92,14 @@ extension TableMachine {
         guard let game = sealedGame else { return nil }
         for t in agreed {
             guard let j = sealedMember(t.member) else { continue }
-            if game.sealed.members < 3, !t.forfeit || game.sealed.auditSecrets[j] == nil {
+            if game.sealed.members < 3, !t.forfeit || (j != game.sealed.me && game.sealed.auditSecrets[j] == nil) {
                 return "a sealed table of two passes a seat only with its leaver's secret (§14.11)"
             }
+            // Each holds the piece of the other's secret (§14.11): two members out together, or an heir out in turn.
             if game.sealed.actedFor(by: j).contains(where: { $0 != j }) {
-                return "\(ctx.name(t.member)) acts for a member that left: its seats cannot pass on again yet"
+                return
+                    "\(ctx.name(t.member)) is out with the secret of a member out before it, each holding a piece of "
+                    + "the other's: a sealed table cannot go on without both yet"
             }
         }
         return nil

@@ -84,6 +84,7 @@ extension TableMachine {
             return
         }
         if (isMember || isSpectator) && session != nil && (info.isMember(peer) || replaced.contains(peer)) {
+            sealedResend(to: peer)
             memberBack(peer)
         }
     }
