@@ -4,10 +4,16 @@ extension SealedTable {
     /// Shuffles and shares a member may send ahead of their turn, per deal: one shuffle each, a few share messages.
     static let maxEarlyShares = 64
 
-    /// A message of a deal two or more ahead: this node missed a whole deal (away while the others played it), and
-    /// no shuffle is relayed (§14.12). Nobody is to blame: `behind` (no member), which the table stops on here only.
+    /// How far ahead of this node's deal a step or shares may come and be kept: a member back from a long absence
+    /// gets every deal's again from each member (§14.12), Spirits!' three rounds included.
+    public static let maxDealsAhead = 3
+
+    /// A message of a deal further ahead than that: nobody is to blame (`behind`, no member); this node cannot follow
+    /// and stops its own copy.
     static func dealsBehind(_ number: Int) -> SealedFault {
-        SealedFault(.behind, member: nil, "deal \(number) came while this node was a whole deal behind")
+        SealedFault(
+            .behind, member: nil,
+            "deal \(number) came while this node was at deal \(number - maxDealsAhead - 1) or before")
     }
 
     /// Begins the deal the game is at, if it has not (the start, each Spirits! round): member 0 shuffles at once.
@@ -40,7 +46,7 @@ extension SealedTable {
         if number >= 1, number <= deals.count, deals[number - 1].deal.holdsStep(of: member, input: input, deck: deck) {
             return []
         }
-        guard number <= deals.count + 1 else { throw Self.dealsBehind(number) }
+        guard number <= deals.count + Self.maxDealsAhead else { throw Self.dealsBehind(number) }
         guard number >= max(1, deals.count) else {
             throw SealedFault(.badDeck, member: member, "a shuffle of deal \(number), which is not the next one")
         }
@@ -114,7 +120,7 @@ extension SealedTable {
         var out: [SealedMessage] = []
         for acting in actingSecrets {
             let view = deals[d]
-            let owed = positions.filter {
+            let owed = Set(positions).sorted().filter {
                 view.openPositions.contains($0) || view.holders[$0].map { seatMembers[$0] != acting.member } == true
             }
             guard !owed.isEmpty else { continue }
@@ -149,7 +155,7 @@ extension SealedTable {
             deals[number - 1].deal = deal
             return try openKnown(number - 1)
         }
-        guard number <= deals.count + 1 else { throw Self.dealsBehind(number) }
+        guard number <= deals.count + Self.maxDealsAhead else { throw Self.dealsBehind(number) }
         guard number >= max(1, deals.count) else {
             throw SealedFault(.badShare, member: member, "shares of deal \(number), which is not the next one")
         }

@@ -22,7 +22,7 @@ public struct SealedTable {
     public internal(set) var deals: [SealedDealView] = []
     /// Every move applied so far, in order.
     public internal(set) var moves: [AnyGameMove] = []
-    /// Messages that came before their turn, by deal number (the current deal and the next only, bounded).
+    /// Messages that came before their turn, by deal number (up to `maxDealsAhead` deals ahead, bounded).
     var early: [Int: SealedEarlyMessages] = [:]
     /// The secrets members opened at the audit, by member.
     public internal(set) var auditSecrets: [Int: [UInt8]] = [:]

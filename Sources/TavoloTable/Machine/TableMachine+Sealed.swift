@@ -17,8 +17,8 @@ extension TableMachine {
 
     var sealedContext: SealedContext { SealedContext(tableId: id.rawValue) }
 
-    /// Openings kept for one move number: its mover's and a few relayers'.
-    static let maxOpenings = 4
+    /// Openings kept for one move number: its mover's and every relayer's (six members at most, §9).
+    static let maxOpenings = 8
 
     mutating func sendSealed(_ messages: [SealedMessage]) {
         for m in messages { sendToTable(.sealed(table: id, m)) }
@@ -143,7 +143,9 @@ extension TableMachine {
                 guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
                 let kept = play?.sealedOpenings[number] ?? [:]
-                guard deal == game.sealed.deals.count, number >= game.moveNumber,
+                // One of a later deal comes with a catch-up that crosses into it (§14.12): kept by its number.
+                guard deal >= game.sealed.deals.count, deal <= game.sealed.deals.count + SealedTable.maxDealsAhead,
+                    number >= game.moveNumber,
                     number <= game.moveNumber + Self.maxPending, kept[from] == nil, kept.count < Self.maxOpenings
                 else { return dropped(wire, from: from) }
                 play?.sealedOpenings[number, default: [:]][from] = .init(position: position, share: share)

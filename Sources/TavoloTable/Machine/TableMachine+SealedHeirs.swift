@@ -74,7 +74,7 @@ extension TableMachine {
     /// sent: a member that comes back after the end needs every secret (§14.12).
     mutating func sealedResend(to peer: NodeID) {
         guard let game = sealedGame, !info.phase.isOver || info.phase == .finished else { return }
-        for m in game.sealed.ownMessagesOfRecentDeals() { send(.sealed(table: id, m), to: [peer]) }
+        for m in game.sealed.ownMessagesOfEveryDeal() { send(.sealed(table: id, m), to: [peer]) }
         if play?.sealedAuditSent == true { send(.sealed(table: id, game.sealed.auditMessage), to: [peer]) }
     }
 

@@ -13,16 +13,30 @@ extension TableMachine {
         guard let move = try? s.decodeMove(pending.move), s.turn.seat == pending.seat,
             pending.stateHash.agrees(with: hashes.last ?? s.stateHash)
         else { return false }
-        let opening = play?.sealedOpenings[number]?[pending.from]
+        // The mover's opening, or, for a move relayed in a catch-up (§14.12), its relayer's or another relayer's.
+        let openings = play?.sealedOpenings[number] ?? [:]
+        let chosen =
+            openings[pending.from].map { (from: pending.from, opening: $0) }
+            ?? openings.sorted { $0.key.hex < $1.key.hex }.first.map { (from: $0.key, opening: $0.value) }
+        let actor = game.sealed.seatMembers[safe: pending.seat].map { game.sealed.actors[$0] }
+        let actorNode = actor.flatMap { sealedMembers[safe: $0] }
+        let relayed = pending.from != actorNode || (chosen != nil && chosen?.from != actorNode)
+        // A relayed move whose opening has not come yet waits: no lie yet.
+        if chosen == nil, relayed { return true }
         do {
-            guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: opening) else { return true }
+            guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: chosen?.opening) else {
+                return true
+            }
         } catch {
-            // A move relayed in a catch-up (§14.12) came with its relayer's opening: a false one is the relayer's.
-            let actor = game.sealed.seatMembers[safe: pending.seat].map { game.sealed.actors[$0] }
-            let relayer = sealedMember(pending.from)
-            sealedStop(
-                actor == relayer || relayer == nil
-                    ? error : SealedFault(error.code, member: relayer, "a relayed move: \(error.detail)"))
+            // Relayed, the move and its opening are the word of nodes that did not play it: which one lied cannot
+            // be told here, so this node, unable to follow, stops its own copy and names nobody.
+            guard relayed else {
+                sealedStop(error)
+                return true
+            }
+            stop(
+                StopCode(rawValue: error.code.rawValue) ?? .sealedWrongCard,
+                "a relayed move or its opening does not hold: \(error.detail)", broadcast: false)
             return true
         }
         play?.sealedOpenings[number] = nil
