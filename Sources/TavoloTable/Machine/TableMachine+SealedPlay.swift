@@ -21,8 +21,8 @@ extension TableMachine {
         let actor = game.sealed.seatMembers[safe: pending.seat].map { game.sealed.actors[$0] }
         let actorNode = actor.flatMap { sealedMembers[safe: $0] }
         let relayed = pending.from != actorNode || (chosen != nil && chosen?.from != actorNode)
-        // A relayed move whose opening has not come yet waits: no lie yet.
-        if chosen == nil, relayed { return true }
+        // A relayed card move whose opening has not come yet waits: no lie yet.
+        if chosen == nil, relayed, game.sealed.common.sealedCardsPlayed(by: move) != nil { return true }
         do {
             guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: chosen?.opening) else {
                 return true
