@@ -58,6 +58,10 @@ extension TableMachine {
         switch message {
         case .release(_, let owner, let pieces):
             sendSealed(try game.sealed.acceptRelease(from: j, of: owner, pieces: pieces))
+            // Recovered after this node's audit went out (the member was lost at the end): the others need it too.
+            if play?.sealedAuditSent == true, game.sealed.inherited[owner] != nil {
+                sendSealed([game.sealed.auditMessage])
+            }
         case .acting(let member, .shuffle(_, let deal, let input, let deck)):
             sendSealed(try game.sealed.acceptShuffle(from: member, deal: deal, input: input, deck: deck))
         case .acting(let member, .shares(_, let deal, let shares)):
