@@ -88,3 +88,36 @@ final class SealedEscrowTableTests: XCTestCase {
         XCTAssertNoThrow(try tables[0].acceptEscrow(from: 1, pieces: pieces), "the same escrow again is no lie")
     }
 }
+
+extension SealedEscrowTableTests {
+    /// Two members out together: each holds the piece of the other's secret the heir lacks, so neither can be
+    /// recovered, and the heir says so once every other piece is in — not before.
+    func testTwoMembersOutTogetherAreUnrecoverable() throws {
+        var tables = try fourMembers()
+        XCTAssertEqual(try tables[0].pass(2, to: 0), [])
+        XCTAssertEqual(try tables[0].pass(3, to: 0), [])
+        XCTAssertEqual(tables[0].unrecoverable, [], "member 1's pieces may still come")
+        for owner in [2, 3] {
+            guard case .release(_, _, let pieces)? = try tables[1].pass(owner, to: 0).first else { return XCTFail() }
+            _ = try tables[0].acceptRelease(from: 1, of: owner, pieces: pieces)
+        }
+        XCTAssertEqual(tables[0].unrecoverable, [2, 3])
+        XCTAssertTrue(tables[0].inherited.isEmpty)
+    }
+
+    /// Four members of a sealed Briscola, every key and escrow exchanged.
+    func fourMembers() throws -> [SealedTable] {
+        let h = try SealedTableHarness(game: "briscola", seatMembers: [0, 1, 2, 3], seed: 8)
+        var tables = h.members.map(\.table)
+        for i in 0..<4 {
+            for j in 0..<4 where i != j {
+                try tables[i].acceptKey(from: j, key: tables[j].secret.publicKey, proof: tables[j].secret.keyProof())
+            }
+        }
+        for j in 0..<4 {
+            guard case .escrow(_, let pieces)? = tables[j].escrowMessage else { return [] }
+            for i in 0..<4 where i != j { try tables[i].acceptEscrow(from: j, pieces: pieces) }
+        }
+        return tables
+    }
+}

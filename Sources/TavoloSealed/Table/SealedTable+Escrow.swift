@@ -79,6 +79,20 @@ extension SealedTable {
         (0..<members).contains(owner) && owner != me && actors[owner] == me && inherited[owner] == nil
     }
 
+    /// The secrets this node awaits as an heir that can never come: every piece still missing is held by a member
+    /// whose own secret it also awaits (two members out together, each holding a piece of the other's, §14.11).
+    /// Empty while a piece may still come from a member still there.
+    public var unrecoverable: [Int] {
+        let awaited = (0..<members).filter(awaitsSecret(of:))
+        for owner in awaited {
+            let missing = (0..<members).filter {
+                $0 != owner && released[owner]?[$0] == nil && actingSecret($0) == nil
+            }
+            if missing.isEmpty || !missing.allSatisfy(awaited.contains) { return [] }
+        }
+        return awaited
+    }
+
     /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be the piece committed to for a
     /// holder `member` acts for. The messages this node then sends as the heir, once it holds the secret.
     public mutating func acceptRelease(

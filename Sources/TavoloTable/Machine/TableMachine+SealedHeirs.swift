@@ -58,6 +58,7 @@ extension TableMachine {
         switch message {
         case .release(_, let owner, let pieces):
             sendSealed(try game.sealed.acceptRelease(from: j, of: owner, pieces: pieces))
+            stopIfUnrecoverable(game)
             // Recovered after this node's audit went out (the member was lost at the end): the others need it too.
             if play?.sealedAuditSent == true, game.sealed.inherited[owner] != nil {
                 sendSealed([game.sealed.auditMessage])
@@ -71,6 +72,18 @@ extension TableMachine {
             return false
         }
         return true
+    }
+
+    /// As the heir of members out together, each holding a piece of the other's secret: nothing can open their
+    /// cards, and the table stops rather than wait for ever (§14.11, §14.14).
+    mutating func stopIfUnrecoverable(_ game: SealedTableGame) {
+        let lost = game.sealed.unrecoverable
+        guard !lost.isEmpty, !info.phase.isOver else { return }
+        let names = lost.compactMap { sealedMembers[safe: $0] }.map { ctx.name($0) }.joined(separator: ", ")
+        stop(
+            .sealedUnsupported,
+            "\(names) are out together, each holding a piece of the other's secret: a sealed table cannot go on "
+                + "without them yet", broadcast: true)
     }
 
     /// A session with a member came back: what this node said of the deals under way goes to it again first (what
@@ -123,6 +136,7 @@ extension TableMachine {
         } catch {
             return sealedStop(error)
         }
+        stopIfUnrecoverable(game)
         let waiting = play?.sealedWaiting ?? []
         play?.sealedWaiting = []
         for (from, message) in waiting { handleSealed(from: from, message) }
