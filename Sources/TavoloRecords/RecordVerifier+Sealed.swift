@@ -12,7 +12,8 @@ extension RecordVerifier {
     func sealedFieldProblem(_ b: RecordBody) -> String? {
         guard let sealed = b.sealed else { return b.cheaters == nil ? nil : "cheaters without sealed" }
         let hex64 = { (s: String) in s.utf8.count == 64 && RecordLimits.isLowerHex(s) }
-        guard (1...b.players).contains(sealed.secrets.count), sealed.secrets.allSatisfy(hex64) else {
+        // Not a range of `players`: a hostile body may claim 0 players, and `1...0` would trap.
+        guard sealed.secrets.count >= 1, sealed.secrets.count <= b.players, sealed.secrets.allSatisfy(hex64) else {
             return "sealed.secrets: one 64-digit hex secret per member"
         }
         guard (1...RecordLimits.maxSealedDeals).contains(sealed.deckHashes.count), sealed.deckHashes.allSatisfy(hex64)

@@ -121,3 +121,14 @@ extension SealedEscrowTableTests {
         return tables
     }
 }
+
+extension SealedEscrowTableTests {
+    /// An audit may name members up to 15 on the wire: one past the table's is nobody's, not a crash.
+    func testAnAuditNamingAMemberPastTheTableIsSkipped() throws {
+        var tables = try threeMembers()
+        let own = SealedMessage.MemberSecret(member: 1, secret: tables[1].secret.seed)
+        let stray = SealedMessage.MemberSecret(member: 15, secret: [UInt8](repeating: 1, count: 32))
+        XCTAssertNoThrow(try tables[0].acceptAudit(from: 1, secrets: [own, stray]))
+        XCTAssertEqual(tables[0].auditSecrets.keys.sorted(), [1])
+    }
+}

@@ -52,6 +52,9 @@ final class SealedRecordTests: XCTestCase {
             changed = b
             changed.sealed = nil
             try refused(changed, "\(game): dealt from the joint seed instead")
+            changed = b
+            changed.players = 0
+            try refused(changed, "\(game): no players (a range of them would trap)")
         }
     }
 

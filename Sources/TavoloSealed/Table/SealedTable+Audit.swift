@@ -23,7 +23,11 @@ extension SealedTable {
         guard secrets.first?.member == member else {
             throw SealedFault(.noAudit, member: member, "an audit without its own secret first")
         }
-        for entry in secrets where entry.member == member || (entry.member != me && actors[entry.member] == member) {
+        // A member index past the table's (a hostile message may name up to 15) is nobody's: skipped.
+        for entry in secrets
+        where actors.indices.contains(entry.member)
+            && (entry.member == member || (entry.member != me && actors[entry.member] == member))
+        {
             if let known = auditSecrets[entry.member], known != entry.secret {
                 throw SealedFault(.badSecret, member: member, "a second, different secret of member \(entry.member)")
             }

@@ -4,9 +4,9 @@ import TavoloCore
 /// their cards' openings and the shares of the cards in play, which the member that sent them may no longer be there
 /// to send (PROTOCOL.md §14.12). Every relayed share carries its proof; no shuffle is relayed (it carries none).
 extension SealedTable {
-    /// For the card moves from `first` on in the deal under way, their openings; then every share this node holds of
-    /// that deal's cards in play (played from `first` on, held, open), as one `table.sealed-shares` per member
-    /// carrying the member. Nothing when the deal's deck is not final here.
+    /// For the card moves from `first` on (of any deal), their openings; then, for each deal they play in and the deal
+    /// under way, every share this node holds of that deal's cards in play (played from `first` on, held, open), as
+    /// one `table.sealed-shares` per member carrying the member.
     public func relay(movesFrom first: Int) -> [SealedMessage] {
         let window = playedCards.filter { $0.key >= first }.sorted { $0.key < $1.key }
         var out: [SealedMessage] = window.compactMap { number, card in

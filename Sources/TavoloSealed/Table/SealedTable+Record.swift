@@ -21,7 +21,7 @@ extension SealedTable {
     ) throws(ReplayFailure) -> SealedTable {
         let context = SealedContext(tableId: tableId)
         guard !secrets.isEmpty, secrets.allSatisfy({ $0.count == SealedMemberSecret.byteCount }),
-            seatMembers.allSatisfy({ (0..<secrets.count).contains($0) })
+            seatMembers.count == common.playerCount, seatMembers.allSatisfy({ (0..<secrets.count).contains($0) })
         else { throw ReplayFailure(description: "secrets and seats do not match") }
         let all = secrets.enumerated().map { SealedMemberSecret(seed: $1, context: context, member: $0) }
         var table = SealedTable(
