@@ -113,7 +113,7 @@ extension SealedTable {
     }
 
     /// This node's shares for `positions` of deal `d + 1`, kept in its own deal too (a card opens with every member's).
-    /// Each member's go for the positions of seats that are not its own (an open position is everyone's), so an heir
+    /// Each member's shares go out for the positions of seats not its own (an open position is everyone's), so an heir
     /// sends the leaver's for the cards of its own seats and its own for the leaver's (§14.11): nobody else holds
     /// the other share, so neither opens a card to anyone else.
     mutating func shareOut(_ d: Int, positions: [Int]) throws(SealedFault) -> [SealedMessage] {
@@ -139,10 +139,10 @@ extension SealedTable {
 
     /// Member `member`'s shares of deal `deal`. Those this node relies on (its seats' cards, the open ones) are checked
     /// now; the rest are kept. Returns whether this node learned a card (its game is then rebuilt).
-    @discardableResult
     /// A relayed list (`relayed`: sent by a node that neither is the member nor acts for it, §14.12) is checked whole
     /// before anything is kept, and only for the deal under way: a relayer must not slip in a share that would later
     /// name the member it claims to be from.
+    @discardableResult
     public mutating func acceptShares(
         from member: Int, deal number: Int, _ list: [SealedMessage.PositionShare], relayed: Bool = false
     ) throws(SealedFault) -> Bool {
