@@ -93,15 +93,15 @@ extension SealedTable {
         return awaited
     }
 
-    /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be the piece committed to for a
-    /// holder `member` acts for. The messages this node then sends as the heir, once it holds the secret.
+    /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be the piece committed to for its
+    /// holder, whoever sends it (the commitment binds it; a member voted out still holds its own piece). The
+    /// messages this node then sends as the heir, once it holds the secret.
     public mutating func acceptRelease(
         from member: Int, of owner: Int, pieces: [SealedMessage.HolderPiece]
     ) throws(SealedFault) -> [SealedMessage] {
         guard awaitsSecret(of: owner), let escrow = escrows[owner] else { return [] }
         for p in pieces {
-            guard p.holder != owner, actors.indices.contains(p.holder), actors[p.holder] == member,
-                let sealed = escrow.first(where: { $0.holder == p.holder }),
+            guard let sealed = escrow.first(where: { $0.holder == p.holder }),
                 SealedEscrow.commitment(context: context, owner: owner, holder: p.holder, piece: p.piece)
                     == sealed.commitment
             else {
