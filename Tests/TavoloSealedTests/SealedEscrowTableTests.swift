@@ -7,27 +7,33 @@ import XCTest
 /// released to the heir, the secret recovered, and each lie named — a released piece that is not the committed one
 /// names its sender; pieces that do not give the leaver's secret name the leaver.
 final class SealedEscrowTableTests: XCTestCase {
-    /// Three members of a sealed Briscola, every key and escrow exchanged.
-    func threeMembers(escrowOf2 forged: SealedMemberSecret? = nil) throws -> [SealedTable] {
-        var h = try SealedTableHarness(game: "briscola", seatMembers: [0, 1, 2], seed: 7)
+    /// `count` members of a sealed Briscola (seed 7 for three, 8 for four), every key and escrow exchanged; with
+    /// `forged`, the last member's escrow splits that secret instead of its own.
+    func members(_ count: Int, seed: UInt64, lastEscrowOf forged: SealedMemberSecret? = nil) throws -> [SealedTable] {
+        let h = try SealedTableHarness(game: "briscola", seatMembers: Array(0..<count), seed: seed)
         var tables = h.members.map(\.table)
-        for i in 0..<3 {
-            for j in 0..<3 where i != j {
+        for i in 0..<count {
+            for j in 0..<count where i != j {
                 try tables[i].acceptKey(from: j, key: tables[j].secret.publicKey, proof: tables[j].secret.keyProof())
             }
         }
-        for j in 0..<3 {
+        for j in 0..<count {
             var message = try XCTUnwrap(tables[j].escrowMessage)
-            if j == 2, let forged {
-                let keys = [0, 1].map { tables[$0].secret.publicKey }
+            if j == count - 1, let forged {
+                let holders = Array(0..<j)
+                let keys = holders.map { tables[$0].secret.publicKey }
                 message = .escrow(
-                    table: forged.context.tableId, pieces: SealedEscrow.seal(forged, holders: [0, 1], holderKeys: keys))
+                    table: forged.context.tableId,
+                    pieces: SealedEscrow.seal(forged, holders: holders, holderKeys: keys))
             }
             guard case .escrow(_, let pieces) = message else { return [] }
-            for i in 0..<3 where i != j { try tables[i].acceptEscrow(from: j, pieces: pieces) }
+            for i in 0..<count where i != j { try tables[i].acceptEscrow(from: j, pieces: pieces) }
         }
-        h.members = []
         return tables
+    }
+
+    func threeMembers(escrowOf2 forged: SealedMemberSecret? = nil) throws -> [SealedTable] {
+        try members(3, seed: 7, lastEscrowOf: forged)
     }
 
     func testTheHeirRecoversTheLeaversSecretFromTheOthersPieces() throws {
@@ -105,21 +111,7 @@ extension SealedEscrowTableTests {
         XCTAssertTrue(tables[0].inherited.isEmpty)
     }
 
-    /// Four members of a sealed Briscola, every key and escrow exchanged.
-    func fourMembers() throws -> [SealedTable] {
-        let h = try SealedTableHarness(game: "briscola", seatMembers: [0, 1, 2, 3], seed: 8)
-        var tables = h.members.map(\.table)
-        for i in 0..<4 {
-            for j in 0..<4 where i != j {
-                try tables[i].acceptKey(from: j, key: tables[j].secret.publicKey, proof: tables[j].secret.keyProof())
-            }
-        }
-        for j in 0..<4 {
-            guard case .escrow(_, let pieces)? = tables[j].escrowMessage else { return [] }
-            for i in 0..<4 where i != j { try tables[i].acceptEscrow(from: j, pieces: pieces) }
-        }
-        return tables
-    }
+    func fourMembers() throws -> [SealedTable] { try members(4, seed: 8) }
 }
 
 extension SealedEscrowTableTests {
