@@ -289,6 +289,18 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "votes about the paused member with the members' relayed ones and passed its seat the table never "
                 + "passed; they refused its moves for ever (§9.12: a spectator counts no vote cast after its voter was out)"
         ),
+        (
+            "briscola/4", 1106034,
+            "a member voted out played a move apart and a member applied it; another, passing the seat behind its "
+                + "point after a relayed catch-up, kept that move where the table has the heir's, and the members' "
+                + "words on it stopped the table before it could agree (§9.12: passing behind checks the bot's moves)"
+        ),
+        (
+            "fifteen/4", 1106534,
+            "a race: a racer paused past the grace slid its seat on alone; a member applied that move and relayed it "
+                + "to the heir, whose bot played on from it; a member that never got it waited for it for ever "
+                + "(§10.6: a member that lacks a seat's move while later ones wait asks their sender)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

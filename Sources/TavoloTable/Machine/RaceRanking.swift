@@ -39,4 +39,7 @@ struct RaceState {
     var botTimers: Set<Int> = []
     /// Human seats of this node told they may move.
     var announced: Set<Int> = []
+    /// Per seat, the move number this node lacks while later ones of that seat wait, and the members it asked for
+    /// it (its sync, once each: §10.6).
+    var gapsAsked: [Int: (next: Int, asked: Set<NodeID>)] = [:]
 }

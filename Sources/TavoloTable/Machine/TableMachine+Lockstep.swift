@@ -256,6 +256,15 @@ extension TableMachine {
         let mine = hashes[number + 1]
         hashesChecked += 1
         guard hash.agrees(with: mine) else {
+            // Not a fault while the sender may hold a move a member voted out played apart (§9.12): its word does not
+            // count, and it syncs again once it drops that move. The results at the end are compared all the same.
+            if let member = playedApart(upTo: number, by: from) {
+                return out.append(
+                    .log(
+                        .notice,
+                        "table \(id): \(ctx.name(from)) is elsewhere after move \(number): it may hold a move "
+                            + "\(ctx.name(member)) played apart, and drops it once it agrees that takeover"))
+            }
             let reason =
                 "first diverging move \(number): \(ctx.name(from)) has \(hash.hex.prefix(16))…, "
                 + "\(role == .auditor ? "the replay" : ctx.myName) has \(mine.hex.prefix(16))…"

@@ -22,6 +22,14 @@ extension TableMachine {
     /// member voted out that drops the moves it played apart (`rebuild(keeping:)`) may hold no seat and no longer
     /// be the host, its own takeover agreed and not yet logged.
     init(replaying saved: GameLog, _ ctx: TableContext) throws(TableError) {
+        var unchecked: Int?
+        try self.init(replaying: saved, ctx, firstMoveNotTheBots: &unchecked)
+    }
+
+    /// Rebuilds a table from a log as above, and names the first logged move of an inherited seat that is not the
+    /// one the seat's bot plays there (`firstMoveNotTheBots`, the move's number): a node that passed seats behind
+    /// their point had those moves relayed before the seats' bot existed here (§9.12).
+    init(replaying saved: GameLog, _ ctx: TableContext, firstMoveNotTheBots: inout Int?) throws(TableError) {
         self.init(offered: saved.table, role: .node, ctx)
         let fail = { (why: String) in TableError(.badRequest, "the log of table \(saved.table.id) \(why)") }
         guard let seed = saved.jointSeed, ctx.catalog[saved.table.game] != nil else {
@@ -38,9 +46,15 @@ extension TableMachine {
         }
         for m in saved.moves {
             let step = LogReplayer.Step(seat: m.seat, number: m.number, move: m.move, before: m.before, after: m.after)
+            var heirs: AnyGameMove?
             do {
-                try replayer.apply(step) { step, game in Self.moveBotsOn(saved, me: ctx.me, seat: step.seat, game) }
+                try replayer.apply(step) { step, game in
+                    heirs = Self.moveBotsOn(saved, me: ctx.me, seat: step.seat, game)
+                }
             } catch { throw fail("does not replay at move \(m.number) of seat \(m.seat): \(error.message)") }
+            if firstMoveNotTheBots == nil, let heirs, (try? replayer.game.decodeMove(m.move)) != heirs {
+                firstMoveNotTheBots = m.number
+            }
         }
         do { try replayer.checkDeal() } catch { throw fail("has \(error.message)") }
         seen = true
@@ -83,16 +97,18 @@ extension TableMachine {
     /// Before a logged move of `seat` is replayed: the bot that chose it draws from its random stream as it did, so the
     /// restored game goes on as the uninterrupted one would. That is this node's own bot, or an inherited seat's
     /// bot, which every member runs (§9.12, `TableMachine+HeirBots.swift`).
-    static func moveBotsOn(_ saved: GameLog, me: NodeID, seat: Int, _ game: any GameSession) {
+    /// Returns an inherited seat's bot's move (nil for any other seat, or a bot kind this node does not know).
+    @discardableResult
+    static func moveBotsOn(_ saved: GameLog, me: NodeID, seat: Int, _ game: any GameSession) -> AnyGameMove? {
         let n = game.moveNumber
         if !game.isSimultaneous,
             let t = (saved.takeovers ?? []).last(where: { $0.seats.contains(seat) && $0.appliedAt <= n })
         {
-            _ = try? game.heirBotMove(kind: t.bot, seat: seat)
-            return
+            return try? game.heirBotMove(kind: t.bot, seat: seat)
         }
-        guard let kind = botOfThisNode(in: saved, me: me, seat: seat, at: n) else { return }
+        guard let kind = botOfThisNode(in: saved, me: me, seat: seat, at: n) else { return nil }
         _ = try? game.isSimultaneous ? game.botMove(kind: kind, seat: seat) : game.botMove(kind: kind)
+        return nil
     }
 
     /// The bot this node played `seat` with at move count `n`, if any (a turn-based game's inherited seats are

@@ -30,12 +30,18 @@ extension TableMachine {
             return stop(
                 .sealedUnsupported, "moves played apart from a sealed table cannot be taken back yet", broadcast: false)
         }
-        let notice =
-            "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
-            + "\(first.number)–\(s.moveNumber - 1) played apart from the table"
-        guard rebuild(keeping: Array(log.moves.prefix { $0.number < first.number }), notice: notice) else { return }
+        dropMoves(
+            from: first.number,
+            notice: "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
+                + "\(first.number)–\(s.moveNumber - 1) played apart from the table")
+    }
+
+    /// Drops this node's moves from `first` on, rebuilds its game from its log up to there (as a restart does), and
+    /// asks the members for the table's moves from there.
+    mutating func dropMoves(from first: Int, notice: String) {
+        guard rebuild(keeping: Array(log.moves.prefix { $0.number < first }), notice: notice) else { return }
         // What waited for moves after the dropped ones was the word of a game this node no longer has.
-        inbox = TableInbox(confirms: inbox.confirms.filter { $0.key < first.number })
+        inbox = TableInbox(confirms: inbox.confirms.filter { $0.key < first })
         persist()
         // The members answer a sync with what this node misses from here.
         play?.absence.syncSent = []
@@ -67,6 +73,22 @@ extension TableMachine {
         log.deals = log.deals.filter { $0.number <= fresh.verifiedDeal }
         (log.winners, log.scores, log.ranking, log.raceVotes, log.finalHash) = (nil, nil, nil, nil, nil)
         return true
+    }
+
+    /// The member whose takeover may explain why `sender`'s word on the state after move `number` differs from this
+    /// node's: one replaced (logged or agreed here) from a number at or below `number`, not `sender`, with a move of its
+    /// seats between. A member that has not agreed that takeover yet may have applied the leaver's own move there,
+    /// played apart and relayed to it; it drops that move once it agrees, and syncs again (§9.12).
+    func playedApart(upTo number: Int, by sender: NodeID) -> NodeID? {
+        guard session?.isSimultaneous == false else { return nil }
+        let logged = (log.takeovers ?? []).map { ($0.member, $0.number, Set($0.seats)) }
+        let waiting = agreed.map { t in
+            (t.member, t.number, Set(info.seats.filter { $0.owner == t.member }.map(\.seat)))
+        }
+        return (logged + waiting).first { member, from, seats in
+            member != sender
+                && log.moves.contains { $0.number >= from && $0.number <= number && seats.contains($0.seat) }
+        }?.0
     }
 
     /// The seats whose takeover this node knows: passed (logged), or agreed and waiting for their point.

@@ -366,13 +366,23 @@ extension TableMachine {
     }
 
     /// Replays this node's log and plays on with the replay's game: the same state, its bots' streams where a restart
-    /// puts them, the inherited seats' bots included. Nothing else of the table changes.
+    /// puts them, the inherited seats' bots included. Nothing else of the table changes. The seats' logged moves from
+    /// their point on came before their bot existed here (relayed, checked only as §9.4 checks any move): the first
+    /// that is not the bot's (one the leaver played apart, relayed by a member that applied it) is dropped with what
+    /// follows, and the table's moves asked for again, as for moves played apart (§9.12).
     private mutating func catchUpHeirBots(of seats: [Int]) {
         var replayed = log
         replayed.table = info
+        var notTheBots: Int?
         do throws(TableError) {
-            guard let scratch = try TableMachine(replaying: replayed, ctx).session,
-                play?.sequencer.takeReplayedGame(scratch) == true
+            let scratch = try TableMachine(replaying: replayed, ctx, firstMoveNotTheBots: &notTheBots)
+            if let first = notTheBots {
+                return dropMoves(
+                    from: first,
+                    notice: "table \(id): seats \(seats) passed behind their point; their move \(first) is not their "
+                        + "bot's: dropping moves \(first)–\(log.moves.count - 1)")
+            }
+            guard let game = scratch.session, play?.sequencer.takeReplayedGame(game) == true
             else { throw TableError(.unknown, "the replay ends elsewhere") }
             out.append(.log(.notice, "table \(id): seats \(seats) passed behind their point; their bot replayed"))
         } catch {
