@@ -137,7 +137,7 @@ let package = Package(
             name: "tavolo",
             dependencies: [
                 "TavoloCore", "TavoloGames", "TavoloProtocol", "TavoloTable", "TavoloControl", "TavoloSimulation",
-                "TavoloPacketLog", "TavoloTerminal", "TavoloDoctor", "TavoloRecordFormat",
+                "TavoloPacketLog", "TavoloTerminal", "TavoloDoctor", "TavoloRecordFormat", "TavoloSealed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

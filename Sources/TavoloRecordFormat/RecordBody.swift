@@ -150,3 +150,17 @@ public struct RecordBody: Codable, Sendable, Equatable {
         return UInt64(jointSeed, radix: 16)
     }
 }
+
+extension RecordBody {
+    /// A sealed game's members (PROTOCOL.md §14.12): member `j` is the `j`-th distinct owner of a seat when play began,
+    /// in seat order (a seat's owner then is the member of the first takeover that lists it, else its owner at the
+    /// end); `seatMembers[s]` is seat `s`'s member.
+    public var sealedMembers: (members: [String], seatMembers: [Int]) {
+        let owners = (0..<max(0, players)).map { s in
+            takeovers?.first { $0.seats.contains(s) }?.member ?? (seats.indices.contains(s) ? seats[s].node : "")
+        }
+        var members: [String] = []
+        for o in owners where !members.contains(o) { members.append(o) }
+        return (members, owners.compactMap { members.firstIndex(of: $0) })
+    }
+}

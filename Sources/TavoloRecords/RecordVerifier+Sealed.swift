@@ -24,21 +24,10 @@ extension RecordVerifier {
         return nil
     }
 
-    /// Member `j` is the `j`-th distinct owner of a seat when play began, in seat order (a seat's owner then is the
-    /// member of the first takeover that lists it, else its owner at the end).
-    static func sealedMembers(_ b: RecordBody) -> (members: [String], seatMembers: [Int]) {
-        let owners = (0..<b.players).map { s in
-            b.takeovers?.first { $0.seats.contains(s) }?.member ?? b.seats[s].node
-        }
-        var members: [String] = []
-        for o in owners where !members.contains(o) { members.append(o) }
-        return (members, owners.compactMap { members.firstIndex(of: $0) })
-    }
-
     func sealedReplay(_ b: RecordBody, _ sealed: RecordBody.Sealed, entry: GameEntry, seed: UInt64) -> Result<
         Void, Refusal
     > {
-        let (members, seatMembers) = Self.sealedMembers(b)
+        let (members, seatMembers) = b.sealedMembers
         guard members.count == sealed.secrets.count else { return .failure(.init("sealed: one secret per member")) }
         let secrets = sealed.secrets.compactMap { [UInt8](hexString: $0) }
         let table: SealedTable

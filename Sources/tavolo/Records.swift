@@ -127,12 +127,11 @@ struct ShowRecord: ParsableCommand {
         guard let record = stored.first,
             let body = try? CanonicalJSON.decode(RecordBody.self, Array(record.body.utf8))
         else { throw CleanExit.failure("the record of \(table) does not decode") }
-        guard let seed = body.seed,
-            var replayer = try? LogReplayer(catalog: .standard, game: body.game, players: body.players, seed: seed)
-        else { throw CleanExit.failure("this build cannot replay \(body.game)") }
-        let session = replayer.game
+        var walk: RecordWalk
+        do { walk = try RecordWalk(body, catalog: .standard) } catch { throw CleanExit.failure(error.description) }
         let seats = body.seats.map { TableSnapshot.Seat(seat: $0.seat, ownerName: $0.name, bot: $0.bot, isMine: false) }
         func board(_ seat: Int) -> [String] {
+            let session = walk.game
             let obs = session.observation(for: seat).jsonBytes
             let snap = TableSnapshot(
                 tableID: body.table, game: body.game, phase: .playing, seats: seats, turn: session.turn.seat,
@@ -141,24 +140,22 @@ struct ShowRecord: ParsableCommand {
         }
         var steps: [Step] = []
         if !json {
+            let sealed = body.sealed == nil ? "" : ", sealed deck"
             print(
-                "\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) move\(body.moves.count == 1 ? "" : "s")"
+                "\(body.table)  \(body.game) for \(body.players)  \(body.outcome.rawValue), \(body.moves.count) move\(body.moves.count == 1 ? "" : "s")\(sealed)"
             )
             for s in body.seats { print("  seat \(s.seat): \(s.name)\(s.bot.map { " (\($0) bot)" } ?? "")") }
         }
         for (n, m) in body.moves.enumerated() {
-            let before = session.stateHash.hex
+            let before = walk.hash
             let beforeBoard = json ? [] : board(m.seat)
-            // The same replay a node runs (a race's moves each applied to their own seat's board).
             let text: String
-            do { text = try replayer.apply(LogReplayer.Step(seat: m.seat, move: m.move)).text } catch {
-                throw CleanExit.failure("move \(n) does not replay: \(error.message)")
-            }
+            do { text = try walk.applyNext() } catch { throw CleanExit.failure(error.description) }
             if json {
                 steps.append(
                     Step(
-                        number: n, seat: m.seat, move: m.move, text: text, before: before,
-                        after: session.stateHash.hex, observation: session.observation(for: m.seat)))
+                        number: n, seat: m.seat, move: m.move, text: text, before: before, after: walk.hash,
+                        observation: walk.game.observation(for: m.seat)))
                 continue
             }
             print("\nmove \(n), seat \(m.seat) (\(body.seats[m.seat].name)): \(text)")
@@ -169,7 +166,7 @@ struct ShowRecord: ParsableCommand {
         }
         if json { return try printJSON(steps) }
         let verdict =
-            session.stateHash.hex == body.finalHash
+            walk.hash == body.finalHash
             ? "reaches the recorded final hash" : "DOES NOT reach the recorded final hash"
         print(
             "\nresult: winners \(body.winners.map { "seat \($0)" }.joined(separator: ", ")), scores \(body.scores); the replay \(verdict)"

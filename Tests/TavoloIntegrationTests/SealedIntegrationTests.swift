@@ -71,6 +71,15 @@ final class SealedIntegrationTests: DaemonTestCase {
                 return held.count == 2 && held.allSatisfy(\.verified)
             }
         }
+        // `tavolo show` deals each sealed record again from its secrets and walks it to the members' final hash.
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        for table in tables.sorted() {
+            let shown = try runProcess(tavolo, ["show", table, "--control", harness.nodes[1].controlPath])
+            XCTAssertEqual(shown.status, 0, shown.stderr)
+            XCTAssertTrue(shown.stdout.contains("sealed deck"), shown.stdout)
+            XCTAssertTrue(shown.stdout.contains("reaches the recorded final hash"), shown.stdout)
+            XCTAssertFalse(shown.stdout.contains("DOES NOT"), shown.stdout)
+        }
     }
 
     /// A node that tries every share it holds on every card of another seat opens none, and the game is verified.

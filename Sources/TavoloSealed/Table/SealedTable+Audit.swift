@@ -46,6 +46,15 @@ extension SealedTable {
         (0..<members).allSatisfy { actingSecret($0) != nil || auditSecrets[$0] != nil }
     }
 
+    /// Every deal's true order (the card number at each position), once every member's secret is known here and
+    /// every deal opens: what `tavolo show` plays a sealed record on. Nil before, or when a shuffle was false.
+    public var trueOrders: [[Int]]? {
+        guard let seeds = everySecret, !deals.isEmpty else { return nil }
+        let secrets = seeds.enumerated().map { SealedMemberSecret(seed: $1, context: context, member: $0) }
+        let orders = deals.compactMap { SealedAudit.open($0.deal, with: secrets) }
+        return orders.count == deals.count ? orders : nil
+    }
+
     /// The audit with the secrets in so far (a member whose secret is missing is named `sealed/no-audit`): steps 1–4
     /// over every deal, then step 5, the game replayed with every hand known, when every deal opened.
     public func verdict() -> Verdict {
