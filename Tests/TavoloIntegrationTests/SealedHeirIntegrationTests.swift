@@ -26,10 +26,10 @@ final class SealedHeirIntegrationTests: DaemonTestCase {
 
     /// A sealed table of `game` hosted on node 0 with a 3-second grace: a `random` bot at every seat but the last,
     /// which is node `human`'s own seat, played by nobody; returns once it is that seat's turn.
-    func sealedTableWaitingFor(_ human: Int, game: String, nodes: Int) throws -> TableID {
+    func sealedTableWaitingFor(_ human: Int, game: String, nodes: Int, grace: Int = 3) throws -> TableID {
         _ = try harness.start(nodes)
         try harness.eventually("full mesh of \(nodes)", seconds: 30) { harness.isFullMesh(Array(0..<nodes)) }
-        let info = try client(0).call(.host(game: game, players: nodes, grace: 3, sealed: true))
+        let info = try client(0).call(.host(game: game, players: nodes, grace: grace, sealed: true))
         try waitFor("every node sees \(info.id)") {
             try (0..<nodes).allSatisfy { n in try client(n).call(.tables).contains { $0.id == info.id } }
         }

@@ -3,6 +3,7 @@ import Logging
 import TavoloCore
 import TavoloGames
 import TavoloProtocol
+import TavoloSealed
 import XCTest
 
 @testable import TavoloTable
@@ -218,6 +219,30 @@ final class GameJournalTests: XCTestCase {
         XCTAssertEqual(complete, logs.last)
         XCTAssertTrue(SavedGames.unfinished(stateDirectory: dir).games.isEmpty)
         XCTAssertEqual(SavedGames.load(stateDirectory: dir, table: id), logs.last)
+    }
+
+    /// A sealed table's private part (σ, the keys, the escrows: PROTOCOL.md §14.12) is in the journal's header while
+    /// the game goes on, for a restart, and not in the complete log that replaces the journal at the end.
+    func testASealedSecretStaysInTheJournalAndGoesWithIt() throws {
+        let secret = SealedMemberSecret(
+            seed: [UInt8](repeating: 7, count: SealedMemberSecret.byteCount), context: SealedContext(tableId: "t"),
+            member: 0)
+        let key = SealedMessage.key(table: "t", key: secret.publicKey, proof: secret.keyProof())
+        let resume = SealedResume(secret: secret.seed.hexString, keys: [.init(node: node(1), message: key)])
+        let logs = try persistedLogs().map { log in
+            var log = log
+            log.sealedResume = resume
+            return log
+        }
+        let dir = temporaryStateDirectory()
+        let s = store(dir)
+        for log in logs.dropLast() { _ = try s.save(log) }
+        XCTAssertEqual(SavedGames.unfinished(stateDirectory: dir).games.first?.log.sealedResume, resume)
+        _ = try s.save(try XCTUnwrap(logs.last))
+        let id = logs[0].table.id
+        XCTAssertNil(try XCTUnwrap(SavedGames.readComplete(s.completePath(id))).sealedResume)
+        let written = try String(contentsOfFile: s.completePath(id), encoding: .utf8)
+        XCTAssertFalse(written.contains(secret.seed.hexString), "σ is not in the complete log")
     }
 
     /// A crash after any write, or in the middle of any append, leaves a journal that restores exactly the game as

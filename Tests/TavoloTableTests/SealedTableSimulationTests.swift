@@ -5,15 +5,17 @@ import XCTest
 
 /// The model-based simulation of `TableSimulationTests` on sealed tables (PROTOCOL.md §14): Spirits! and Briscola at
 /// every player count, random bots, and the faults a sealed table survives — pauses within and past the grace
-/// (votes, an heir acting for the leaver), forfeits, partitions, flapping links, a member gone for good, the network's
-/// own delays. Not a restart: a sealed game is not resumed yet (§14.14). The invariants are the same: every member's
+/// (votes, an heir acting for the leaver), forfeits, partitions, flapping links, a member gone for good, the host lost, the network's
+/// own delays, and restarts from the journal (§14.12). The invariants are the same: every member's
 /// log equal, no move lost, nobody waiting for ever; and a game that ends is audited, "deck verified".
 /// `TAVOLO_SEALED_SIM_SEEDS=N` runs N seeds per case (2 by default), from `TAVOLO_SEALED_SIM_FIRST`.
 final class SealedTableSimulationTests: XCTestCase {
     static let cases =
         (2...5).map { SimulationCase(game: "briscola", players: $0) }
         + (2...6).map { SimulationCase(game: "spirits", players: $0) }
-    static let faults: [FaultKind] = [.none, .pauseWithin, .pausePast, .forfeit, .partition, .flap, .gone]
+    static let faults: [FaultKind] = [
+        .none, .restart, .hostLost, .pauseWithin, .pausePast, .forfeit, .partition, .flap, .gone,
+    ]
 
     static func scenario(_ c: SimulationCase, seed: UInt64) -> SimulationScenario {
         var s = SimulationScenario(c, seed: seed, primary: faults[Int(seed % UInt64(faults.count))])

@@ -62,6 +62,20 @@ extension SealedTable {
         return leaver == me ? [] : release(of: leaver).map { [$0] } ?? []
     }
 
+    /// A restarted member's table (§14.12): member `leaver`'s seats passed to `heir` before the restart, as `pass`
+    /// named them. Nothing goes out again: this node released its pieces then. An heir here takes the leaver's secret
+    /// from its journal (`secret`), which must derive the leaver's key.
+    public mutating func resumePass(_ leaver: Int, to heir: Int, secret seed: [UInt8]?) throws(SealedFault) {
+        guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir else { return }
+        actors[leaver] = heir
+        guard heir == me, let seed, seed.count == SealedMemberSecret.byteCount else { return }
+        let secret = SealedMemberSecret(seed: seed, context: context, member: leaver)
+        guard secret.publicKey == keys[leaver] else {
+            throw SealedFault(.badSecret, member: leaver, "the journaled secret does not derive its key")
+        }
+        inherited[leaver] = secret
+    }
+
     /// This node's pieces of member `owner`'s secret: one for each member it acts for but `owner`.
     func release(of owner: Int) -> SealedMessage? {
         guard let escrow = escrows[owner] else { return nil }

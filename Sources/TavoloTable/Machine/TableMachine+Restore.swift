@@ -12,10 +12,12 @@ extension TableMachine {
         guard saved.table.members.contains(ctx.me) || votedOut else {
             throw TableError(.badRequest, "the log of table \(saved.table.id) is of a table this node takes no part in")
         }
-        guard !saved.table.isSealed else {
-            throw TableError(.badRequest, "table \(saved.table.id) was dealt sealed: a sealed game is not resumed yet")
+        // A sealed game begins again with nothing played, and the catch-up brings its moves (§14.12).
+        if saved.table.isSealed {
+            try self.init(resumingSealed: saved, ctx)
+        } else {
+            try self.init(replaying: saved, ctx)
         }
-        try self.init(replaying: saved, ctx)
     }
 
     /// Rebuilds a table from a log, whoever this node is at it now: a restart checks first that it takes part; a
@@ -70,14 +72,10 @@ extension TableMachine {
 
     /// Play as the log left it: the round that gave the seed, the deals checked, the members replaced.
     static func restoredPlay(
-        _ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int, me: NodeID
+        _ saved: GameLog, seed: UInt64, _ sequencer: MoveSequencer, verifiedDeal: Int, me: NodeID,
+        round: SeedRound? = nil
     ) -> TablePlay {
-        var round = SeedRound()
-        for p in saved.participants {
-            round.commitments[p.node] = p.commitment
-            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { round.reveals[p.node] = nonce }
-        }
-        var play = TablePlay(seed: seed, sequencer: sequencer, round: round)
+        var play = TablePlay(seed: seed, sequencer: sequencer, round: round ?? restoredRound(saved))
         play.verifiedDeal = verifiedDeal
         play.dealsSent = verifiedDeal
         for t in saved.takeovers ?? [] {
@@ -92,6 +90,16 @@ extension TableMachine {
             play.absence.votes[v.member, default: [:]][v.number, default: []].insert(me)
         }
         return play
+    }
+
+    /// The round that gave the seed: every participant's commitment and nonce.
+    static func restoredRound(_ saved: GameLog) -> SeedRound {
+        var round = SeedRound()
+        for p in saved.participants {
+            round.commitments[p.node] = p.commitment
+            if let hex = p.nonce, let nonce = [UInt8](hexString: hex) { round.reveals[p.node] = nonce }
+        }
+        return round
     }
 
     /// Before a logged move of `seat` is replayed: the bot that chose it draws from its random stream as it did, so the
@@ -131,6 +139,8 @@ extension TableMachine {
         out = []
         for peer in activeMembers where peer != me { memberLost(peer) }
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { memberBack(peer) }
+        // A sealed game's own first messages, made again from σ (the members keep one copy of each).
+        sealedPlayBegan()
         // Nobody else to wait for (this node's own bots hold every other seat): play goes on at once.
         maybeResume()
         let effects = out

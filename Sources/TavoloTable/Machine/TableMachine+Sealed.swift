@@ -72,8 +72,12 @@ extension TableMachine {
                 broadcast: false)
             return nil
         }
+        // Each seat's member at the start of play: its owner then, whoever it passed to since (a restarted member, §14.12).
+        let startOwners = info.seats.map { s in
+            (log.takeovers ?? []).first { $0.seats.contains(s.seat) }?.member ?? s.owner
+        }
         guard let entry = ctx.catalog[info.game], let mine = sealedMember(me), let secretSeed = round.sealedSecret,
-            let owners = Optional(info.seats.compactMap { $0.owner.flatMap(sealedMember) }),
+            let owners = Optional(startOwners.compactMap { $0.flatMap(sealedMember) }),
             owners.count == info.players
         else {
             stop(
@@ -90,7 +94,7 @@ extension TableMachine {
             }
             let secret = SealedMemberSecret(seed: secretSeed, context: sealedContext, member: mine)
             var table = SealedTable(
-                context: sealedContext, secret: secret, seatMembers: owners, members: info.participants.count,
+                context: sealedContext, secret: secret, seatMembers: owners, members: sealedMembers.count,
                 local: local, common: common)
             for (node, key) in round.sealedKeys where node != me {
                 guard let j = sealedMember(node) else { continue }
@@ -139,6 +143,7 @@ extension TableMachine {
                 try game.sealed.acceptShares(from: j, deal: deal, shares)
             case .escrow(_, let pieces):
                 try game.sealed.acceptEscrow(from: j, pieces: pieces)
+                journalSealedEscrow(member: j, message)
             case .release, .acting:
                 guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
@@ -158,6 +163,7 @@ extension TableMachine {
         } catch {
             return sealedStop(error)
         }
+        journalSealedInherited()
         progress()
     }
 }

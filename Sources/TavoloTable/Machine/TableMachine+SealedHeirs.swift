@@ -137,6 +137,7 @@ extension TableMachine {
             return sealedStop(error)
         }
         stopIfUnrecoverable(game)
+        journalSealedInherited()
         let waiting = play?.sealedWaiting ?? []
         play?.sealedWaiting = []
         for (from, message) in waiting { handleSealed(from: from, message) }

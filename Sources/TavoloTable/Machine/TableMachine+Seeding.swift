@@ -139,6 +139,7 @@ extension TableMachine {
             GameLog.Participant(
                 node: $0, name: ctx.name($0), commitment: commitments[$0] ?? "", nonce: reveals[$0]?.hexString)
         }
+        journalSealedStart(round: round)
         announcePhase(.playing)
         persist()
         emit(.seeded(stateHash: game.stateHash))

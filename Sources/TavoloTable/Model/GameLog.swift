@@ -1,6 +1,7 @@
 import Foundation
 import TavoloCore
 import TavoloProtocol
+import TavoloSealed
 
 /// Everything needed to replay a table's game, kept in the node's state directory as
 /// `games/<table>.json` once the game is over (PROTOCOL.md §9.6), and while it goes on as the journal
@@ -53,6 +54,9 @@ public struct GameLog: Codable, Sendable, Equatable {
     /// hash, once the audit held every secret; what the game's record carries.
     public var sealedSecrets: [String]?
     public var sealedDeckHashes: [String]?
+    /// What a restarted member of a sealed table needs to go on (§14.12): kept in the journal's header only, never in
+    /// the complete log or a record.
+    public var sealedResume: SealedResume?
 
     public struct LoggedTakeover: Codable, Sendable, Equatable {
         /// The member whose seats passed.
@@ -114,4 +118,34 @@ extension GameLog.LoggedTakeover {
         return keyed.sorted { ($0.t.appliedAt, $0.depth, $0.t.member) < ($1.t.appliedAt, $1.depth, $1.t.member) }
             .map(\.t)
     }
+}
+
+/// A sealed table's private journal (PROTOCOL.md §14.12): this node's secret σ, the members' keys and the escrows it
+/// took, as they came. A restarted member deals every deal again from them and the members' messages sent again on
+/// reconnection. σ stays in the node's own state directory, as its identity key does; the journal goes once the game
+/// is over (the audit opens σ anyway).
+public struct SealedResume: Codable, Sendable, Equatable {
+    public struct Key: Codable, Sendable, Equatable {
+        public var node: NodeID
+        public var message: SealedMessage
+    }
+
+    public struct Escrow: Codable, Sendable, Equatable {
+        public var member: Int
+        public var message: SealedMessage
+    }
+
+    public struct Inherited: Codable, Sendable, Equatable {
+        public var member: Int
+        public var secret: String
+    }
+
+    /// σ, hex.
+    public var secret: String
+    /// Every participant's `table.sealed-key`, this node's own included.
+    public var keys: [Key]
+    /// Each `table.sealed-escrow` this node accepted, with its member.
+    public var escrows: [Escrow] = []
+    /// The secrets this node recovered as an heir (§14.11), hex, in member order: nobody releases them again.
+    public var inherited: [Inherited] = []
 }

@@ -116,6 +116,7 @@ final class GameLogStore: @unchecked Sendable {
         // A finished or stopped game is restored by nobody: the votes a restart would count again are no news.
         var log = log
         log.ownVotes = nil
+        log.sealedResume = nil
         do {
             try FileManager.default.createDirectory(atPath: games, withIntermediateDirectories: true)
             try log.save(games: games, sync: sync.enabled)

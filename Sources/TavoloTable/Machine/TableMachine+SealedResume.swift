@@ -1,0 +1,85 @@
+import TavoloCore
+import TavoloProtocol
+import TavoloSealed
+
+/// A member of a sealed table restarted with its state directory (PROTOCOL.md §14.12). Its moves cannot be replayed
+/// from its log alone: each card opens only with the other members' shares, which it kept in memory. So it keeps
+/// what nobody else can give it back — its secret σ, the members' keys, the escrows it took — in its journal's
+/// header, and on restart begins the game again from the seed with nothing played: the members send again their
+/// steps and shares of every deal when its session comes back (§14.12), its own steps and shares are made again from
+/// σ exactly as before, and the moves come in the catch-up its sync asks for, each with its relayed opening.
+extension TableMachine {
+    /// The journal's part of a sealed table, once its game is made: σ and every participant's key.
+    mutating func journalSealedStart(round: SeedRound) {
+        guard info.isSealed, let secret = round.sealedSecret else { return }
+        let keys = round.sealedKeys.sorted { $0.key.hex < $1.key.hex }.map { node, claim in
+            SealedResume.Key(node: node, message: .key(table: id.rawValue, key: claim.key, proof: claim.proof))
+        }
+        log.sealedResume = SealedResume(secret: secret.hexString, keys: keys)
+    }
+
+    /// An escrow this node took: into the journal, since nobody sends it again (§14.11).
+    mutating func journalSealedEscrow(member: Int, _ message: SealedMessage) {
+        guard log.sealedResume?.escrows.contains(where: { $0.member == member }) == false else { return }
+        log.sealedResume?.escrows.append(SealedResume.Escrow(member: member, message: message))
+        persist()
+    }
+
+    /// A secret this node recovered as an heir: into the journal, since nobody releases it again.
+    mutating func journalSealedInherited() {
+        guard let game = sealedGame, let known = log.sealedResume?.inherited,
+            known.count != game.sealed.inherited.count
+        else { return }
+        log.sealedResume?.inherited = game.sealed.inherited.sorted { $0.key < $1.key }.map {
+            SealedResume.Inherited(member: $0.key, secret: $0.value.seed.hexString)
+        }
+        persist()
+    }
+
+    /// Why a sealed log cannot be resumed, or nil when it can: it must hold the journal's part and the joint seed.
+    static func sealedResumeProblem(_ saved: GameLog) -> String? {
+        guard saved.sealedResume != nil else { return "its journal holds no secret (written by an older version)" }
+        return saved.jointSeed == nil ? "it has no joint seed" : nil
+    }
+
+    /// Rebuilds a sealed table from its journal: the game from its seed, the keys and escrows as they came, nothing
+    /// played (the log's moves go: the catch-up brings them again), paused until every member is back.
+    init(resumingSealed saved: GameLog, _ ctx: TableContext) throws(TableError) {
+        self.init(offered: saved.table, role: .node, ctx)
+        let fail = { (why: String) in TableError(.badRequest, "table \(saved.table.id) was dealt sealed and \(why)") }
+        if let problem = Self.sealedResumeProblem(saved) { throw fail(problem) }
+        guard let resume = saved.sealedResume, let seed = saved.jointSeed,
+            let secret = [UInt8](hexString: resume.secret), secret.count == SealedMemberSecret.byteCount
+        else { throw fail("its journal does not decode") }
+        var round = Self.restoredRound(saved)
+        round.sealedSecret = secret
+        for k in resume.keys {
+            guard case .key(_, let key, let proof) = k.message else { throw fail("a journaled key is not a key") }
+            round.sealedKeys[k.node] = SealedKeyClaim(key: key, proof: proof)
+        }
+        log = saved
+        (log.moves, log.deals, log.stopped, log.finalHash) = ([], [], nil, nil)
+        seen = true
+        guard let game = makeSealedGame(seed: seed, round: round), info.phase != .stopped else {
+            throw fail("its game cannot be made again: \(log.stopped ?? "")")
+        }
+        guard game.stateHash.hex == saved.initialHash else { throw fail("starts from another state than it did") }
+        for e in resume.escrows {
+            guard case .escrow(_, let pieces) = e.message else { throw fail("a journaled escrow is not an escrow") }
+            do { try game.sealed.acceptEscrow(from: e.member, pieces: pieces) } catch {
+                throw fail("a journaled escrow is refused: \(error.detail)")
+            }
+        }
+        // The seats that passed, as they passed: who acts for whom, and the secrets this node recovered as an heir.
+        for t in saved.takeovers ?? [] {
+            guard let l = sealedMember(t.member), let h = sealedMember(t.heir) else { continue }
+            let inherited = resume.inherited.first { $0.member == l }.flatMap { [UInt8](hexString: $0.secret) }
+            do { try game.sealed.resumePass(l, to: h, secret: inherited) } catch {
+                throw fail("a journaled secret is refused: \(error.detail)")
+            }
+        }
+        stage = .playing(
+            Self.restoredPlay(saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round))
+        info.phase = .paused
+    }
+}
