@@ -51,7 +51,7 @@ extension ChaosSimulation {
     /// Hosts a table of the game on `host`, seats a bot of every node and starts it.
     func hostFullTable(host: Int) throws -> TableID {
         let table = try client(host).call(
-            .host(game: options.game, players: options.peers, grace: options.grace))
+            .host(game: options.game, players: options.peers, grace: options.grace, sealed: options.sealed))
         let id = table.id
         try waitUntil("every node sees \(id)", timeout: 20) {
             try (0..<options.peers).allSatisfy { i in
@@ -154,7 +154,11 @@ extension ChaosSimulation {
         // An abandoned table may stop a move apart at its two members (a move in flight when the other was lost):
         // they agree when they stopped alike and one's moves begin the other's (checked with the logs below).
         let sameState = report.abandoned == true || Set(states.compactMap(\.stateHash)).count == 1
-        report.agreed = ended && sameStop && sameState
+        // A sealed table's audit names nobody in an honest run, and every node says so alike.
+        let decks = Set(states.filter { $0.info.phase == .finished }.compactMap(\.deck))
+        report.deck = decks.count > 1 ? decks.sorted().joined(separator: " / ") : decks.first
+        let verified = decks.allSatisfy { $0 == "deck verified" }
+        report.agreed = ended && sameStop && sameState && verified
         report.moves = states.first?.moveNumber ?? 0
         report.takenOver = states.contains { !$0.takeovers.isEmpty }
         report.resumed =

@@ -24,6 +24,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var gameTimeout: Double = 240
         /// Node K runs in test host tvhK (scripts/lan up N), and the fault `cut-heal` is drawn too.
         public var onTestHosts = false
+        /// Every table dealt from a sealed deck (PROTOCOL.md §14).
+        public var sealed = false
 
         public init(peers: Int, game: String, games: Int, seed: UInt64, bot: String, daemonPath: String) {
             self.peers = peers
@@ -64,6 +66,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         /// member still there ends it as abandoned (§9.13) and the one away learns it when it is back.
         public var abandoned: Bool?
         public var movesLost: Int
+        /// A sealed table: the audit's verdict, the same at every node that finished ("deck verified").
+        public var deck: String?
         public var problem: String?
         public var wallMs: Double
     }
@@ -76,6 +80,7 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var bot: String
         public var seed: UInt64
         public var grace: Int
+        public var sealed: Bool?
         public var games: [GameReport]
         public var played: Int
         public var finished: Int
@@ -163,7 +168,7 @@ public final class ChaosSimulation: @unchecked Sendable {
         if keepLogs { log("the nodes' logs are kept in \(workDir)") }
         return Report(
             network: options.onTestHosts ? "test-hosts" : "lo", peers: options.peers, game: options.game,
-            bot: options.bot, seed: options.seed, grace: options.grace,
+            bot: options.bot, seed: options.seed, grace: options.grace, sealed: options.sealed ? true : nil,
             games: games, played: games.count, finished: games.count(where: \.finished),
             agreed: games.count(where: \.agreed), resumed: games.count(where: \.resumed),
             takenOver: games.count(where: \.takenOver), abandoned: games.count(where: { $0.abandoned == true }),

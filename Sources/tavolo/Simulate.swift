@@ -46,7 +46,7 @@ struct Simulate: ParsableCommand {
     @Flag(
         help: """
             Host every table with a sealed deck (\(sealableGames)): the members shuffle and open the cards between \
-            them, and the run fails unless every node's audit verifies every game. Not with --chaos.
+            them, and the run fails unless every node's audit verifies every game (with --chaos too: restarts, heirs).
             """)
     var sealed = false
 
@@ -77,11 +77,6 @@ struct Simulate: ParsableCommand {
         // One line, not ArgumentParser's usage block: these are refusals of a combination, not typos.
         if sealed && !entry.isSealable {
             throw CleanExit.failure("\(game) has no hidden cards to seal; sealed games: \(sealableGames)")
-        }
-        if sealed && chaos {
-            throw CleanExit.failure(
-                "--sealed cannot be used with --chaos: sealed games are not resumed after a restart and cannot pass "
-                    + "a lost member's seats to a bot yet")
         }
         let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()

@@ -11,6 +11,7 @@ extension Simulate {
             daemonPath: daemon)
         options.grace = grace
         options.onTestHosts = hosts
+        options.sealed = sealed
         let quiet = json
         let chaos = ChaosSimulation(options: options) { line in if !quiet { FileHandleStderr.write(line) } }
         SimulationSignals.install { chaos.stopAll() }
@@ -20,7 +21,7 @@ extension Simulate {
             try printJSON(report)
         } else {
             print(
-                "chaos: \(report.peers) nodes \(report.network == "lo" ? "on this host" : "on test hosts"), \(report.game), \(report.bot) bots, seed \(report.seed), "
+                "chaos: \(report.peers) nodes \(report.network == "lo" ? "on this host" : "on test hosts"), \(report.game)\(report.sealed == true ? " sealed" : ""), \(report.bot) bots, seed \(report.seed), "
                     + "grace \(report.grace) s")
             for (i, g) in report.games.enumerated() {
                 print(
@@ -30,6 +31,7 @@ extension Simulate {
                         + ", \(counted(g.moves, "move")), \(g.outcomeText), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
                         + "\(g.takenOver ? ", taken over" : ""), \(counted(g.movesLost, "move")) lost"
+                        + (g.deck.map { ", \($0)" } ?? "")
                         + (g.problem.map { " (\($0))" } ?? ""))
             }
             print(

@@ -34,4 +34,24 @@ final class SealedSimulationTests: DaemonTestCase {
         XCTAssertTrue(refused.stderr.contains("othello") && refused.stderr.contains("seal"), refused.stderr)
         XCTAssertTrue(refused.stdout.isEmpty, refused.stdout)
     }
+
+    /// `--chaos --sealed`: a member killed and restarted, and one stopped within the grace, at sealed tables of four;
+    /// every game ends agreed and "deck verified" at every node (PROTOCOL.md §14.12).
+    func testChaosOnSealedTablesEndsEveryGameVerified() throws {
+        let sim = try simulate([
+            "--chaos", "--sealed", "--peers", "4", "--game", "briscola", "--bot", "random", "--games", "3", "--seed",
+            "2",
+            "--json",
+        ])
+        XCTAssertEqual(sim.status, 0, "\(sim.stderr) \(sim.stdout)")
+        let report = try JSONDecoder().decode(ChaosSimulation.Report.self, from: Data(sim.stdout.utf8))
+        XCTAssertEqual(report.sealed, true)
+        XCTAssertEqual(report.games.map(\.fault), [.none, .killRestart, .stopWithinGrace])
+        for g in report.games {
+            XCTAssertTrue(g.finished && g.agreed, "\(g)")
+            XCTAssertEqual(g.deck, "deck verified", "\(g)")
+            XCTAssertEqual(g.movesLost, 0, "\(g)")
+        }
+        XCTAssertTrue(report.games[1].resumed, "the restarted member resumed its sealed game")
+    }
 }
