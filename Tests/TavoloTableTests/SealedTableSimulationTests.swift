@@ -64,6 +64,23 @@ final class SealedTableSimulationTests: XCTestCase {
         for line in limited { print("  limit: \(line)") }
     }
 
+    /// Seeds that found a bug or a limit, replayed on every run (each must now end clean, no limit either).
+    static let regressions: [(case: String, seed: UInt64, found: String)] = [
+        ("spirits/4", 1, "a member gone for good, then another restarted: its sealed game did not resume (§14.12)"),
+        ("briscola/3", 6, "a member voted out that played a move apart stopped its copy; it begins again now (§9.12)"),
+        ("spirits/4", 4, "the same, early in the game, its audit lost with the old game"),
+    ]
+
+    func testSeedsThatFoundBugsRunClean() throws {
+        for entry in Self.regressions {
+            let c = try XCTUnwrap(Self.cases.first { $0.description == entry.case }, "no case \(entry.case)")
+            var sim = TableSimulation(Self.scenario(c, seed: entry.seed), keepTrace: false)
+            sim.run()
+            let failures = sim.check().map(\.description) + sealedProblems(sim)
+            XCTAssertEqual(failures, [], "\(entry.case) seed \(entry.seed) (\(entry.found))")
+        }
+    }
+
     /// A sealed game that finished was audited at every member that finished it, and named nobody: no fault was a
     /// lie, so a member named is a member whose secret the audit missed.
     func sealedProblems(_ sim: TableSimulation) -> [String] {

@@ -68,3 +68,33 @@ extension SealedTable {
         return out
     }
 }
+
+extension SealedTable {
+    /// Every deal's steps and shares `old` held from members this node does not act for, taken again as they came, and
+    /// the messages kept for later, the audits and released pieces: a node that begins its sealed game again (moves
+    /// played apart dropped, §14.12) keeps what the members sent it, which nobody sends again. The messages this node
+    /// then sends (its own steps, made again from σ).
+    public mutating func takeDeals(of old: SealedTable) throws(SealedFault) -> [SealedMessage] {
+        var out: [SealedMessage] = []
+        for d in old.deals.indices {
+            let deal = old.deals[d].deal
+            for m in deal.steps.indices where actingSecret(m) == nil {
+                let input = SealedDeck.hash(m == 0 ? SealedDeck.initial(deal.cards) : deal.steps[m - 1])
+                out += try acceptShuffle(from: m, deal: d + 1, input: input, deck: SealedDeck.encode(deal.steps[m]))
+            }
+            for m in 0..<members where actingSecret(m) == nil {
+                let list = deal.shares.keys.sorted().compactMap { p in
+                    deal.shares[p]?[m].map { SealedMessage.PositionShare(position: p, share: $0) }
+                }
+                if !list.isEmpty { _ = try acceptShares(from: m, deal: d + 1, list) }
+            }
+        }
+        // What came for later deals, the audits and the pieces released to this node as an heir: sent once each.
+        for (d, waiting) in old.early where early[d] == nil { early[d] = waiting }
+        for (m, secret) in old.auditSecrets where auditSecrets[m] == nil { auditSecrets[m] = secret }
+        for (owner, pieces) in old.released where awaitsSecret(of: owner) {
+            released[owner, default: [:]].merge(pieces) { kept, _ in kept }
+        }
+        return out + (try recoverInherited())
+    }
+}

@@ -82,4 +82,34 @@ extension TableMachine {
             Self.restoredPlay(saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round))
         info.phase = .paused
     }
+
+    /// Moves played apart at a sealed table (§9.12): they cannot be taken back one by one (each card opened with
+    /// shares this node kept in memory), so the node begins its sealed game again as a restart does — nothing played,
+    /// the deals' steps and shares it held taken again — keeps who is away and the votes, and catches the table's moves
+    /// up from the members. False (said) when it cannot.
+    mutating func restartSealedGame(notice: String) -> Bool {
+        guard let old = sealedGame?.sealed, let current = play else { return false }
+        var saved = log
+        saved.table = info
+        do {
+            let fresh = try TableMachine(resumingSealed: saved, ctx)
+            guard var play = fresh.play, let game = play.sequencer.game as? SealedTableGame else {
+                throw TableError(.unknown, "no sealed game")
+            }
+            let messages = try game.sealed.takeDeals(of: old)
+            play.absence = current.absence
+            play.yourTurnAnnounced = current.yourTurnAnnounced
+            stage = .playing(play)
+            (log.moves, log.deals) = ([], [])
+            (log.winners, log.scores, log.finalHash, log.sealedCheaters) = (nil, nil, nil, nil)
+            log.finalHashes = [:]
+            inbox = TableInbox()
+            out.append(.log(.notice, notice))
+            sendSealed(messages + game.takeOutbox())
+            return true
+        } catch {
+            out.append(.log(.error, "table \(id): cannot begin the sealed game again: \(error)"))
+            return false
+        }
+    }
 }

@@ -25,10 +25,19 @@ extension TableMachine {
         // A takeover logged after that point would have to be undone too: then this node cannot follow, and
         // says so when the table's moves reach it (a hash mismatch here only: it has no say).
         guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return }
-        // A sealed game is not rebuilt from its log (§14.14): this node cannot follow, and says so here only.
+        // A sealed game is not rebuilt from its log: it begins again from its journal, nothing played (§14.12).
         if info.isSealed {
-            return stop(
-                .sealedUnsupported, "moves played apart from a sealed table cannot be taken back yet", broadcast: false)
+            let notice =
+                "table \(id): \(ctx.name(member)) voted out from move \(number); the sealed game begins again here "
+                + "without moves \(first.number)–\(s.moveNumber - 1) played apart from the table"
+            guard restartSealedGame(notice: notice) else {
+                return stop(
+                    .sealedUnsupported, "moves played apart from a sealed table cannot be taken back", broadcast: false)
+            }
+            persist()
+            play?.absence.syncSent = []
+            for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+            return
         }
         dropMoves(
             from: first.number,

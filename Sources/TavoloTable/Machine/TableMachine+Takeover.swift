@@ -353,7 +353,8 @@ extension TableMachine {
         // Passed behind their point (the heir's moves of those seats applied meanwhile, while another member was
         // absent here): every member's copy of the seats' bot drew for each of those moves, so this node replays its
         // log as a restart does and plays on with the replay's game, whose copy drew as theirs did (§9.12).
-        if !s.isSimultaneous, !seats.isEmpty, appliedAt < s.moveNumber {
+        // Not at a sealed table: nobody checks the heir's moves there (its hand is the heir's alone, §14.11).
+        if !s.isSimultaneous, !seats.isEmpty, appliedAt < s.moveNumber, !info.isSealed {
             catchUpHeirBots(of: seats)
         }
         let plays = "\(ctx.name(heir))'s bot (\(t.bot)) plays seat\(seats.count == 1 ? "" : "s") \(list)"
