@@ -37,15 +37,15 @@ extension TableMachine {
             return reject(number, .stale, "a move \(number) of seat \(seat) is already pending", from: from)
         }
         raceProgress()
-        askForGap(seat: seat, from: from)
+        askForGap(seat: seat, after: number, from: from)
     }
 
-    /// A seat's move that waits for an earlier one this node lacks: the sender applied that one, so this node sends
+    /// A seat's move (`number`) that waits for an earlier one this node lacks: the sender applied that one, so this node sends
     /// it its sync, which it answers with every move it holds (§10.6). Once per member and missing move. Without it, a
     /// move nobody sends again (played by a racer voted out, relayed to the heir alone) would hold the seat for ever.
-    mutating func askForGap(seat: Int, from: NodeID) {
+    mutating func askForGap(seat: Int, after number: Int, from: NodeID) {
         let next = raceNext(seat)
-        guard from != me, inbox.pending.laneIDs.contains(seat), inbox.pending[seat, next] == nil else { return }
+        guard from != me, number > next, inbox.pending[seat, next] == nil else { return }
         var gap = play?.race.gapsAsked[seat].flatMap { $0.next == next ? $0 : nil } ?? (next: next, asked: [])
         guard gap.asked.insert(from).inserted else { return }
         play?.race.gapsAsked[seat] = gap

@@ -34,10 +34,7 @@ extension TableMachine {
                 return stop(
                     .sealedUnsupported, "moves played apart from a sealed table cannot be taken back", broadcast: false)
             }
-            persist()
-            play?.absence.syncSent = []
-            for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
-            return
+            return askForTheTablesMoves()
         }
         dropMoves(
             from: first.number,
@@ -51,8 +48,12 @@ extension TableMachine {
         guard rebuild(keeping: Array(log.moves.prefix { $0.number < first }), notice: notice) else { return }
         // What waited for moves after the dropped ones was the word of a game this node no longer has.
         inbox = TableInbox(confirms: inbox.confirms.filter { $0.key < first })
+        askForTheTablesMoves()
+    }
+
+    /// After dropping moves: the log on disk, and a sync to every member, which answers with what this node misses.
+    private mutating func askForTheTablesMoves() {
         persist()
-        // The members answer a sync with what this node misses from here.
         play?.absence.syncSent = []
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
     }
