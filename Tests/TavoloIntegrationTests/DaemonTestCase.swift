@@ -17,6 +17,10 @@ class DaemonTestCase: XCTestCase {
     }
 
     override func tearDown() {
+        // A failed test shows what every node said last: a timeout alone tells nobody why the nodes never got there.
+        if let h = harness, testRun?.hasSucceeded == false {
+            for i in h.nodes.indices { print("--- \(h.name(i)) (last lines of its log):\n\(h.logTail(i, lines: 30))") }
+        }
         harness?.stopAll()
         harness = nil
     }
