@@ -135,6 +135,9 @@ extension TableMachine {
             inbox.sealed.append((from, message))
             return
         }
+        // A client shows nothing of this node's cards until they are open (`view`): it is told when they are.
+        let wasReady = sealedReady
+        defer { if !wasReady && sealedReady { emit(.updated) } }
         do {
             switch message {
             case .shuffle(_, let deal, let input, let deck):

@@ -145,6 +145,12 @@ extension TableMachine {
             st.turn = seat
             st.legalMoves = s.legalMoves(seat: seat).map(\.json)
         }
+        // A sealed deal whose cards for this node are not all open yet: its game holds placeholders for them (the
+        // seed's order, §14.7), not cards this seat holds. Nothing of them is shown, and no move is offered that the
+        // table would refuse; `updated` is told once they open (`handleSealed`).
+        if !sealedReady {
+            (st.observations, st.publicObservation, st.legalMoves) = ([], nil, [])
+        }
         st.played = log.moves.suffix(TableState.playedLimit).map { PlayedMove(seat: $0.seat, move: $0.move) }
         st.lastMoves = log.moves.suffix(8).map { "\($0.number + 1). seat \($0.seat): \($0.text)" }
         st.winners = log.winners
