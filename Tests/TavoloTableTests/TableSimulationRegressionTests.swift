@@ -301,6 +301,13 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "to the heir, whose bot played on from it; a member that never got it waited for it for ever "
                 + "(§10.6: a member that lacks a seat's move while later ones wait asks their sender)"
         ),
+        (
+            "fifteen/4", 1200138,
+            "a 2|3 partition with a restart inside the three: the seatless host, cut off with a racer, held that "
+                + "racer's vote about a member the three kept; voted out, it was told the members' votes about that "
+                + "member before the racer's takeover, counted the racer's with them and waited for ever (§9.12: the "
+                + "votes about agreed takeovers go first)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

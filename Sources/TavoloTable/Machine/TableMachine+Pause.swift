@@ -46,8 +46,7 @@ extension TableMachine {
             // others' likewise: some voters may have been voted out or gone since and could not tell it themselves,
             // and a spectator has no say, so it takes the table's takeovers as the members report them (§9.12).
             let spectator = replaced.contains(peer)
-            let order = votes.sorted { ($0.key == peer ? 0 : 1, $0.key) < ($1.key == peer ? 0 : 1, $1.key) }
-            for (member, byNumber) in order {
+            for (member, byNumber) in votesInTellingOrder(to: peer) {
                 for (n, voters) in byNumber.sorted(by: { $0.key < $1.key }) where voters.contains(me) {
                     let relayed = peer == member || spectator ? voters.sorted() : nil
                     send(.takeover(table: id, member: member, number: n, voters: relayed), to: [peer])
@@ -55,6 +54,19 @@ extension TableMachine {
             }
         }
         sendSync(to: peer)
+    }
+
+    /// The votes in the order they go to `peer` (§9.12): those about it; then those about members whose takeover this
+    /// node agreed, the earliest first; then the rest. A member voted out counts a vote of a member cut off with it
+    /// only until it learns that one was voted out too: told the others' votes first, it would count that vote with
+    /// them and agree a takeover the table never agreed (a member the table kept, taken over at that node alone).
+    func votesInTellingOrder(to peer: NodeID) -> [(member: NodeID, byNumber: [Int: Set<NodeID>])] {
+        let takeovers = (log.takeovers ?? []).map { ($0.member, $0.number) } + agreed.map { ($0.member, $0.number) }
+        let agreedAt = Dictionary(takeovers, uniquingKeysWith: min)
+        func rank(_ m: NodeID) -> (Int, Int, NodeID) {
+            m == peer ? (0, 0, m) : agreedAt[m].map { (1, $0, m) } ?? (2, 0, m)
+        }
+        return votes.sorted { rank($0.key) < rank($1.key) }.map { (member: $0.key, byNumber: $0.value) }
     }
 
     /// `peer`'s sync arrived after its session was established again: it is no longer absent.
