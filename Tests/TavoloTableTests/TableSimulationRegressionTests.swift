@@ -308,6 +308,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "member before the racer's takeover, counted the racer's with them and waited for ever (§9.12: the "
                 + "votes about agreed takeovers go first)"
         ),
+        (
+            "fifteen/4", 1200227,
+            "a racer forfeited while cut off with another; the rest voted both out; the other, now a spectator, kept "
+                + "the forfeit where the table logged a vote, and the records differed (§9.12: a forfeit cut off "
+                + "from the table)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -62,7 +62,11 @@ extension TableMachine {
     }
 
     mutating func handleTakeoverVote(from voter: NodeID, member: NodeID, number: Int, relaying relayed: [NodeID] = []) {
-        // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault.
+        // A vote about a member already replaced (sent again on reconnection) changes nothing: not a fault. Unless
+        // this node, voted out, agreed that member's forfeit apart and a member tells it the table voted instead.
+        if replaced.contains(member), takeTheTablesVote(about: member, number: number, from: voter, relaying: relayed) {
+            return
+        }
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
         // After the end here (turn-based) the vote decides nothing; the voter waits for a result this node can hand
         // on (§9.5).
