@@ -314,6 +314,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "the forfeit where the table logged a vote, and the records differed (§9.12: a forfeit cut off "
                 + "from the table)"
         ),
+        (
+            "fifteen/4", 1300746,
+            "a race, one racer paused past the grace: a vote at the lower count reached one member late, after the "
+                + "voters behind had voted again at the higher one, and each count gathered a majority somewhere "
+                + "(§10.6: every node keeps the lowest count a majority voted at)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -117,6 +117,19 @@ extension TableMachine {
         return (passed + pending).sorted()
     }
 
+    /// The votes that count here for `member`'s takeover at `number`. A node voted out has no say: the vote it cast
+    /// before it knew no longer counts here, or it would agree a takeover with one other voter that the members, who
+    /// drop its votes, never agree (§9.12). Nor, there, does a vote another member voted out cast once it no longer
+    /// played (from the count it was voted out from; a forfeit's leaver voted before it left): members cut off
+    /// together voted with each other, and once voted out, each would count those votes with the members' relayed
+    /// ones and agree a takeover the table never did.
+    func countedVoters(about member: NodeID, at number: Int) -> Int {
+        let spectator = replaced.contains(me)
+        return votes[member]?[number]?.filter { voter in
+            !(spectator && voter == me) && !(spectator && cameAfterOut(voter, number))
+        }.count ?? 0
+    }
+
     /// Whether `voter` was agreed out before it cast a vote at `number`: voted out from `number` or below, or
     /// forfeited below it (a leaver votes before it leaves).
     func cameAfterOut(_ voter: NodeID, _ number: Int) -> Bool {

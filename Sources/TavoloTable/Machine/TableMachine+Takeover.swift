@@ -67,6 +67,7 @@ extension TableMachine {
         if replaced.contains(member), takeTheTablesVote(about: member, number: number, from: voter, relaying: relayed) {
             return
         }
+        if replaced.contains(member), lowerRaceTakeover(of: member, to: number, voter: voter) { return }
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
         // After the end here (turn-based) the vote decides nothing; the voter waits for a result this node can hand
         // on (§9.5).
@@ -100,16 +101,7 @@ extension TableMachine {
     mutating func countVote(member: NodeID, number: Int, from voter: NodeID) {
         play?.absence.votes[member, default: [:]][number, default: []].insert(voter)
         if member == me { play?.absence.votedAboutSinceResume = true }
-        // A node voted out has no say: the vote it cast before it knew no longer counts here, or it would agree a
-        // takeover with one other voter that the members, who drop its votes, never agree (§9.12). Nor, there, does a
-        // vote another member voted out cast once it no longer played (from the count it was voted out from; a
-        // forfeit's leaver voted before it left): members cut off together voted with each other, and once voted
-        // out, each would count those votes with the members' relayed ones and agree a takeover the table never did.
-        let spectator = replaced.contains(me)
-        let counted = votes[member]?[number]?.filter { voter in
-            !(spectator && voter == me) && !(spectator && cameAfterOut(voter, number))
-        }
-        guard let count = counted?.count, count >= quorum else { return }
+        guard countedVoters(about: member, at: number) >= quorum else { return }
         agree(member: member, number: number, forfeit: false)
     }
 
