@@ -83,13 +83,21 @@ final class DaemonHarness: @unchecked Sendable {
                 "--heartbeat-interval", String(heartbeatInterval), "--heartbeat-timeout",
                 String(heartbeatTimeout),
                 "--log-level", "info",
-            ] + node.extraArguments
+            ] + node.extraArguments + packetLogArguments(index)
         let p = try NodeProcess(
             daemonPath: binary.path, arguments: arguments, logPath: node.logPath, testHost: node.testHost,
             environment: ["XDG_RUNTIME_DIR": root.appendingPathComponent("run").path]
         ).start()
         nodes[index].process = p
         RunningProcesses.shared.add(p.processIdentifier)
+    }
+
+    /// With `TAVOLO_TEST_PACKET_LOGS=1`, every node records its frames (`capture-<i>-<start>.pcapng` beside its log;
+    /// keep them with `TAVOLO_KEEP_TEST_LOGS=1` and read them with `tavolo log`): to see what a flaky test's nodes said.
+    private func packetLogArguments(_ index: Int) -> [String] {
+        guard ProcessInfo.processInfo.environment["TAVOLO_TEST_PACKET_LOGS"] == "1" else { return [] }
+        let start = Int(Date().timeIntervalSince1970 * 1000)
+        return ["--packet-log", root.appendingPathComponent("capture-\(index)-\(start).pcapng").path]
     }
 
     func pid(_ index: Int) -> pid_t { nodes[index].process.processIdentifier }

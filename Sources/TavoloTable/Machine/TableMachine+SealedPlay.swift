@@ -21,8 +21,10 @@ extension TableMachine {
         let actor = game.sealed.seatMembers[safe: pending.seat].map { game.sealed.actors[$0] }
         let actorNode = actor.flatMap { sealedMembers[safe: $0] }
         let relayed = pending.from != actorNode || (chosen != nil && chosen?.from != actorNode)
-        // A relayed card move whose opening has not come yet waits: no lie yet.
-        if chosen == nil, relayed, game.sealed.common.sealedCardsPlayed(by: move) != nil { return true }
+        // A card move whose opening has not come yet waits: no lie yet. Relayed, its opening comes with the relayer's
+        // catch-up; the mover's own may have gone out just before this node's session with it came up (the move,
+        // held for the mover's journal, went after), and comes with the mover's catch-up (§14.7, §14.12).
+        if chosen == nil, game.sealed.common.sealedCardsPlayed(by: move) != nil { return true }
         do {
             guard try game.sealed.openPlay(seat: pending.seat, move: move, opening: chosen?.opening) else {
                 return true
