@@ -320,6 +320,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "voters behind had voted again at the higher one, and each count gathered a majority somewhere "
                 + "(§10.6: every node keeps the lowest count a majority voted at)"
         ),
+        (
+            "briscola/5", 1301217,
+            "two partitions, the seatless host cut off in the second: its takeover gathered a majority at two counts "
+                + "(a vote reached some members late), and the logs named two numbers (§9.12: a member with no seat, "
+                + "like a race, takes the lowest count a majority voted at)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -67,7 +67,7 @@ extension TableMachine {
         if replaced.contains(member), takeTheTablesVote(about: member, number: number, from: voter, relaying: relayed) {
             return
         }
-        if replaced.contains(member), lowerRaceTakeover(of: member, to: number, voter: voter) { return }
+        if replaced.contains(member), takeLowerCount(of: member, to: number, voter: voter) { return }
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
         // After the end here (turn-based) the vote decides nothing; the voter waits for a result this node can hand
         // on (§9.5).
