@@ -14,11 +14,7 @@ final class SealedFrozenHumanTests: XCTestCase {
     func testAHumanSeatCutOffAtItsTurnIsVotedOutAndFollowsVerified() throws {
         for seed in UInt64(1)...4 {
             var net = InMemoryTableNetwork(nodes: 3, seed: seed, catalog: .standard)
-            let id = try XCTUnwrap(try net.request(0) { $0.host(game: "briscola", players: 3, sealed: true) }?.get()).id
-            net.deliverAll()
-            for i in 0..<3 { XCTAssertNoThrow(try net.join(i, table: id, seat: i, bot: i == 2 ? nil : "random").get()) }
-            net.deliverAll()
-            XCTAssertNoThrow(try net.request(0, id, .start).get())
+            let id = try SealedTableTests.startSealed(&net, "briscola", bots: ["random", "random", nil])
             let turn = net.run { n in
                 guard let st = n.state(2, id) else { return false }
                 return st.turn == 2 && !st.legalMoves.isEmpty
@@ -49,11 +45,7 @@ final class SealedFrozenHumanTests: XCTestCase {
                 once.dropped = true
                 return false
             }
-            let id = try XCTUnwrap(try net.request(0) { $0.host(game: "briscola", players: 3, sealed: true) }?.get()).id
-            net.deliverAll()
-            for i in 0..<3 { XCTAssertNoThrow(try net.join(i, table: id, seat: i, bot: "random").get()) }
-            net.deliverAll()
-            XCTAssertNoThrow(try net.request(0, id, .start).get())
+            let id = try SealedTableTests.startSealed(&net, "briscola", bots: ["random", "random", "random"])
             net.run { _ in once.dropped }
             net.deliverAll()
             XCTAssertNil(net.first(2, .stopped), "seed \(seed): a move without its opening stopped node 2")

@@ -29,6 +29,18 @@ final class SealedTableTests: XCTestCase {
         return (net, id)
     }
 
+    /// Hosts a sealed `game` on node 0 of `net`, seat `i` on node `i` played by `bots[i]` (nil: its user), and starts it.
+    static func startSealed(_ net: inout InMemoryTableNetwork, _ game: String, bots: [String?]) throws -> TableID {
+        let id = try XCTUnwrap(try net.request(0) { $0.host(game: game, players: bots.count, sealed: true) }?.get()).id
+        net.deliverAll()
+        for (seat, bot) in bots.enumerated() {
+            XCTAssertNoThrow(try net.join(seat, table: id, seat: seat, bot: bot).get())
+            net.deliverAll()
+        }
+        XCTAssertNoThrow(try net.request(0, id, .start).get())
+        return id
+    }
+
     func checkVerified(_ net: InMemoryTableNetwork, _ id: TableID, nodes: Int, _ label: String) throws {
         var hashes: Set<StateHash> = []
         for i in 0..<nodes {

@@ -10,13 +10,7 @@ final class SealedViewTests: XCTestCase {
     func testASeatsCardsAreShownOnlyOnceOpenAndTheClientIsToldWhenTheyAre() throws {
         for seed in UInt64(1)...4 {
             var net = InMemoryTableNetwork(nodes: 2, seed: seed, catalog: .standard)
-            let id = try XCTUnwrap(try net.request(0) { $0.host(game: "briscola", players: 2, sealed: true) }?.get()).id
-            net.deliverAll()
-            XCTAssertNoThrow(try net.join(0, table: id, seat: 0, bot: "random").get())
-            net.deliverAll()
-            XCTAssertNoThrow(try net.join(1, table: id, seat: 1, bot: nil).get())
-            net.deliverAll()
-            XCTAssertNoThrow(try net.request(0, id, .start).get())
+            let id = try SealedTableTests.startSealed(&net, "briscola", bots: ["random", nil])
             // Every hand node 1's clients could see before its seat first plays (none of its cards moves before), and
             // whether each step that first showed one told the clients.
             var hands: Set<JSONValue> = []
