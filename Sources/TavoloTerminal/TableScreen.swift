@@ -32,7 +32,10 @@ public struct TableScreen {
         if let board {
             play += board.lines(options: options, selected: options.isEmpty ? nil : ui.selected)
         } else {
-            play.append(Line(s.mySeat == nil ? watchingLine(s) : "No position yet.", .dim))
+            // A seat with no position while the game is on: its cards are still being opened (a sealed deal), as
+            // the page says too.
+            let dealing = s.phase == .playing || s.phase == .paused
+            play.append(Line(s.mySeat == nil ? watchingLine(s) : dealing ? "Dealing…" : "No position yet.", .dim))
         }
         var ending: [Line] = []
         if s.phase == .finished {
