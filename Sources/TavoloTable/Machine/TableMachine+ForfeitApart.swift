@@ -16,11 +16,13 @@ extension TableMachine {
         guard isSpectator, member != me, info.isMember(voter), !replaced.contains(voter) else { return false }
         let voters = Set(relayed + [voter]).filter { startMembers.contains($0) && $0 != me && $0 != member }
         guard voters.count >= quorum else { return false }
+        var asked = false
         if let i = agreed.firstIndex(where: { $0.member == member && $0.forfeit }) {
             let bot = agreed[i].bot
             play?.absence.agreed[i] = AgreedTakeover(member: member, number: number, bot: bot, forfeit: false)
         } else if let i = log.takeovers?.firstIndex(where: { $0.member == member && $0.forfeit }) {
-            guard retakeLoggedForfeit(at: i, number: number) else { return false }
+            guard let retaken = retakeLoggedForfeit(at: i, number: number) else { return false }
+            asked = retaken
         } else {
             return false
         }
@@ -29,20 +31,18 @@ extension TableMachine {
                 .notice,
                 "table \(id): \(ctx.name(member))'s forfeit reached this node alone; the table voted it out from "
                     + "move \(number), and this node follows that"))
-        persist()
-        play?.absence.syncSent = []
-        for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }
+        if !asked { askForTheTablesMoves() }
         return true
     }
 
     /// The logged forfeit at `i` becomes the table's vote from `number`. Its seats and heir stay (they passed to the
     /// heir either way). In a race the seats pass at the agreed count; the moves of the leaver's seats this node
     /// applied apart are dropped when the table's differ (`dropRaceMovesApart`). Turn-based, they are dropped now from
-    /// the agreed number, as for any takeover (`dropMoves(of:from:)`).
-    private mutating func retakeLoggedForfeit(at i: Int, number: Int) -> Bool {
-        guard var takeovers = log.takeovers, let s = session else { return false }
+    /// the agreed number, as for any takeover (`dropMoves(of:from:)`). Nil when it cannot; else whether it dropped
+    /// moves and so asked the members for theirs already.
+    private mutating func retakeLoggedForfeit(at i: Int, number: Int) -> Bool? {
+        guard var takeovers = log.takeovers, let s = session else { return nil }
         var t = takeovers[i]
-        guard t.number != number || t.forfeit else { return false }
         (t.number, t.forfeit, t.signature) = (number, false, nil)
         if !s.isSimultaneous {
             let first = log.moves.first { $0.number >= number && t.seats.contains($0.seat) }?.number
@@ -52,7 +52,6 @@ extension TableMachine {
         }
         takeovers[i] = t
         log.takeovers = GameLog.LoggedTakeover.canonicalOrder(takeovers)
-        if !s.isSimultaneous { dropMoves(of: t.member, from: number) }
-        return true
+        return !s.isSimultaneous && dropMoves(of: t.member, from: number)
     }
 }

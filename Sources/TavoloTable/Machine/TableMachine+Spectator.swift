@@ -18,25 +18,31 @@ extension TableMachine {
     /// gone), or those of a member cut off with it. They are not the table's, whose moves of these seats from
     /// `number` on are the heir's. It drops them and rebuilds its game from its log up to the first of them,
     /// exactly as a restart does (§9.11), then asks for the table's moves.
-    mutating func dropMoves(of member: NodeID, from number: Int) {
-        guard let s = session, !s.isSimultaneous else { return }
+    /// Returns whether it dropped moves and asked the members for theirs.
+    @discardableResult
+    mutating func dropMoves(of member: NodeID, from number: Int) -> Bool {
+        guard let s = session, !s.isSimultaneous else { return false }
         let theirs = Set(info.seats.filter { $0.owner == member }.map(\.seat))
-        guard let first = log.moves.first(where: { $0.number >= number && theirs.contains($0.seat) }) else { return }
+        guard let first = log.moves.first(where: { $0.number >= number && theirs.contains($0.seat) }) else {
+            return false
+        }
         // A takeover logged after that point would have to be undone too: then this node cannot follow, and
         // says so when the table's moves reach it (a hash mismatch here only: it has no say).
-        guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return }
+        guard (log.takeovers ?? []).allSatisfy({ $0.appliedAt <= first.number }) else { return false }
         // A sealed game is not rebuilt from its log: it begins again from its journal, nothing played (§14.12).
         if info.isSealed {
             let notice =
                 "table \(id): \(ctx.name(member)) voted out from move \(number); the sealed game begins again here "
                 + "without moves \(first.number)–\(s.moveNumber - 1) played apart from the table"
             guard restartSealedGame(notice: notice) else {
-                return stop(
+                stop(
                     .sealedUnsupported, "moves played apart from a sealed table cannot be taken back", broadcast: false)
+                return false
             }
-            return askForTheTablesMoves()
+            askForTheTablesMoves()
+            return true
         }
-        dropMoves(
+        return dropMoves(
             from: first.number,
             notice: "table \(id): \(ctx.name(member)) voted out from move \(number); dropping moves "
                 + "\(first.number)–\(s.moveNumber - 1) played apart from the table")
@@ -44,15 +50,17 @@ extension TableMachine {
 
     /// Drops this node's moves from `first` on, rebuilds its game from its log up to there (as a restart does), and
     /// asks the members for the table's moves from there.
-    mutating func dropMoves(from first: Int, notice: String) {
-        guard rebuild(keeping: Array(log.moves.prefix { $0.number < first }), notice: notice) else { return }
+    @discardableResult
+    mutating func dropMoves(from first: Int, notice: String) -> Bool {
+        guard rebuild(keeping: Array(log.moves.prefix { $0.number < first }), notice: notice) else { return false }
         // What waited for moves after the dropped ones was the word of a game this node no longer has.
         inbox = TableInbox(confirms: inbox.confirms.filter { $0.key < first })
         askForTheTablesMoves()
+        return true
     }
 
     /// After dropping moves: the log on disk, and a sync to every member, which answers with what this node misses.
-    private mutating func askForTheTablesMoves() {
+    mutating func askForTheTablesMoves() {
         persist()
         play?.absence.syncSent = []
         for peer in activeMembers where peer != me && ctx.connected.contains(peer) { sendSync(to: peer) }

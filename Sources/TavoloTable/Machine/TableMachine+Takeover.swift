@@ -374,10 +374,11 @@ extension TableMachine {
         do throws(TableError) {
             let scratch = try TableMachine(replaying: replayed, ctx, firstMoveNotTheBots: &notTheBots)
             if let first = notTheBots {
-                return dropMoves(
+                dropMoves(
                     from: first,
                     notice: "table \(id): seats \(seats) passed behind their point; their move \(first) is not their "
                         + "bot's: dropping moves \(first)–\(log.moves.count - 1)")
+                return
             }
             guard let game = scratch.session, play?.sequencer.takeReplayedGame(game) == true
             else { throw TableError(.unknown, "the replay ends elsewhere") }
