@@ -151,4 +151,3 @@ extension TableManager {
         }
     }
 }
-
