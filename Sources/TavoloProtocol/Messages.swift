@@ -3,12 +3,20 @@ import TavoloCore
 
 /// A node's identity: 128 random bits, written as 32 lower-case hex digits (PROTOCOL.md §3.3).
 public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The 16 bytes as two big-endian words: a value with no storage on the heap, so an id is copied, compared and
+    /// hashed (several times for every message a table handles, and for every frame's peer lookup) with no reference
+    /// counting; an array of bytes made each of those a retain and release, and equality a loop.
+    private let high: UInt64
+    private let low: UInt64
+
     /// The 16 bytes, most significant first; ids compare as unsigned big-endian numbers.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] {
+        (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (8 * (7 - i % 8))) }
+    }
 
     public init?(bytes: [UInt8]) {
         guard bytes.count == 16 else { return nil }
-        self.bytes = bytes
+        self.init(unchecked: bytes)
     }
 
     /// Parses the canonical form only: exactly 32 lower-case hex digits (PROTOCOL.md §3.3). Upper case is refused so
@@ -16,7 +24,7 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     public init?(hex: String) {
         let lowerHex = hex.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
         guard hex.utf8.count == 32, lowerHex, let b = [UInt8](hexString: hex) else { return nil }
-        self.bytes = b
+        self.init(unchecked: b)
     }
 
     /// A fresh random id from the system's secure generator.
@@ -25,20 +33,27 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
         return NodeID(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) })
     }
 
-    private init(unchecked: [UInt8]) { bytes = unchecked }
+    /// `b` holds exactly 16 bytes.
+    private init(unchecked b: [UInt8]) {
+        high = b[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = b[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    }
 
-    public var hex: String { bytes.hexString }
+    public var hex: String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 32) { out in
+            for i in 0..<32 {
+                let word = i < 16 ? high : low
+                out[i] = digits[Int(truncatingIfNeeded: word >> (4 * (15 - i % 16))) & 0xf]
+            }
+            return 32
+        }
+    }
     public var description: String { hex }
     /// The first 8 hex digits, for logs.
     public var short: String { String(hex.prefix(8)) }
 
-    public static func < (a: NodeID, b: NodeID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
-
-    /// The 16 bytes in one call: the synthesised hash fed them one at a time, and every message looks its peer up
-    /// in a dictionary by id.
-    public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
+    public static func < (a: NodeID, b: NodeID) -> Bool { (a.high, a.low) < (b.high, b.low) }
 
     public init(from decoder: Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)

@@ -101,4 +101,26 @@ final class FrameVectorTests: XCTestCase {
         XCTAssertNil(NodeID(hex: String(repeating: "z", count: 32)))
         XCTAssertNotEqual(NodeID.random(), NodeID.random())
     }
+
+    /// An id is two words inside: its bytes, hex, order and equality are still those of the 16 bytes.
+    func testNodeIDIsItsSixteenBytes() throws {
+        var rng = TavoloRNG(seed: 7)
+        let ids = (0..<200).map { i -> [UInt8] in
+            // Many ids share their first half, so the order of the second half is checked too.
+            (0..<16).map { j in j < 8 && i % 2 == 0 ? 0x80 : UInt8.random(in: 0...255, using: &rng) }
+        }
+        for raw in ids {
+            let id = try XCTUnwrap(NodeID(bytes: raw))
+            XCTAssertEqual(id.bytes, raw)
+            XCTAssertEqual(id.hex, raw.hexString)
+            XCTAssertEqual(NodeID(hex: id.hex), id)
+        }
+        for (x, y) in zip(ids, ids.dropFirst()) {
+            let (a, b) = (NodeID(bytes: x)!, NodeID(bytes: y)!)
+            XCTAssertEqual(a < b, x.lexicographicallyPrecedes(y))
+            XCTAssertEqual(a == b, x == y)
+        }
+        XCTAssertEqual(NodeID(bytes: [UInt8](repeating: 0xff, count: 16))?.hex, String(repeating: "f", count: 32))
+        XCTAssertNil(NodeID(bytes: [UInt8](repeating: 0, count: 15)))
+    }
 }
