@@ -98,11 +98,21 @@ extension RecordSync {
             recordsAdded()
         }
         // The sender lacks this node's signature (it wrote its record first, or is a host without a seat): it gets
-        // what this node holds, this node's own included. Its answer then holds this node's: no echo.
+        // what this node holds, this node's own included, unless this node's signature already went to it on this
+        // connection (it arrives in order: the sender wrote before it came). Its answer then holds this node's: no
+        // echo.
         if let me = signer?.node, !signatures.contains(where: { $0.node == me }), storedSigners.contains(me),
-            let mine = try? store.signatures(of: record)
+            peers[id]?.signedFor.contains(record) == false, let mine = try? store.signatures(of: record)
         {
-            send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), id)
+            sendSignatures(record, mine, to: id)
+        }
+    }
+
+    /// Sends what this node holds of `record`'s signatures (its own among them) to a peer, and remembers it did.
+    func sendSignatures(_ record: String, _ held: [RecordSignature], to id: NodeID) {
+        send(.signatures(id: record, signatures: Array(held.prefix(RecordLimits.maxSignatures))), id)
+        if let me = signer?.node, held.prefix(RecordLimits.maxSignatures).contains(where: { $0.node == me }) {
+            peers[id]?.signedFor.insert(record)
         }
     }
 
@@ -117,7 +127,7 @@ extension RecordSync {
         }
         guard let mine = try? store.signatures(of: record), !mine.isEmpty else { return }
         for peer in peers.keys where seatOwners.contains(peer.hex) {
-            send(.signatures(id: record, signatures: Array(mine.prefix(RecordLimits.maxSignatures))), peer)
+            sendSignatures(record, mine, to: peer)
         }
     }
 
@@ -132,7 +142,7 @@ extension RecordSync {
         else { return }
         for record in ids {
             guard let held = try? store.signatures(of: record), !held.isEmpty else { continue }
-            send(.signatures(id: record, signatures: Array(held.prefix(RecordLimits.maxSignatures))), id)
+            sendSignatures(record, held, to: id)
         }
     }
 }

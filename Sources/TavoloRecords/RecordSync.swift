@@ -46,6 +46,9 @@ public actor RecordSync {
         var nextBucket = 0
         /// When a message of this peer last went over a share: said once a minute.
         var overSaid: ContinuousClock.Instant?
+        /// Records whose signature by this node went to this peer on this connection (the newest): the peer gets it
+        /// in order, so a message of its that lacks it is not answered again (§11.3 step 7).
+        var signedFor = BoundedIDSet(limit: RecordSync.maxRememberedSignedFor)
     }
 
     /// Records a peer may push in a minute; beyond it the rest of a `records.data` is left unchecked and unstored
@@ -54,6 +57,8 @@ public actor RecordSync {
     public static let defaultPushesPerMinute = 600
     /// Refusals remembered per peer: a forger making ever new records gets no more than this many remembered.
     static let maxRememberedRefusals = 4_096
+    /// Records per peer whose signature this node remembers sending it on the connection.
+    static let maxRememberedSignedFor = 64
 
     /// How long after a game ends its record is not pushed to a peer that had a seat at it: that peer records the
     /// game itself a moment after this node does, and the summaries they exchange in between would have the whole

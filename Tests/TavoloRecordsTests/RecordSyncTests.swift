@@ -22,9 +22,10 @@ final class RecordSyncTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    private func wire(_ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration, pushesPerMinute: Int = 600)
-        -> (RecordSync, RecordSync)
-    {
+    private func wire(
+        _ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration, pushesPerMinute: Int = 600,
+        tap: (@Sendable (RecordMessage) -> Void)? = nil
+    ) -> (RecordSync, RecordSync) {
         var logger = Logger(label: "test.sync")
         logger.logLevel = .error
         let verifier = RecordVerifier(catalog: .standard)
@@ -34,12 +35,14 @@ final class RecordSyncTests: XCTestCase {
         let syncA = RecordSync(
             store: storeA, verifier: verifier, signer: TestSigners.all[0], freshness: freshness, logger: logger
         ) { m, _ in
+            tap?(m)
             if let bytes = try? CanonicalJSON.encode(m) { ends.b?.post(.message(bytes, from: a)) }
         }
         let syncB = RecordSync(
             store: storeB, verifier: verifier, signer: TestSigners.all[1], freshness: freshness,
             pushesPerMinute: pushesPerMinute, logger: logger
         ) { m, _ in
+            tap?(m)
             if let bytes = try? CanonicalJSON.encode(m) { ends.a?.post(.message(bytes, from: b)) }
         }
         (ends.a, ends.b) = (syncA, syncB)
@@ -224,4 +227,48 @@ final class RecordSyncTests: XCTestCase {
         syncA.finish()
         syncB.finish()
     }
+
+    /// Both members write the record and send their signature at once: each message lacks the receiver's signature,
+    /// but the receiver's own is already on its way on the same connection, so nobody answers (§11.3 step 7): two
+    /// messages, not four.
+    func testSignaturesSentAtOnceAreNotAnsweredAgain() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let full = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 10, bot: "greedy"))
+        var onlyA = full
+        onlyA.signatures = full.signatures.filter { $0.node == a.hex }
+        var onlyB = full
+        onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        let count = OSAllocatedCounter()
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30)) { m in
+            if case .signatures = m { count.add() }
+        }
+        try await eventually("each knows the other is connected") {
+            let (atA, atB) = (await syncA.peers[b], await syncB.peers[a])
+            return atA != nil && atB != nil
+        }
+        try storeA.insert([onlyA], source: .local)
+        try storeB.insert([onlyB], source: .local)
+        await syncA.ownRecordStored(full.game.id, seatOwners: [b.hex])
+        await syncB.ownRecordStored(full.game.id, seatOwners: [a.hex])
+        try await eventually("both hold the record with both signatures") {
+            try storeA.verified([full.game.id]) == [full.game.id] && storeB.verified([full.game.id]) == [full.game.id]
+        }
+        // An answer goes out in the handler that stores the signatures: once a call on each actor returns, that
+        // handler is over, and any answer it sent is counted.
+        _ = await syncA.stats
+        _ = await syncB.stats
+        XCTAssertEqual(count.value, 2, "one message of signatures each way, no answer")
+        syncA.finish()
+        syncB.finish()
+    }
+}
+
+/// A count shared by the syncs' send closures and the test.
+final class OSAllocatedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
 }
