@@ -124,6 +124,7 @@ struct TavoloBench: AsyncParsableCommand {
         let baseline = try PlainSocketPingPong.run(frameBytes: frameBytes, count: pings)
         let udpBaseline = try PlainSocketPingPong.runUDP(frameBytes: frameBytes, count: pings)
         let nioBaseline = try await NIOPingPong.run(frameBytes: frameBytes, count: pings)
+        let nioUDPBaseline = try await NIOUDPPingPong.run(frameBytes: frameBytes, count: pings)
         let (reliable, unreliable) = try await Self.roundTrips(pings: pings, pad: message.pad)
         let onLoop = try await Self.loopRoundTrips(pings: pings, pad: message.pad)
         let raw = try await Self.loopRoundTrips(pings: pings, pad: message.pad, codable: false)
@@ -143,7 +144,7 @@ struct TavoloBench: AsyncParsableCommand {
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
             baseline: Percentiles(baseline), udpBaseline: Percentiles(udpBaseline),
-            nioBaseline: Percentiles(nioBaseline), reliable: Percentiles(reliable),
+            nioBaseline: Percentiles(nioBaseline), nioUDPBaseline: Percentiles(nioUDPBaseline), reliable: Percentiles(reliable),
             reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
             reliableOnLoopClear: Percentiles(onLoopClear),
             meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
