@@ -78,7 +78,8 @@ enum NIOUDPPingPong {
             start = DispatchTime.now().uptimeNanoseconds
             var datagram = context.channel.allocator.buffer(capacity: frameBytes)
             datagram.writeRepeatingByte(0x61, count: frameBytes)
-            context.writeAndFlush(wrapOutboundOut(AddressedEnvelope(remoteAddress: target, data: datagram)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(AddressedEnvelope(remoteAddress: target, data: datagram)), promise: nil)
             sent += 1
         }
 

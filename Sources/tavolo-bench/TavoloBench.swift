@@ -144,7 +144,8 @@ struct TavoloBench: AsyncParsableCommand {
         let result = BenchResult(
             frameBytes: frameBytes, pings: pings,
             baseline: Percentiles(baseline), udpBaseline: Percentiles(udpBaseline),
-            nioBaseline: Percentiles(nioBaseline), nioUDPBaseline: Percentiles(nioUDPBaseline), reliable: Percentiles(reliable),
+            nioBaseline: Percentiles(nioBaseline), nioUDPBaseline: Percentiles(nioUDPBaseline),
+            reliable: Percentiles(reliable),
             reliableOnLoop: Percentiles(onLoop), reliableRaw: Percentiles(raw),
             reliableOnLoopClear: Percentiles(onLoopClear),
             meshFormationSeconds: meshSealed, meshFormationClearSeconds: meshClear,
