@@ -117,7 +117,8 @@ extension RecordSync {
     }
 
     /// A record of a game this node played was stored with this node's signature: the signatures members sent
-    /// before it was written are added, and every other seat owner connected now is sent what this node holds.
+    /// before it was written are added, and every other seat owner connected now is sent what this node holds
+    /// (unless this node's signature went to it already).
     public func ownRecordStored(_ record: String, seatOwners: Set<String>) {
         let early = pendingSignatures.take(record)
         if !early.isEmpty, let held = (try? store.records(ids: [record]))?.first, let body = try? held.decodedBody(),
@@ -126,7 +127,8 @@ extension RecordSync {
             recordsAdded()
         }
         guard let mine = try? store.signatures(of: record), !mine.isEmpty else { return }
-        for peer in peers.keys where seatOwners.contains(peer.hex) {
+        // A peer whose message this node already answered with its own signature (it came before this call) has it.
+        for (peer, state) in peers where seatOwners.contains(peer.hex) && !state.signedFor.contains(record) {
             sendSignatures(record, mine, to: peer)
         }
     }
