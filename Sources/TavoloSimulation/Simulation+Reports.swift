@@ -108,6 +108,9 @@ extension Simulation {
         public var bytesPerNodePerMove: Double?
         public var sealedBytesPerNodePerMove: Double?
         public var framesPerNodePerMove: Double?
+        /// The sealed bytes the node that sent the most sent, over the mean of all nodes (issue 31's goal: at most
+        /// 1.5; a host sends every offer and every confirmation to a mover).
+        public var sealedBytesBusiestNodeToMean: Double?
         /// CPU the nodes used while the games ran, per node and per move, in microseconds (user + system, from
         /// `/proc`; on test hosts too, `nsenter` execs the node), and the most any one node used: the host does more
         /// than a member.

@@ -55,6 +55,9 @@ public final class Simulation: @unchecked Sendable {
             games.append(report)
         }
         let after = Self.traffic(clients)
+        let sealedSent = zip(before.nodes, after.nodes).map { b, a in
+            Double(a.bytes - b.bytes + 16 * (a.frames - b.frames))
+        }
         let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
         var report = summary(games: games, nodes: try nodeReports(clients, cpu: cpu), formation: formation)
         report.scoresAgree = Self.scoresAgree(clients)
@@ -66,6 +69,8 @@ public final class Simulation: @unchecked Sendable {
             report.bytesPerNodePerMove = bytes / moves
             report.framesPerNodePerMove = frames / moves
             report.sealedBytesPerNodePerMove = (bytes + 16 * frames) / moves
+            let mean = sealedSent.reduce(0, +) / Double(max(sealedSent.count, 1))
+            if let most = sealedSent.max(), mean > 0 { report.sealedBytesBusiestNodeToMean = most / mean }
             let used = cpu.compactMap { $0 }
             if used.count == options.peers, let busiest = used.max() {
                 report.cpuMicrosecondsPerNodePerMove = used.reduce(0, +) * 1e6 / moves
@@ -112,11 +117,13 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Reliable bytes and frames every node has sent so far, summed.
-    static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int) {
-        clients.reduce((0, 0)) { sum, c in
-            guard let s = try? c.call(.status) else { return sum }
-            return (sum.0 + s.stats.bytesSent, sum.1 + s.stats.framesSent)
+    /// Every node's bytes and frames sent so far (0 for a node that does not answer), and their sums.
+    static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]) {
+        let nodes = clients.map { c -> (bytes: Int, frames: Int) in
+            guard let s = try? c.call(.status) else { return (0, 0) }
+            return (s.stats.bytesSent, s.stats.framesSent)
         }
+        return (nodes.reduce(0) { $0 + $1.bytes }, nodes.reduce(0) { $0 + $1.frames }, nodes)
     }
 
     /// Polls every node's `scores` until they are equal, for up to 20 s (records sync in the background).

@@ -158,7 +158,9 @@ struct Simulate: ParsableCommand {
         if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
             print(
                 "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
-                    + "(\(format(sealed, 0)) bytes sealed)")
+                    + "(\(format(sealed, 0)) bytes sealed"
+                    + (r.sealedBytesBusiestNodeToMean.map { "; the busiest node \(format($0, 2))× the mean" } ?? "")
+                    + ")")
         }
         if let cpu = r.cpuMicrosecondsPerNodePerMove, let busiest = r.cpuMicrosecondsPerMoveBusiestNode {
             print(
