@@ -43,28 +43,6 @@ final class TableDiskOrderTests: XCTestCase {
         XCTAssertEqual(q.count, 0)
     }
 
-    /// Writes still queued behind the one handed out go with it: the effects between them stay in order and wait for
-    /// that write, and each counts as carried out once it is done.
-    func testWritesQueuedBehindAWriteAreFoldedIntoIt() {
-        let info = TableInfo(
-            id: "t1", game: "othello", players: 2, host: node(0), hostName: "n0", phase: .playing, seats: [],
-            revision: 0)
-        var later = GameLog(table: info)
-        later.ownVotes = []
-        var q = EffectQueue()
-        q.append(
-            [.persist(GameLog(table: info)), .log(.debug, "a"), .persist(later), .log(.debug, "b")], about: nil)
-        XCTAssertEqual(drain(&q), ["persist"])
-        XCTAssertEqual(q.foldLaterWrites(), [later])
-        XCTAssertEqual(q.foldLaterWrites(), [], "taken once")
-        XCTAssertEqual(drain(&q), [], "held behind the write")
-        XCTAssertEqual(q.done, 0)
-        q.written()
-        XCTAssertEqual(drain(&q), ["a", "b"])
-        XCTAssertEqual(q.done, q.appended)
-        XCTAssertEqual(q.foldLaterWrites(), [], "no write under way")
-    }
-
     // MARK: A table shell on a disk that waits
 
     /// A node's own move goes out only once the disk has written it: held while the disk is closed.
@@ -157,35 +135,6 @@ final class TableDiskOrderTests: XCTestCase {
         }
     }
 
-    /// A node whose bot moves right after the move it received journals both in one disk job: a whole bot game
-    /// takes about half as many jobs as moves at each node, and every move is still in the journal before it is
-    /// posted (the test above).
-    func testAReceivedMoveAndTheBotsReplyGoToTheDiskInOneJob() async throws {
-        let disks = [CountingDisk(), CountingDisk()]
-        let net = ShellLoopback()
-        let nodes = await net.makeNodes(2) { i in
-            var o = TableManager.Options()
-            o.stateDirectory = self.stateDirectory()
-            o.logFsync = false
-            o.disk = disks[i]
-            return o
-        }
-        let ended = await nodes[1].subscribe(kinds: [.finished])
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require { await nodes[1].list().count == 1 }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: "random")
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        for await _ in ended { break }
-        await nodes[1].settled()
-        let state = try await nodes[1].state(table: table.id)
-        let moves = try XCTUnwrap(state.moveNumber)
-        XCTAssertGreaterThan(moves, 20)
-        // Unfolded, each move is a job of its own (plus the journal's header and the complete log).
-        XCTAssertLessThan(disks[1].jobs, moves * 3 / 4, "\(disks[1].jobs) disk jobs for \(moves) moves")
-    }
-
     // MARK: Helpers
 
     func node(_ i: Int) -> NodeID { NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])! }
@@ -229,20 +178,6 @@ final class GatedDisk: TableDisk, @unchecked Sendable {
             return !closed
         }
         if run { queue.async(execute: job) }
-    }
-}
-
-/// A disk that runs jobs in order on a queue of its own and counts them.
-final class CountingDisk: TableDisk, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "test.counting-disk")
-    private let lock = NSLock()
-    private var count = 0
-
-    var jobs: Int { lock.withLock { count } }
-
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        lock.withLock { count += 1 }
-        queue.async(execute: job)
     }
 }
 

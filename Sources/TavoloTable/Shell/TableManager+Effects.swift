@@ -73,49 +73,34 @@ extension TableManager {
     /// The machine persists a table once its joint seed is known, after every move it applies and when it ends
     /// (§9.9): one append to the journal, or the complete log at the end; the record is made once the game is over.
     /// Written on the disk's thread; the effects after it wait in `outbox` until `written` (a move's send or
-    /// confirmation, a finished game's event). Writes queued behind it go in the same disk job (`foldLaterWrites`):
-    /// the last log of each table, since a save brings the disk up to the log it is given.
-    private func persist(_ first: GameLog) {
-        var latest: [TableID: Int] = [:]
-        var batch: [GameLog] = []
-        for var log in [first] + outbox.foldLaterWrites() {
-            log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
-            if log.table.phase.isOver || log.isComplete { log.endedAt = Self.wallMilliseconds() }
-            if let at = latest[log.table.id] {
-                batch[at] = log
-            } else {
-                latest[log.table.id] = batch.count
-                batch.append(log)
+    /// confirmation, a finished game's event).
+    private func persist(_ log: GameLog) {
+        var log = log
+        let over = log.table.phase == .finished || log.table.phase == .stopped
+        log.startedAt = timings[log.table.id]?.startedWall ?? log.startedAt
+        if over || log.isComplete { log.endedAt = Self.wallMilliseconds() }
+        guard logs != nil || (over && options.gameEnded != nil) else { return outbox.written() }
+        let (logs, logger, gameEnded, ended, transport) = (logs, logger, options.gameEnded, log, transport)
+        disk.submit { [weak self] in
+            var appendMs: Double?
+            if let logs {
+                let started = ContinuousClock.now
+                do {
+                    // Only appends are timed: they are what each move waits for (the header is written once per
+                    // game, the complete log after its end).
+                    if try logs.save(ended) == .appended { appendMs = (ContinuousClock.now - started).milliseconds }
+                } catch { logger.error("\(error)") }
             }
-        }
-        guard logs != nil || (batch.contains(where: \.table.phase.isOver) && options.gameEnded != nil) else {
-            return outbox.written()
-        }
-        let (logs, logger, gameEnded, transport) = (logs, logger, options.gameEnded, transport)
-        disk.submit { [weak self, batch] in
-            var appendMs: [(TableID, Double)] = []
-            for log in batch {
-                if let logs {
-                    let started = ContinuousClock.now
-                    do {
-                        // Only appends are timed: they are what each move waits for (the header is written once per
-                        // game, the complete log after its end).
-                        if try logs.save(log) == .appended {
-                            appendMs.append((log.table.id, (ContinuousClock.now - started).milliseconds))
-                        }
-                    } catch { logger.error("\(error)") }
-                }
-                if log.table.phase.isOver { gameEnded?(log) }
-            }
+            if over { gameEnded?(ended) }
             let (manager, ms) = (self, appendMs)
-            let back: @Sendable () -> Void = { manager?.assumeIsolated { $0.written(appendMs: ms) } }
-            if !transport.hop(back) { Task { await manager?.written(appendMs: ms) } }
+            let back: @Sendable () -> Void = { manager?.assumeIsolated { $0.written(ended.table.id, appendMs: ms) } }
+            if !transport.hop(back) { Task { await manager?.written(ended.table.id, appendMs: ms) } }
         }
     }
 
-    /// A log write is done: its times noted, the effects held behind it carried out.
-    private func written(appendMs: [(TableID, Double)]) {
-        for (table, ms) in appendMs { timings[table, default: .init()].logWriteMs.append(ms) }
+    /// A log write is done: its time noted, the effects held behind it carried out.
+    private func written(_ table: TableID, appendMs: Double?) {
+        if let appendMs { timings[table, default: .init()].logWriteMs.append(appendMs) }
         outbox.written()
         perform([])
     }
