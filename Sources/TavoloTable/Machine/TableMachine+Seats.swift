@@ -87,6 +87,7 @@ extension TableMachine {
             sealedResend(to: peer)
             memberBack(peer)
         }
+        resendSeeding(to: peer)
     }
 
     mutating func peerLost(_ peer: NodeID) {

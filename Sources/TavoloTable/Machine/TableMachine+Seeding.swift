@@ -88,7 +88,24 @@ extension TableMachine {
         maybeSeed()
     }
 
+    /// A participant's session came back while seeding: what this node sent the table for this round may not have
+    /// reached it (a message is not sent while no session is up, and one in a session that broke is lost), and a
+    /// reveal that reached it without its commitment stopped the table (§9.3). Its commitment goes to it again, its
+    /// key at a sealed table, then its reveal once made; a receiver ignores the same ones twice. A sealed table of
+    /// three or more does not send its reveal again: the escrow that must come before it is not kept to be resent.
+    mutating func resendSeeding(to peer: NodeID) {
+        guard case .seeding = stage, info.isMember(peer), let mine = commitments[me] else { return }
+        send(.commit(table: id, commitment: mine), to: [peer])
+        if let key = round?.sealedKeys[me] {
+            send(.sealed(table: id, .key(table: id.rawValue, key: key.key, proof: key.proof)), to: [peer])
+        }
+        guard let nonce = reveals[me], !info.isSealed || info.participants.count < 3 else { return }
+        send(.reveal(table: id, nonce: nonce.hexString), to: [peer])
+    }
+
     mutating func handleReveal(from: NodeID, nonceHex: String) {
+        // The same reveal again, sent when a session came back (`resendSeeding`): nothing new.
+        if let known = reveals[from], known.hexString == nonceHex { return }
         guard info.participants.contains(from), reveals[from] == nil, info.phase.isActive || info.phase == .open,
             checks, reseeds == 0 || info.phase != .open
         else { return dropped(.reveal(table: id, nonce: nonceHex), from: from) }
