@@ -12,12 +12,18 @@ import NIOPosix
 enum NIOPingPong {
     /// Round-trip times in microseconds (after a 10% warm-up).
     static func run(frameBytes: Int, count: Int) async throws -> [Double] {
+        try await onTwoLoops { try await pingPong($0, $1, frameBytes: frameBytes, count: count) }
+    }
+
+    /// Runs `body` on two event loop groups of one thread each (a server's and a client's, as two mesh nodes), and
+    /// shuts both down after it, whether it threw or not: the TCP and the UDP echo share it.
+    static func onTwoLoops(
+        _ body: (MultiThreadedEventLoopGroup, MultiThreadedEventLoopGroup) async throws -> [Double]
+    ) async throws -> [Double] {
         let server = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let client = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let result: Result<[Double], Error>
-        do { result = .success(try await pingPong(server, client, frameBytes: frameBytes, count: count)) } catch {
-            result = .failure(error)
-        }
+        do { result = .success(try await body(server, client)) } catch { result = .failure(error) }
         try? await server.shutdownGracefully()
         try? await client.shutdownGracefully()
         return try result.get()
@@ -57,40 +63,60 @@ enum NIOPingPong {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
         let frameBytes: Int
-        let total: Int
-        let keep: Int
         let done: ([Double]) -> Void
-        var sent = 0
+        var tally: PingPongTally
         var received = 0
-        var start: UInt64 = 0
-        var samples: [Double] = []
 
         init(frameBytes: Int, total: Int, keep: Int, done: @escaping ([Double]) -> Void) {
-            (self.frameBytes, self.total, self.keep, self.done) = (frameBytes, total, keep, done)
-            samples.reserveCapacity(keep)
+            (self.frameBytes, self.done) = (frameBytes, done)
+            tally = PingPongTally(total: total, keep: keep)
         }
 
         func channelActive(context: ChannelHandlerContext) { ping(context) }
 
         private func ping(_ context: ChannelHandlerContext) {
-            start = DispatchTime.now().uptimeNanoseconds
+            tally.sending()
             var frame = context.channel.allocator.buffer(capacity: frameBytes)
             frame.writeRepeatingByte(0x61, count: frameBytes)
             context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
-            sent += 1
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             received += unwrapInboundIn(data).readableBytes
             guard received >= frameBytes else { return }
             received -= frameBytes
-            if sent > total - keep { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
-            if sent == total {
+            if tally.echoed() {
                 context.close(promise: nil)
-                done(samples)
+                done(tally.samples)
             } else {
                 ping(context)
             }
         }
+    }
+}
+
+/// The timing both NIO ping-pongs keep: a round trip starts at each send and ends when its echo is whole; the first
+/// `total - keep` are a warm-up, not kept.
+struct PingPongTally {
+    let total: Int
+    let keep: Int
+    private var sent = 0
+    private var start: UInt64 = 0
+    private(set) var samples: [Double] = []
+
+    init(total: Int, keep: Int) {
+        (self.total, self.keep) = (total, keep)
+        samples.reserveCapacity(keep)
+    }
+
+    mutating func sending() {
+        start = DispatchTime.now().uptimeNanoseconds
+        sent += 1
+    }
+
+    /// The echo of the last send came back: true when that was the last round trip.
+    mutating func echoed() -> Bool {
+        if sent > total - keep { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
+        return sent == total
     }
 }

@@ -12,15 +12,7 @@ import NIOPosix
 enum NIOUDPPingPong {
     /// Round-trip times in microseconds (after a 10% warm-up).
     static func run(frameBytes: Int, count: Int) async throws -> [Double] {
-        let server = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let client = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let result: Result<[Double], Error>
-        do { result = .success(try await pingPong(server, client, frameBytes: frameBytes, count: count)) } catch {
-            result = .failure(error)
-        }
-        try? await server.shutdownGracefully()
-        try? await client.shutdownGracefully()
-        return try result.get()
+        try await NIOPingPong.onTwoLoops { try await pingPong($0, $1, frameBytes: frameBytes, count: count) }
     }
 
     private static func pingPong(
@@ -60,35 +52,29 @@ enum NIOUDPPingPong {
         typealias OutboundOut = AddressedEnvelope<ByteBuffer>
         let target: SocketAddress
         let frameBytes: Int
-        let total: Int
-        let keep: Int
         let done: ([Double]) -> Void
-        var sent = 0
-        var start: UInt64 = 0
-        var samples: [Double] = []
+        var tally: PingPongTally
 
         init(target: SocketAddress, frameBytes: Int, total: Int, keep: Int, done: @escaping ([Double]) -> Void) {
-            (self.target, self.frameBytes, self.total, self.keep, self.done) = (target, frameBytes, total, keep, done)
-            samples.reserveCapacity(keep)
+            (self.target, self.frameBytes, self.done) = (target, frameBytes, done)
+            tally = PingPongTally(total: total, keep: keep)
         }
 
         func channelActive(context: ChannelHandlerContext) { ping(context) }
 
         private func ping(_ context: ChannelHandlerContext) {
-            start = DispatchTime.now().uptimeNanoseconds
+            tally.sending()
             var datagram = context.channel.allocator.buffer(capacity: frameBytes)
             datagram.writeRepeatingByte(0x61, count: frameBytes)
             context.writeAndFlush(
                 wrapOutboundOut(AddressedEnvelope(remoteAddress: target, data: datagram)), promise: nil)
-            sent += 1
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard unwrapInboundIn(data).data.readableBytes == frameBytes else { return }
-            if sent > total - keep { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
-            if sent == total {
+            if tally.echoed() {
                 context.close(promise: nil)
-                done(samples)
+                done(tally.samples)
             } else {
                 ping(context)
             }
