@@ -118,6 +118,24 @@ struct Simulate: ParsableCommand {
         if !report.allAgree || report.allVerified == false { throw ExitCode(1) }
     }
 
+    /// Traffic and CPU per node per move, when the run measured them.
+    func perNodeLines(_ r: Simulation.Report) -> [String] {
+        var lines: [String] = []
+        if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
+            lines.append(
+                "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
+                    + "(\(format(sealed, 0)) bytes sealed"
+                    + (r.sealedBytesBusiestNodeToMean.map { "; the busiest node \(format($0, 2))× the mean" } ?? "")
+                    + ")")
+        }
+        if let cpu = r.cpuMicrosecondsPerNodePerMove, let busiest = r.cpuMicrosecondsPerMoveBusiestNode {
+            lines.append(
+                "CPU per node per move while playing: \(format(cpu, 0)) µs (user + system; the busiest node "
+                    + "\(format(busiest, 0)) µs)")
+        }
+        return lines
+    }
+
     func printReport(_ r: Simulation.Report) {
         print(
             "\(r.peers) nodes \(r.network == "lo" ? "on this host" : "on test hosts"), \(r.game), \(r.bot) bots"
@@ -155,18 +173,7 @@ struct Simulate: ParsableCommand {
         if let p50 = r.latencyP50Ms, let p99 = r.latencyP99Ms {
             print("move latency (send to the host's confirmation): p50 \(format(p50, 2)) ms, p99 \(format(p99, 2)) ms")
         }
-        if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
-            print(
-                "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
-                    + "(\(format(sealed, 0)) bytes sealed"
-                    + (r.sealedBytesBusiestNodeToMean.map { "; the busiest node \(format($0, 2))× the mean" } ?? "")
-                    + ")")
-        }
-        if let cpu = r.cpuMicrosecondsPerNodePerMove, let busiest = r.cpuMicrosecondsPerMoveBusiestNode {
-            print(
-                "CPU per node per move while playing: \(format(cpu, 0)) µs (user + system; the busiest node "
-                    + "\(format(busiest, 0)) µs)")
-        }
+        for line in perNodeLines(r) { print(line) }
         for n in r.nodes {
             let dropped =
                 (n.datagramsDropped ?? 0) > 0 ? ", \(n.datagramsDropped ?? 0) datagrams dropped on purpose" : ""
