@@ -116,8 +116,7 @@ public final class Simulation: @unchecked Sendable {
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
     }
 
-    /// Reliable bytes and frames every node has sent so far, summed.
-    /// Every node's bytes and frames sent so far (0 for a node that does not answer), and their sums.
+    /// Reliable bytes and frames every node has sent so far (0 for a node that does not answer), and their sums.
     static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]) {
         let nodes = clients.map { c -> (bytes: Int, frames: Int) in
             guard let s = try? c.call(.status) else { return (0, 0) }

@@ -66,9 +66,8 @@ struct BenchResult: Encodable {
     var unreliableRawToNIOUDPP50: Double { unreliableRaw.p50 / nioUDPBaseline.p50 }
 
     private enum CodingKeys: String, CodingKey {
-        case frameBytes, pings, baseline, udpBaseline, nioBaseline, nioUDPBaseline, reliable, reliableOnLoop,
-            reliableRaw,
-            reliableOnLoopClear
+        case frameBytes, pings, baseline, udpBaseline, nioBaseline, nioUDPBaseline
+        case reliable, reliableOnLoop, reliableRaw, reliableOnLoopClear
         case meshFormationSeconds, meshFormationClearSeconds, unreliable, unreliableOnLoop, unreliableRaw
         case broadcastNodes, broadcastEach, broadcastFrameBytes, broadcastMessagesReceived, broadcastSeconds
         case broadcastMessagesPerSecond, broadcastOnLoopMessagesReceived, broadcastOnLoopSeconds

@@ -240,7 +240,7 @@ final class RecordSyncTests: XCTestCase {
         onlyA.signatures = full.signatures.filter { $0.node == a.hex }
         var onlyB = full
         onlyB.signatures = full.signatures.filter { $0.node == b.hex }
-        let count = OSAllocatedCounter()
+        let count = MessageCounter()
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30)) { m in
             if case .signatures = m { count.add() }
         }
@@ -266,7 +266,7 @@ final class RecordSyncTests: XCTestCase {
 }
 
 /// A count shared by the syncs' send closures and the test.
-final class OSAllocatedCounter: @unchecked Sendable {
+final class MessageCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     func add() { lock.withLock { n += 1 } }
