@@ -40,15 +40,15 @@ public struct NodeID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     }
 
     public var hex: String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 32) { out in
+        String(unsafeUninitializedCapacity: 32) { out in
             for i in 0..<32 {
                 let word = i < 16 ? high : low
-                out[i] = digits[Int(truncatingIfNeeded: word >> (4 * (15 - i % 16))) & 0xf]
+                out[i] = Self.hexDigits[Int(truncatingIfNeeded: word >> (4 * (15 - i % 16))) & 0xf]
             }
             return 32
         }
     }
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
     public var description: String { hex }
     /// The first 8 hex digits, for logs.
     public var short: String { String(hex.prefix(8)) }

@@ -110,8 +110,9 @@ extension RecordSync {
 
     /// Sends what this node holds of `record`'s signatures (its own among them) to a peer, and remembers it did.
     func sendSignatures(_ record: String, _ held: [RecordSignature], to id: NodeID) {
-        send(.signatures(id: record, signatures: Array(held.prefix(RecordLimits.maxSignatures))), id)
-        if let me = signer?.node, held.prefix(RecordLimits.maxSignatures).contains(where: { $0.node == me }) {
+        let sent = Array(held.prefix(RecordLimits.maxSignatures))
+        send(.signatures(id: record, signatures: sent), id)
+        if let me = signer?.node, sent.contains(where: { $0.node == me }) {
             peers[id]?.signedFor.insert(record)
         }
     }
