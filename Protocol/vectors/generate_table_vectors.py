@@ -52,6 +52,8 @@ messages = [
     {"type": "table.stop", "table": T, "code": "table/abandoned", "reason": "beta did not come back"},
     {"type": "table.race-move", "table": T, "seat": 2, "number": 17, "move": "left", "seatHash": "23" * 32},
     {"type": "table.race-order", "table": T, "order": [2, 0]},
+    # Relayed by a member that finished, just before B's relayed result: B's finishing order (9.5).
+    {"type": "table.race-order", "table": T, "order": [2, 0], "member": B},
 ]
 
 def race_ranking(orders, completed, moves):

@@ -326,6 +326,12 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "(a vote reached some members late), and the logs named two numbers (§9.12: a member with no seat, "
                 + "like a race, takes the lowest count a majority voted at)"
         ),
+        (
+            "fifteen/3", 1310624,
+            "a racer gone for good right after the race's last move: its order and result reached the seatless host "
+                + "only, which had finished and voted no more, so the two racers waited for ever (§9.5: a finished "
+                + "member relays a race's order with the result)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -34,6 +34,8 @@ public enum RaceRanking {
 struct RaceState {
     /// Each member's reported order (the first it sent).
     var orders: [NodeID: [Int]] = [:]
+    /// Orders a finished member relayed with their members' results (§9.5): taken with the result, or not at all.
+    var relayedOrders: [NodeID: [Int]] = [:]
     var orderSent = false
     /// This node's bot seats with a move timer running.
     var botTimers: Set<Int> = []

@@ -7,18 +7,24 @@ import TavoloProtocol
 /// its own, so it hands them on to a member that is still waiting. The receiver takes one only if it equals its own
 /// final hash (a relayed result can complete a table, never stop one) and its log holds as many takeovers as the
 /// relayer's: a member's own result comes after its votes, so waiting for it is how a node learns every takeover;
-/// one that misses a takeover keeps waiting for the member's word. Turn-based games only: a race logs a takeover
-/// agreed after its end (§10.6), so a racer must agree it rather than skip it.
+/// one that misses a takeover keeps waiting for the member's word. In a race the result needs the member's finishing
+/// order too, since the ranking counts every member's (§10.3): the relayer sends the order it holds first, and the
+/// receiver takes the two together or neither.
 extension TableMachine {
     /// Sends `peer` the results this finished member holds of the others (`only`: of that member alone).
     mutating func relayResults(to peer: NodeID, only member: NodeID? = nil) {
-        guard info.phase == .finished, !isRace, isMember, !replaced.contains(me), let outcome = session?.outcome
+        guard info.phase == .finished, isMember, !replaced.contains(me), let outcome = session?.outcome
         else { return }
         let others = results.filter { node, _ in
             node != me && node != peer && activeMembers.contains(node) && (member.map { $0 == node } ?? true)
         }
         let takeovers = log.takeovers?.count ?? 0
         for (node, hash) in others.sorted(by: { $0.key < $1.key }) {
+            if isRace {
+                // A race's result is relayed only with the member's order, before it on the same connection.
+                guard let order = race.orders[node] else { continue }
+                send(.raceOrder(table: id, order: order, member: node), to: [peer])
+            }
             let relayed = ResultRelay(member: node, takeovers: takeovers)
             send(
                 .result(
@@ -38,8 +44,9 @@ extension TableMachine {
                 table: id, winners: [], scores: [], finalHash: finalHash, relayed: relayed)
             return dropped(message, from: relayer)
         }
-        guard info.phase.isActive, checks, !isRace, play != nil, !replaced.contains(member), results[member] == nil
-        else { return }
+        guard info.phase.isActive, checks, play != nil, !replaced.contains(member), results[member] == nil else {
+            return
+        }
         play?.relayedResults[member] = (finalHash, relayed.takeovers)
         if resultSent { takeRelayedResults() }
     }
@@ -55,9 +62,29 @@ extension TableMachine {
                 out.append(.log(.notice, "table \(id): a relayed result of \(ctx.name(member)) does not agree here"))
                 continue
             }
+            if isRace {
+                let relayedOrder = race.relayedOrders[member]
+                play?.race.relayedOrders[member] = nil
+                guard let order = race.orders[member] ?? relayedOrder else { continue }
+                play?.race.orders[member] = order
+            }
             play?.results[member] = theirs.hash
         }
         concludeIfAllResultsIn()
+    }
+
+    /// A race's finishing order of `member`, relayed by a finished member just before `member`'s result: kept (the
+    /// first one) until that result is taken with it; `member`'s own order, when it comes, counts instead.
+    mutating func handleRelayedRaceOrder(from relayer: NodeID, order: [Int], member: NodeID) {
+        guard info.isMember(relayer), !replaced.contains(relayer), info.isMember(member), member != relayer,
+            member != me, isRace, order.count <= info.players
+        else {
+            return dropped(.raceOrder(table: id, order: order, member: member), from: relayer)
+        }
+        guard info.phase.isActive, checks, play != nil, !replaced.contains(member), race.orders[member] == nil,
+            race.relayedOrders[member] == nil
+        else { return }
+        play?.race.relayedOrders[member] = order
     }
 
     /// A finished member's answer to a late takeover vote: the voter waits for `member`'s result (or for this node's

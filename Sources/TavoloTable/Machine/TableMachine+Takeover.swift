@@ -69,9 +69,9 @@ extension TableMachine {
         }
         if replaced.contains(member), takeLowerCount(of: member, to: number, voter: voter) { return }
         if replaced.contains(member) && info.isMember(voter) && !replaced.contains(voter) { return }
-        // After the end here (turn-based) the vote decides nothing; the voter waits for a result this node can hand
-        // on (§9.5).
-        if info.phase == .finished && !isRace { return answerVoteAfterTheEnd(from: voter, about: member) }
+        // After the end here the vote decides nothing; the voter waits for a result (and, in a race, a finishing
+        // order) this node can hand on (§9.5).
+        if info.phase == .finished { return answerVoteAfterTheEnd(from: voter, about: member) }
         guard checks, info.phase.isActive, session != nil, info.isMember(voter), info.isMember(member),
             voter != member, !replaced.contains(voter), number >= 0
         else { return dropped(.takeover(table: id, member: member, number: number, voters: relayed), from: voter) }

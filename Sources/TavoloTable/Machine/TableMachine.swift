@@ -181,7 +181,9 @@ public struct TableMachine {
             stop(code, "\(ctx.name(from)): \(reason)", broadcast: false)
         case .raceMove(_, let seat, let number, let move, let hash):
             handleRaceMove(from: from, seat: seat, number: number, move: move, seatHash: hash)
-        case .raceOrder(_, let order): handleRaceOrder(from: from, order: order)
+        case .raceOrder(_, let order, let member):
+            if let member { return handleRelayedRaceOrder(from: from, order: order, member: member) }
+            handleRaceOrder(from: from, order: order)
         case .sync(_, let moves, let hash): handleSync(from: from, moves: moves, hash: hash)
         case .catchUp(_, let deals, let moves): handleCatchUp(from: from, deals: deals, moves: moves)
         case .takeover(_, let member, let number, let voters):

@@ -41,8 +41,9 @@ public enum TableMessage: Codable, Sendable, Equatable {
     /// applied to the seat's part of the state with seat hash `seatHash`.
     case raceMove(table: TableID, seat: Int, number: Int, move: JSONValue, seatHash: StateHash)
     /// Simultaneous games (§10.3): every member → table, once the game is over: the seats that completed, in the
-    /// order this node saw them complete.
-    case raceOrder(table: TableID, order: [Int])
+    /// order this node saw them complete. `member`, only in an order relayed by a member that finished with the
+    /// result after it: whose order it is (§9.5).
+    case raceOrder(table: TableID, order: [Int], member: NodeID? = nil)
     /// Member → member, when they (re)connect during a game: I have applied `moves` moves; my state hash after them.
     case sync(table: TableID, moves: Int, stateHash: StateHash)
     /// Member → a member that is behind: moves (and deals) it misses, from this node's log; each is checked as a
@@ -65,7 +66,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
         case .seatRequest(let t, _, _), .seatRefused(let t, _), .invite(let t, _), .leave(let t), .commit(let t, _),
             .reveal(let t, _), .deal(let t, _, _), .move(let t, _, _, _, _), .confirm(let t, _, _),
             .reject(let t, _, _, _), .result(let t, _, _, _, _), .stop(let t, _, _), .raceMove(let t, _, _, _, _),
-            .raceOrder(let t, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
+            .raceOrder(let t, _, _), .sync(let t, _, _), .catchUp(let t, _, _), .takeover(let t, _, _, _),
             .forfeit(let t, _, _, _), .sealed(let t, _):
             t
         }
@@ -164,7 +165,10 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .raceMove(
                 table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
                 move: try c.decode(JSONValue.self, forKey: .move), seatHash: try Self.claimed(c, .seatHash))
-        case "table.race-order": self = .raceOrder(table: t, order: try c.decode([Int].self, forKey: .order))
+        case "table.race-order":
+            self = .raceOrder(
+                table: t, order: try c.decode([Int].self, forKey: .order),
+                member: try c.decodeIfPresent(NodeID.self, forKey: .member))
         default:
             guard let message = try Self.decodeResilience(type, table: t, c) else {
                 throw DecodingError.dataCorruptedError(
@@ -223,7 +227,9 @@ public enum TableMessage: Codable, Sendable, Equatable {
             try c.encode(number, forKey: .number)
             try c.encode(move, forKey: .move)
             try c.encode(hash, forKey: .seatHash)
-        case .raceOrder(_, let order): try c.encode(order, forKey: .order)
+        case .raceOrder(_, let order, let member):
+            try c.encode(order, forKey: .order)
+            try c.encodeIfPresent(member, forKey: .member)
         case .sync, .catchUp, .takeover, .forfeit: try encodeResilience(&c)
         }
     }
