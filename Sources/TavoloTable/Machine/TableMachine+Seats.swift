@@ -46,8 +46,17 @@ extension TableMachine {
     mutating func announce() {
         guard isHost else { return }
         log.table = info
-        send(.offer(info), to: Array(ctx.connected))
+        send(.offer(info), to: offerRecipients)
         emit(.updated)
+    }
+
+    /// Who the host's offer goes to: every connected node, but once play began not the members (those voted out
+    /// too), which ignore offers from the start of seeding on (§9.2). A stop still reaches them all.
+    var offerRecipients: [NodeID] {
+        switch info.phase {
+        case .playing, .paused, .finished: ctx.connected.subtracting(startMembers).sorted()
+        default: Array(ctx.connected)
+        }
     }
 
     /// A phase change; the host's is one other nodes learn from the next offer.

@@ -30,13 +30,7 @@ extension TableManager {
 
     private func carry(_ effect: TableEffect, about peer: NodeID?) {
         switch effect {
-        case .send(let message, let nodes):
-            do {
-                let wire = try message.wire()
-                transport.post(wire.bytes, form: wire.form, to: nodes)
-            } catch {
-                logger.error("cannot encode \(message.typeName): \(error)")
-            }
+        case .send(let message, let nodes): send(message, to: nodes)
         case .emit(let event): publish(event)
         case .persist(let log): persist(log)
         case .startTimer(let timer, let delay): startTimer(timer, after: delay)

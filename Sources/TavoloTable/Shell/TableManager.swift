@@ -100,6 +100,9 @@ public actor TableManager {
     var outbox = EffectQueue()
     /// Readers waiting in `settled` for the effects asked before them, oldest first.
     var readers: [(target: Int, resume: CheckedContinuation<Void, Never>)] = []
+    /// Offers of open tables held a moment so that seats taken together go out as one offer
+    /// (`TableManager+HeldOffers.swift`).
+    var heldOffers: [TableID: HeldOffer] = [:]
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
