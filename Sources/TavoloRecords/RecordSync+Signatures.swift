@@ -118,8 +118,10 @@ extension RecordSync {
     }
 
     /// A record of a game this node played was stored with this node's signature: the signatures members sent
-    /// before it was written are added, and every other seat owner connected now is sent what this node holds
-    /// (unless this node's signature went to it already).
+    /// before it was written are added, and every other seat owner connected now is sent this node's own (unless it
+    /// went to it already). Only its own: every seat owner sends its own to the others when the game ends, so the
+    /// others' signatures would reach each peer twice (they were half the bytes of a six-player game's records); a
+    /// peer that missed one gets every signature held when it connects or answers (§11.3 step 7).
     public func ownRecordStored(_ record: String, seatOwners: Set<String>) {
         let early = pendingSignatures.take(record)
         if !early.isEmpty, let held = (try? store.records(ids: [record]))?.first, let body = try? held.decodedBody(),
@@ -127,7 +129,9 @@ extension RecordSync {
         {
             recordsAdded()
         }
-        guard let mine = try? store.signatures(of: record), !mine.isEmpty else { return }
+        guard let me = signer?.node, let held = try? store.signatures(of: record) else { return }
+        let mine = held.filter { $0.node == me }
+        guard !mine.isEmpty else { return }
         // A peer whose message this node already answered with its own signature (it came before this call) has it.
         for (peer, state) in peers where seatOwners.contains(peer.hex) && !state.signedFor.contains(record) {
             sendSignatures(record, mine, to: peer)

@@ -263,6 +263,41 @@ final class RecordSyncTests: XCTestCase {
         syncA.finish()
         syncB.finish()
     }
+
+    /// At a game's end a member sends its own signature only, even when it holds another member's: that member
+    /// sends its own itself (§11.3 step 7), and relaying it too doubled the bytes of a game's records.
+    func testTheEndOfAGameSendsOnlyTheNodesOwnSignature() async throws {
+        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
+        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let full = try TestSigners.signed(
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 11, bot: "greedy"))
+        var onlyB = full
+        onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        final class Signers: @unchecked Sendable {
+            let lock = NSLock()
+            var sent: [[String]] = []
+        }
+        let signers = Signers()
+        let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30)) { m in
+            if case .signatures(_, let signatures) = m {
+                signers.lock.withLock { signers.sent.append(signatures.map(\.node)) }
+            }
+        }
+        try await eventually("each knows the other is connected") {
+            let (atA, atB) = (await syncA.peers[b], await syncB.peers[a])
+            return atA != nil && atB != nil
+        }
+        try storeA.insert([full], source: .local)
+        try storeB.insert([onlyB], source: .local)
+        await syncA.ownRecordStored(full.game.id, seatOwners: [b.hex])
+        try await eventually("B holds the record with both signatures") {
+            try storeB.verified([full.game.id]) == [full.game.id]
+        }
+        _ = await syncB.stats
+        XCTAssertEqual(signers.lock.withLock { signers.sent }.first, [a.hex], "A's own signature, not B's back to it")
+        syncA.finish()
+        syncB.finish()
+    }
 }
 
 /// A count shared by the syncs' send closures and the test.

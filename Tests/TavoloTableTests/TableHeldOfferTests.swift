@@ -53,14 +53,20 @@ final class TableHeldOfferTests: XCTestCase {
             let wire = try request.wire()
             await host.received(wire.bytes, form: wire.form, from: node(seat))
         }
-        XCTAssertEqual(transport.offers.count, 0, "three changes of seats, held together")
+        // Each node seated learns it at once (its seat is how it knows to keep early commitments, §9.3); the
+        // changes are held for everyone else.
+        var posts = transport.lock.withLock { transport.posts }
+        XCTAssertEqual(posts.map(\.to), [[node(1)], [node(2)]], "only the nodes seated, each once")
+        XCTAssertEqual(transport.offers.map { $0.seats.compactMap(\.owner).count }, [2, 3])
         _ = try await host.start(table: table.id)
-        let posts = transport.lock.withLock { transport.posts }
-        XCTAssertEqual(transport.offers.map(\.phase), [.seeding], "the start replaced the held offer")
-        XCTAssertEqual(transport.offers.first?.seats.compactMap(\.owner).count, 3, "with every seat taken")
-        XCTAssertEqual(posts.first.map { Set($0.to) }, Set((1...3).map(node)), "to every connected node")
-        guard case .offer = posts.first?.message else { return XCTFail("the offer goes first: \(posts)") }
-        XCTAssertTrue(posts.dropFirst().contains { if case .commit = $0.message { true } else { false } })
+        posts = transport.lock.withLock { transport.posts }
+        XCTAssertEqual(transport.offers.map(\.phase), [.open, .open, .seeding], "the start replaced the held offer")
+        XCTAssertEqual(Set(posts[2].to), Set((1...3).map(node)), "to every connected node")
+        guard case .offer = posts[2].message else { return XCTFail("the offer goes before the commitment: \(posts)") }
+        XCTAssertTrue(posts.dropFirst(3).contains { if case .commit = $0.message { true } else { false } })
+        XCTAssertEqual(
+            posts.filter { $0.to.contains(node(3)) }.map(\.message.typeName), ["table.offer"],
+            "the node not seated: one offer for four changes")
     }
 
     func testAHeldOfferGoesOutWhenItsTimeComesOrBeforeAnyOtherMessageOfItsTable() async throws {

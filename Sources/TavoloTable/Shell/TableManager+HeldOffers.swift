@@ -12,7 +12,9 @@ struct HeldOffer {
 /// host's largest traffic. While a table is open its offer is held for `offerHold` and a newer one replaces it, so a
 /// burst of seats goes out as one offer with the latest revision (a receiver keeps the highest revision anyway). Order
 /// is kept: any other message of the table, or an offer of another phase (the start), sends or replaces the held offer
-/// first, so no node sees a table's seeding before its seats.
+/// first, so no node sees a table's seeding before its seats. A node the offer seats for the first time gets it at
+/// once: the other members' commitments may reach it before the start's offer, and a node keeps those only once it
+/// knows it is seated (§9.3).
 extension TableManager {
     /// How long an open table's offer waits for the next change of seats.
     static let offerHold: Duration = .milliseconds(40)
@@ -21,7 +23,8 @@ extension TableManager {
     func send(_ message: TableMessage, to nodes: [NodeID]) {
         let id = message.table
         if case .offer(let info) = message {
-            if info.phase == .open { return hold(message, id, to: nodes) }
+            if info.phase == .open { return offerOpenTable(message, info, to: nodes) }
+            toldSeated[id] = nil
             // A start (or any later phase) replaces the held offer: its revision is higher and it lists the same seats.
             if let held = heldOffers.removeValue(forKey: id) {
                 held.timer?.cancel()
@@ -31,6 +34,22 @@ extension TableManager {
             releaseOffer(of: id)
         }
         post(message, to: nodes)
+    }
+
+    /// An open table's offer: at once to the nodes it seats for the first time, held for the others.
+    private func offerOpenTable(_ offer: TableMessage, _ info: TableInfo, to nodes: [NodeID]) {
+        let id = info.id
+        let seated = Set(info.seats.compactMap(\.owner))
+        let told = toldSeated[id] ?? []
+        let newlySeated = nodes.filter { seated.contains($0) && !told.contains($0) }
+        if !newlySeated.isEmpty {
+            toldSeated[id, default: []].formUnion(newlySeated)
+            post(offer, to: newlySeated)
+        }
+        let rest = nodes.filter { !newlySeated.contains($0) }
+        if !rest.isEmpty || heldOffers[id] != nil { hold(offer, id, to: rest) }
+        // They have the newest offer: the held one would tell them nothing.
+        heldOffers[id]?.to.subtract(newlySeated)
     }
 
     private func hold(_ offer: TableMessage, _ id: TableID, to nodes: [NodeID]) {

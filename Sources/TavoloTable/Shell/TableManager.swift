@@ -103,6 +103,8 @@ public actor TableManager {
     /// Offers of open tables held a moment so that seats taken together go out as one offer
     /// (`TableManager+HeldOffers.swift`).
     var heldOffers: [TableID: HeldOffer] = [:]
+    /// Per open table, the nodes already sent an offer that seats them.
+    var toldSeated: [TableID: Set<NodeID>] = [:]
 
     public init(
         me: NodeID, name: String, transport: any TableTransport, catalog: GameCatalog, options: Options, logger: Logger,
