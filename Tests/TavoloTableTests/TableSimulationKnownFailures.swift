@@ -59,6 +59,10 @@ struct KnownFailure {
     // TableSimulationRegressionTests): fifteen/4 1200138, a member voted out told the members' votes about a member
     // before the takeover of a voter cut off with it (it counted that voter's vote: §9.12, the votes about agreed
     // takeovers go first), and fifteen/4 1200227, a forfeit only the leaver's side of a partition saw (§9.12).
+    // Later that day: fifteen/3 1310624, a racer gone for good right after the last move whose order and result reached
+    // only the seatless host (finished, it voted no more): a finished member relays a race's order with the result now
+    // (§9.5). Still failing, in no entry (the suite's seeds do not meet them): two majorities voting out two members
+    // (briscola/2 1200907, fifteen/3 1200000, fifteen5/2 12054), which need votes in one order every node sees.
 
     /// Races under takeovers that cross other faults.
     static let raceFaults = [
