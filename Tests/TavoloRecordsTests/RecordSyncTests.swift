@@ -231,15 +231,21 @@ final class RecordSyncTests: XCTestCase {
     /// Both members write the record and send their signature at once: each message lacks the receiver's signature,
     /// but the receiver's own is already on its way on the same connection, so nobody answers (§11.3 step 7): two
     /// messages, not four.
-    func testSignaturesSentAtOnceAreNotAnsweredAgain() async throws {
+    /// A's and B's stores, a two-player record both signed, and its copies with one signature each.
+    func twoSignerRecord(seed: UInt64) throws -> (RecordStore, RecordStore, SignedRecord, SignedRecord, SignedRecord) {
         let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
         let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
         let full = try TestSigners.signed(
-            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 10, bot: "greedy"))
+            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: seed, bot: "greedy"))
         var onlyA = full
         onlyA.signatures = full.signatures.filter { $0.node == a.hex }
         var onlyB = full
         onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        return (storeA, storeB, full, onlyA, onlyB)
+    }
+
+    func testSignaturesSentAtOnceAreNotAnsweredAgain() async throws {
+        let (storeA, storeB, full, onlyA, onlyB) = try twoSignerRecord(seed: 10)
         let count = MessageCounter()
         let (syncA, syncB) = wire(storeA, storeB, freshness: .seconds(30)) { m in
             if case .signatures = m { count.add() }
@@ -267,12 +273,7 @@ final class RecordSyncTests: XCTestCase {
     /// At a game's end a member sends its own signature only, even when it holds another member's: that member
     /// sends its own itself (§11.3 step 7), and relaying it too doubled the bytes of a game's records.
     func testTheEndOfAGameSendsOnlyTheNodesOwnSignature() async throws {
-        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
-        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
-        let full = try TestSigners.signed(
-            RecordFactory.playout(catalog: .standard, game: "othello", players: 2, seed: 11, bot: "greedy"))
-        var onlyB = full
-        onlyB.signatures = full.signatures.filter { $0.node == b.hex }
+        let (storeA, storeB, full, _, onlyB) = try twoSignerRecord(seed: 11)
         final class Signers: @unchecked Sendable {
             let lock = NSLock()
             var sent: [[String]] = []

@@ -37,7 +37,8 @@ final class TableHeldOfferTests: XCTestCase {
 
     func node(_ i: Int) -> NodeID { NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])! }
 
-    func testSeatsTakenTogetherGoOutAsOneOfferAndTheStartKeepsItsPlace() async throws {
+    /// Node 0's table shell on a transport that records its posts, run on one event loop.
+    func makeHost() -> (TableManager, HeldTransport, any EventLoop) {
         let transport = HeldTransport()
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         var logger = Logger(label: "held")
@@ -45,6 +46,11 @@ final class TableHeldOfferTests: XCTestCase {
         let host = TableManager(
             me: node(0), name: "n0", transport: transport, catalog: .standard, options: TableManager.Options(),
             logger: logger, executor: loop.executor)
+        return (host, transport, loop)
+    }
+
+    func testSeatsTakenTogetherGoOutAsOneOfferAndTheStartKeepsItsPlace() async throws {
+        let (host, transport, loop) = makeHost()
         for i in 1...3 { await host.peerConnected(node(i), name: "n\(i)") }
         let table = try await host.host(game: "spirits", players: 3)
         _ = try await host.join(table: table.id, game: nil, seat: 0, bot: "random")
@@ -70,13 +76,7 @@ final class TableHeldOfferTests: XCTestCase {
     }
 
     func testAHeldOfferGoesOutWhenItsTimeComesOrBeforeAnyOtherMessageOfItsTable() async throws {
-        let transport = HeldTransport()
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        var logger = Logger(label: "held")
-        logger.logLevel = .critical
-        let host = TableManager(
-            me: node(0), name: "n0", transport: transport, catalog: .standard, options: TableManager.Options(),
-            logger: logger, executor: loop.executor)
+        let (host, transport, loop) = makeHost()
         await host.peerConnected(node(1), name: "n1")
         let table = try await host.host(game: "othello", players: 2)
         XCTAssertEqual(transport.offers.count, 0)
