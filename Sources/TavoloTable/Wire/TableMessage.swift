@@ -165,10 +165,7 @@ public enum TableMessage: Codable, Sendable, Equatable {
             self = .raceMove(
                 table: t, seat: try c.decode(Int.self, forKey: .seat), number: try c.decode(Int.self, forKey: .number),
                 move: try c.decode(JSONValue.self, forKey: .move), seatHash: try Self.claimed(c, .seatHash))
-        case "table.race-order":
-            self = .raceOrder(
-                table: t, order: try c.decode([Int].self, forKey: .order),
-                member: try c.decodeIfPresent(NodeID.self, forKey: .member))
+        case "table.race-order": self = try Self.raceOrder(c, table: t)
         default:
             guard let message = try Self.decodeResilience(type, table: t, c) else {
                 throw DecodingError.dataCorruptedError(
@@ -232,6 +229,15 @@ public enum TableMessage: Codable, Sendable, Equatable {
             try c.encodeIfPresent(member, forKey: .member)
         case .sync, .catchUp, .takeover, .forfeit: try encodeResilience(&c)
         }
+    }
+}
+
+extension TableMessage {
+    /// A `table.race-order`; with `member`, one relayed by a member that finished (§9.5).
+    static func raceOrder(_ c: KeyedDecodingContainer<Key>, table t: TableID) throws -> TableMessage {
+        .raceOrder(
+            table: t, order: try c.decode([Int].self, forKey: .order),
+            member: try c.decodeIfPresent(NodeID.self, forKey: .member))
     }
 }
 
