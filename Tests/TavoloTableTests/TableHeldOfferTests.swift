@@ -50,7 +50,7 @@ final class TableHeldOfferTests: XCTestCase {
     }
 
     func testSeatsTakenTogetherGoOutAsOneOfferAndTheStartKeepsItsPlace() async throws {
-        let (host, transport, loop) = makeHost()
+        let (host, transport, _) = makeHost()
         for i in 1...3 { await host.peerConnected(node(i), name: "n\(i)") }
         let table = try await host.host(game: "spirits", players: 3)
         _ = try await host.join(table: table.id, game: nil, seat: 0, bot: "random")

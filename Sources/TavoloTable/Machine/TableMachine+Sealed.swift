@@ -126,6 +126,9 @@ extension TableMachine {
 
     mutating func handleSealed(from: NodeID, _ message: SealedMessage) {
         let wire = TableMessage.sealed(table: id, message)
+        if case .key(_, let key, let proof) = message, info.isSealed, message.table == id.rawValue, awaitingSeat {
+            return handleSealedKey(from: from, key: key, proof: proof)
+        }
         guard info.isSealed, message.table == id.rawValue, checks else { return dropped(wire, from: from) }
         if case .key(_, let key, let proof) = message { return handleSealedKey(from: from, key: key, proof: proof) }
         guard !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)

@@ -42,8 +42,12 @@ extension TableMachine {
         maybeReveal()
     }
 
+    /// A node that asked for a seat and has not seen it granted yet: the offer that seats it, the start's, and the
+    /// other participants' commitments and keys travel on different links, and the latter can be read first (§9.3).
+    var awaitingSeat: Bool { info.phase == .open && !checks && seatRequestUnanswered }
+
     mutating func handleCommit(from: NodeID, commitment: String) {
-        if info.phase == .open, !isHost, !info.participants.contains(from), checks {
+        if info.phase == .open, !isHost, (checks && !info.participants.contains(from)) || awaitingSeat {
             guard commitment.utf8.count == 64, [UInt8](hexString: commitment) != nil,
                 lobby?.unseatedCommits[from] != nil
                     || (lobby?.unseatedCommits.count ?? 0) < TableLobby.maxUnseatedCommits
