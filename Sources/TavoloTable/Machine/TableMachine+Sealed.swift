@@ -126,10 +126,11 @@ extension TableMachine {
 
     mutating func handleSealed(from: NodeID, _ message: SealedMessage) {
         let wire = TableMessage.sealed(table: id, message)
-        if case .key(_, let key, let proof) = message, info.isSealed, message.table == id.rawValue, awaitingSeat {
-            return handleSealedKey(from: from, key: key, proof: proof)
+        // A node still waiting for the offer that seats it keeps keys as a member does (§9.3), nothing else.
+        let isKey = if case .key = message { true } else { false }
+        guard info.isSealed, message.table == id.rawValue, checks || (isKey && awaitingSeat) else {
+            return dropped(wire, from: from)
         }
-        guard info.isSealed, message.table == id.rawValue, checks else { return dropped(wire, from: from) }
         if case .key(_, let key, let proof) = message { return handleSealedKey(from: from, key: key, proof: proof) }
         guard !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)
         else { return dropped(wire, from: from) }
