@@ -58,8 +58,9 @@ final class NodeRecords: Sendable {
             let stored = try store.insert([SignedRecord(made.record, made.body, signatures: mine)], source: .local) == 1
             // Already held (a member's copy came first): this node's signature is added to it.
             if !stored { try store.addSignatures(mine, recordID: made.record.id) }
+            // Told either way: this node's signature may be the one that completes a member's copy held already.
             Task {
-                if stored { await sync.recordsAdded() }
+                await sync.recordsAdded([made.record.id])
                 await sync.ownRecordStored(made.record.id, seatOwners: owners)
             }
         } catch {

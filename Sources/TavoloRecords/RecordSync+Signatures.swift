@@ -14,7 +14,7 @@ extension RecordSync {
         var fresh: [SignedRecord] = []
         var refusedIDs: [String] = []
         var deferred = 0
-        var completed = 0
+        var completed: [String] = []
         for w in records where !verified.contains(w.id) {
             guard admitPush(from: id) else {
                 deferred += 1
@@ -26,7 +26,7 @@ extension RecordSync {
                     addSignatures(
                         RecordSignature.check(w.signatures ?? [], recordID: w.id, body: body).valid, w.id, body: body)
                 {
-                    completed += 1
+                    completed.append(w.id)
                 }
                 continue
             }
@@ -58,10 +58,10 @@ extension RecordSync {
             sayOver(id, "records checked a minute")
         }
         logger.debug(
-            "records: from \(id.short) \(records.count) came, \(added) stored, \(completed) completed, \(refusedIDs.count) refused, \(deferred) deferred"
+            "records: from \(id.short) \(records.count) came, \(added) stored, \(completed.count) completed, \(refusedIDs.count) refused, \(deferred) deferred"
         )
-        send(.ack(accepted: added + completed, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
-        if added + completed > 0 { recordsAdded() }
+        send(.ack(accepted: added + completed.count, refused: refusedIDs.count, refusedIDs: refusedIDs), id)
+        if added + completed.count > 0 { recordsAdded(fresh.map(\.game.id) + completed) }
     }
 
     /// Adds checked signatures to a held record; true when that completed it.
@@ -95,7 +95,7 @@ extension RecordSync {
             let body = recentBodies.body(of: record, held),
             addSignatures(RecordSignature.check(fresh, recordID: record, body: body).valid, record, body: body)
         {
-            recordsAdded()
+            recordsAdded([record])
         }
         // The sender lacks this node's signature (it wrote its record first, or is a host without a seat): it gets
         // what this node holds, this node's own included, unless this node's signature already went to it on this
@@ -127,7 +127,7 @@ extension RecordSync {
         if !early.isEmpty, let held = (try? store.records(ids: [record]))?.first, let body = try? held.decodedBody(),
             addSignatures(RecordSignature.check(early, recordID: record, body: body).valid, record, body: body)
         {
-            recordsAdded()
+            recordsAdded([record])
         }
         guard let me = signer?.node, let held = try? store.signatures(of: record) else { return }
         let mine = held.filter { $0.node == me }

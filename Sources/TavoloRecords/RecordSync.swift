@@ -87,6 +87,10 @@ public actor RecordSync {
     var storedByAddress: [String: Int] = [:]
     var peers: [NodeID: Peer] = [:]
     var announceTask: Task<Void, Never>?
+    /// The records stored since the last announcement (`recordsAdded`).
+    var announcing = PendingAnnouncement()
+    /// Announcements that left peers out, for `skipWindow` (`signerLost`).
+    var skipped: [SkippedAnnouncement] = []
     public internal(set) var stats = Stats()
 
     /// What the mesh tells the sync, kept in the order it happened (separate `Task`s would not keep it: a
@@ -162,26 +166,7 @@ public actor RecordSync {
         let peer = peers.removeValue(forKey: id)
         peer?.summaryTask?.cancel()
         peer?.recheckTask?.cancel()
-    }
-
-    /// A record was added here (a game this node played, or records from a peer): tell the peers, once the
-    /// burst is over (a batch of games ends close together).
-    public func recordsAdded() {
-        guard announceTask == nil else { return }
-        announceTask = Task {
-            try? await Task.sleep(for: .seconds(1))
-            self.announce()
-        }
-    }
-
-    func announce() {
-        announceTask = nil
-        for id in peers.keys { sendSummary(to: id) }
-    }
-
-    func sendSummary(to id: NodeID) {
-        guard let buckets = try? store.bucketDigests() else { return }
-        send(.summary(count: store.verifiedCount, buckets: buckets), id)
+        signerLost(id)
     }
 
     // MARK: Receiving

@@ -22,9 +22,10 @@ final class RecordSyncTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    private func wire(
+    /// `tap` sees every message, `tapA` those A sends, with the peer it sends each to (all go to B).
+    func wire(
         _ storeA: RecordStore, _ storeB: RecordStore, freshness: Duration, pushesPerMinute: Int = 600,
-        tap: (@Sendable (RecordMessage) -> Void)? = nil
+        tap: (@Sendable (RecordMessage) -> Void)? = nil, tapA: (@Sendable (RecordMessage, NodeID) -> Void)? = nil
     ) -> (RecordSync, RecordSync) {
         var logger = Logger(label: "test.sync")
         logger.logLevel = .error
@@ -34,8 +35,9 @@ final class RecordSyncTests: XCTestCase {
         let (a, b) = (a, b)
         let syncA = RecordSync(
             store: storeA, verifier: verifier, signer: TestSigners.all[0], freshness: freshness, logger: logger
-        ) { m, _ in
+        ) { m, to in
             tap?(m)
+            tapA?(m, to)
             if let bytes = try? CanonicalJSON.encode(m) { ends.b?.post(.message(bytes, from: a)) }
         }
         let syncB = RecordSync(
@@ -130,7 +132,7 @@ final class RecordSyncTests: XCTestCase {
                     catalog: .standard, game: "othello", players: 2, seed: UInt64(seed), bot: "random"))
             let next = signed.game
             try storeA.insert([signed], source: .local)
-            await syncA.announce()
+            await syncA.recordsAdded()
             try await eventually("b holds the genuine record of seed \(seed)") {
                 try storeB.known([next.id]) == [next.id]
             }
