@@ -101,8 +101,9 @@ extension Simulation {
         /// Every node's `scores` (its leaderboards, from its records) is the same, once records have synced
         /// (waited for up to 20 s after the last game).
         public var scoresAgree: Bool?
-        /// Reliable traffic while the games ran (from the first game's start to the last one's end, every message
-        /// included: offers, seeding, deals, moves, confirmations, results, heartbeats), per node and per move, from
+        /// Reliable traffic while the games ran and until the records sync after the last one went quiet (from the
+        /// first game's start, every message included: offers, seeding, deals, moves, confirmations, results,
+        /// records and their signatures, heartbeats while the games ran), per node and per move, from
         /// the nodes' counters (`status`): frames as the protocol defines them, header and payload
         /// (PROTOCOL.md §3), and on the wire once sealed (16 more bytes per frame, §3.7).
         public var bytesPerNodePerMove: Double?

@@ -54,13 +54,16 @@ public final class Simulation: @unchecked Sendable {
                     + (report.stopped.map { " — stopped: \($0)" } ?? ""))
             games.append(report)
         }
-        let after = Self.traffic(clients)
+        // CPU up to the last game's end (the move path, as the baseline build counts it); bytes once the records
+        // sync that the last game set off has gone quiet too (every byte a game costs, §11.3 included).
+        let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
+        let scoresAgree = Self.scoresAgree(clients)
+        let after = Self.quietTraffic(clients)
         let sealedSent = zip(before.nodes, after.nodes).map { b, a in
             Double(a.bytes - b.bytes + 16 * (a.frames - b.frames))
         }
-        let cpu = zip(cpuBefore, pids.map(ProcessCPU.seconds)).map { b, a in b.flatMap { b in a.map { $0 - b } } }
         var report = summary(games: games, nodes: try nodeReports(clients, cpu: cpu), formation: formation)
-        report.scoresAgree = Self.scoresAgree(clients)
+        report.scoresAgree = scoresAgree
         log("scores: every node's leaderboards \(report.scoresAgree == true ? "agree" : "DIFFER")")
         let moves = Double(report.totalMoves * options.peers)
         if moves > 0 {
@@ -114,15 +117,6 @@ public final class Simulation: @unchecked Sendable {
             latencyP99Ms: Self.percentile(latencies, 0.99),
             logWriteP50Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.5),
             logWriteP99Ms: Self.percentile(games.flatMap(\.logWriteMs), 0.99))
-    }
-
-    /// Reliable bytes and frames every node has sent so far (0 for a node that does not answer), and their sums.
-    static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]) {
-        let nodes = clients.map { c -> (bytes: Int, frames: Int) in
-            guard let s = try? c.call(.status) else { return (0, 0) }
-            return (s.stats.bytesSent, s.stats.framesSent)
-        }
-        return (nodes.reduce(0) { $0 + $1.bytes }, nodes.reduce(0) { $0 + $1.frames }, nodes)
     }
 
     /// Polls every node's `scores` until they are equal, for up to 20 s (records sync in the background).

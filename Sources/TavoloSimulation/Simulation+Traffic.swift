@@ -1,0 +1,35 @@
+import Foundation
+import TavoloControl
+
+extension Simulation {
+    /// Reliable bytes and frames every node has sent so far (0 for a node that does not answer), and their sums.
+    static func traffic(_ clients: [ControlClient]) -> (bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]) {
+        let nodes = clients.map { c -> (bytes: Int, frames: Int) in
+            guard let s = try? c.call(.status) else { return (0, 0) }
+            return (s.stats.bytesSent, s.stats.framesSent)
+        }
+        return (nodes.reduce(0) { $0 + $1.bytes }, nodes.reduce(0) { $0 + $1.frames }, nodes)
+    }
+
+    /// The traffic once the nodes have sent nothing but heartbeats (frames of at most `heartbeatBytes` on average)
+    /// for 1.5 s, at most 20 s on: the records sync after a game included, the idle links' heartbeats after it not.
+    static func quietTraffic(_ clients: [ControlClient]) -> (
+        bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]
+    ) {
+        let heartbeatBytes = 40
+        let deadline = Date().addingTimeInterval(20)
+        var mark = traffic(clients)
+        var markedAt = Date()
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.25)
+            let now = traffic(clients)
+            if now.bytes - mark.bytes > heartbeatBytes * (now.frames - mark.frames) {
+                mark = now
+                markedAt = Date()
+            } else if Date().timeIntervalSince(markedAt) >= 1.5 {
+                break
+            }
+        }
+        return mark
+    }
+}
