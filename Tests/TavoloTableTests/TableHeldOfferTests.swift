@@ -113,4 +113,20 @@ final class TableHeldOfferTests: XCTestCase {
         XCTAssertEqual(Set(phases(to: 3)), [.open, .seeding, .playing, .finished], "a node that is not a member")
         XCTAssertEqual(mesh.table(3, info.id)?.info.phase, .finished, "it lists the table as finished")
     }
+
+    /// A member whose session comes back during play gets no offer either; a node that is not a member does.
+    func testAMemberConnectingAgainDuringPlayGetsNoOffer() throws {
+        var mesh = TableMachineTests.Mesh(3)
+        let info = try mesh.request(0) { $0.host(game: "othello", players: 2) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .join(seat: 0, bot: nil)) }.get()
+        _ = try mesh.request(1) { $0.request(info.id, .join(seat: 1, bot: nil)) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        XCTAssertEqual(mesh.table(1, info.id)?.info.phase, .playing, "two people: it waits for a move")
+        var host = mesh.nodes[mesh[0]]!
+        let offered = { (effects: [TableEffect]) in
+            effects.contains { if case .send(.offer, _) = $0 { true } else { false } }
+        }
+        XCTAssertFalse(offered(host.peerConnected(mesh[1], name: "n1")), "a member: no offer")
+        XCTAssertTrue(offered(host.peerConnected(mesh[2], name: "n2")), "a node that only lists the table")
+    }
 }

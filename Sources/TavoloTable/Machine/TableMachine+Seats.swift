@@ -52,10 +52,14 @@ extension TableMachine {
 
     /// Who the host's offer goes to: every connected node, but once play began not the members (those voted out
     /// too), which ignore offers from the start of seeding on (§9.2). A stop still reaches them all.
-    var offerRecipients: [NodeID] {
+    var offerRecipients: [NodeID] { ctx.connected.filter(getsOffers).sorted() }
+
+    /// Whether `peer` gets the host's offers: once play began, not a member (it ignores them, §9.2), nor when it
+    /// connects again.
+    func getsOffers(_ peer: NodeID) -> Bool {
         switch info.phase {
-        case .playing, .paused, .finished: ctx.connected.subtracting(startMembers).sorted()
-        default: Array(ctx.connected)
+        case .playing, .paused, .finished: !startMembers.contains(peer)
+        default: true
         }
     }
 
@@ -74,7 +78,7 @@ extension TableMachine {
     // MARK: Peers
 
     mutating func peerConnected(_ peer: NodeID) {
-        if isHost && !info.phase.isOver { send(.offer(info), to: [peer]) }
+        if isHost && !info.phase.isOver && getsOffers(peer) { send(.offer(info), to: [peer]) }
         // This node left the game: a member that comes back gets its forfeit again (it may have been cut off when
         // it was sent), never its sync — that would tell it a member that no longer plays is back (§9.12). So does
         // one voted out meanwhile: it follows the game as a spectator, and would wait for this node for ever.
