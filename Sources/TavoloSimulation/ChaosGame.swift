@@ -29,14 +29,16 @@ extension ChaosSimulation {
         // Nodes expected to finish the game (a member voted out is no longer one).
         var expected = Array(0..<options.peers)
         var reached = false
+        // A fast game (Othello's random bots play 60 moves in under 0.1 s) may be over before the fault: then none.
         try waitUntil("move \(at) of \(id)", timeout: 60) {
             let st = try state(host, id)
-            reached = (st.moveNumber ?? 0) >= at
+            reached = (st.moveNumber ?? 0) >= at && !st.info.phase.isOver
             return reached || st.info.phase.isOver
         }
         if reached {
-            try inject(fault, victim: victim, id, &report, &expected)
-        } else {
+            reached = try inject(fault, victim: victim, id, &report, &expected)
+        }
+        if !reached {
             (report.fault, report.victim, report.faultAtMove) = (.none, nil, nil)
         }
         var states = awaitEnd(id, expected, &report)
@@ -68,26 +70,36 @@ extension ChaosSimulation {
         return id
     }
 
+    /// Injects the fault; false when the game was over before it came (in the moment between seeing the move and the
+    /// signal), and so none was: a node restarted then lists the table no more (a restart picks up unfinished games
+    /// only), and a two-member table over cannot be abandoned.
     func inject(_ fault: Fault, victim: Int, _ id: TableID, _ report: inout GameReport, _ expected: inout [Int]) throws
+        -> Bool
     {
         switch fault {
         case .none: break
         case .killRestart, .hostKill:
             let applied = (try? state(victim, id))?.moveNumber ?? 0
             signal(victim, SIGKILL)
+            let endedFirst = gameLog(victim, id)?.table.phase.isOver == true
             report.movesLost += lostOnKill(victim, id, applied: applied)
             if fault == .killRestart {
                 Thread.sleep(forTimeInterval: 1)
                 try start(victim)
-            } else {
-                expected.removeAll { $0 == victim }
             }
+            if fault == .hostKill || endedFirst { expected.removeAll { $0 == victim } }
+            if endedFirst && fault == .killRestart { return false }
         case .stopWithinGrace:
             signal(victim, SIGSTOP)
             Thread.sleep(forTimeInterval: Double(options.grace) / 2)
             signal(victim, SIGCONT)
         case .stopPastGrace:
             signal(victim, SIGSTOP)
+            // Over at both (the host is node 0): nothing was left to wait for.
+            if gameLog(victim, id)?.table.phase.isOver == true, (try? state(0, id))?.info.phase.isOver == true {
+                signal(victim, SIGCONT)
+                return false
+            }
             expected.removeAll { $0 == victim }
             if options.peers == 2 { try abandon(id, survivor: 1 - victim, &report) }
         case .cutHeal:
@@ -99,6 +111,7 @@ extension ChaosSimulation {
             Thread.sleep(forTimeInterval: seconds)
             try setCable(victim, plugged: true)
         }
+        return true
     }
 
     /// Two members, one away past the grace: the one still there ends the table as abandoned, as its screen tells

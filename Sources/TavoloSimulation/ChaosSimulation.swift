@@ -182,7 +182,9 @@ public final class ChaosSimulation: @unchecked Sendable {
             daemonPath: options.daemonPath,
             arguments: [
                 "--name", names[i], "--state-dir", "\(workDir)/state/\(names[i])", "--control", socket(i),
-                "--log-level", "warning", "--heartbeat-interval", "0.3", "--heartbeat-timeout", "1.5",
+                // TAVOLO_SIM_LOG_LEVEL (e.g. `debug`) for a look at a failing seed; the logs are kept then.
+                "--log-level", ProcessInfo.processInfo.environment["TAVOLO_SIM_LOG_LEVEL"] ?? "warning",
+                "--heartbeat-interval", "0.3", "--heartbeat-timeout", "1.5",
             ], logPath: "\(workDir)/\(names[i]).log", testHost: options.onTestHosts ? holders[i] : nil)
         let p: Process
         do { p = try node.start() } catch { throw Failure(description: "\(error)") }
