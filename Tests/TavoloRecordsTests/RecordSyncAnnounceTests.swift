@@ -27,6 +27,10 @@ extension RecordSyncTests {
         return (syncA, syncB, summaries)
     }
 
+    private func twoStores() throws -> (RecordStore, RecordStore) {
+        (try RecordStore(path: dir + "/a.sqlite", me: a.hex), try RecordStore(path: dir + "/b.sqlite", me: b.hex))
+    }
+
     /// A three-player game signed by A, B and a third node `c`.
     private func threeSignerRecord(seed: UInt64) throws -> (SignedRecord, NodeID) {
         let record = try TestSigners.signed(
@@ -48,8 +52,7 @@ extension RecordSyncTests {
     }
 
     func testASignerLostAfterTheAnnouncementHasThePeersLeftOutTold() async throws {
-        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
-        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let (storeA, storeB) = try twoStores()
         let (three, c) = try threeSignerRecord(seed: 13)
         let (syncA, syncB, summaries) = try await wiredCountingSummaries(storeA, storeB)
         syncA.post(.connected(c))
@@ -71,8 +74,7 @@ extension RecordSyncTests {
     }
 
     func testAGameWithASignerNotConnectedIsAnnouncedAtOnce() async throws {
-        let storeA = try RecordStore(path: dir + "/a.sqlite", me: a.hex)
-        let storeB = try RecordStore(path: dir + "/b.sqlite", me: b.hex)
+        let (storeA, storeB) = try twoStores()
         let (three, _) = try threeSignerRecord(seed: 14)
         let (syncA, syncB, summaries) = try await wiredCountingSummaries(storeA, storeB)
         try storeA.insert([three], source: .local)
