@@ -123,7 +123,8 @@ struct Simulate: ParsableCommand {
         var lines: [String] = []
         if let b = r.bytesPerNodePerMove, let sealed = r.sealedBytesPerNodePerMove, let f = r.framesPerNodePerMove {
             lines.append(
-                "sent per node per move while playing: \(format(b, 0)) bytes in \(format(f, 2)) frames "
+                "sent per node per move, the records sync after the games included: "
+                    + "\(format(b, 0)) bytes in \(format(f, 2)) frames "
                     + "(\(format(sealed, 0)) bytes sealed"
                     + (r.sealedBytesBusiestNodeToMean.map { "; the busiest node \(format($0, 2))× the mean" } ?? "")
                     + ")")
