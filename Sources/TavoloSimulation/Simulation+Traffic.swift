@@ -11,12 +11,14 @@ extension Simulation {
         return (nodes.reduce(0) { $0 + $1.bytes }, nodes.reduce(0) { $0 + $1.frames }, nodes)
     }
 
-    /// The traffic once the nodes have sent nothing but heartbeats (frames of at most `heartbeatBytes` on average)
-    /// for 1.5 s, at most 20 s on: the records sync after a game included, the idle links' heartbeats after it not.
+    /// The traffic once the nodes have sent nothing but heartbeats for 1.5 s, at most 20 s on: the records sync
+    /// after a game included, the idle links' heartbeats after it not. A heartbeat or its ack is a 10-byte header and
+    /// a JSON object of about 30 bytes (§4.2, §4.3); a stretch whose frames are at most `heartbeatBytes` on average
+    /// is heartbeats (what records sync sends after a game, signatures and summaries, is hundreds of bytes a frame).
     static func quietTraffic(_ clients: [ControlClient]) -> (
         bytes: Int, frames: Int, nodes: [(bytes: Int, frames: Int)]
     ) {
-        let heartbeatBytes = 40
+        let heartbeatBytes = 64
         let deadline = Date().addingTimeInterval(20)
         var mark = traffic(clients)
         var markedAt = Date()
