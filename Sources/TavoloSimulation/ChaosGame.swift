@@ -81,8 +81,10 @@ extension ChaosSimulation {
         case .killRestart, .hostKill:
             let applied = (try? state(victim, id))?.moveNumber ?? 0
             signal(victim, SIGKILL)
-            let endedFirst = gameLog(victim, id)?.table.phase.isOver == true
-            report.movesLost += lostOnKill(victim, id, applied: applied)
+            // Its log on disk, read once just after the kill: the moves it had applied that the log lacks are lost.
+            let log = gameLog(victim, id)
+            let endedFirst = log?.table.phase.isOver == true
+            report.movesLost += max(0, applied - (log?.moves.count ?? 0))
             if fault == .killRestart {
                 Thread.sleep(forTimeInterval: 1)
                 try start(victim)
@@ -203,11 +205,6 @@ extension ChaosSimulation {
     func gameLog(_ i: Int, _ id: TableID) -> GameLog? {
         // The journal while the game goes on, the complete log once it is over (PROTOCOL.md §9.9).
         SavedGames.load(stateDirectory: "\(workDir)/state/\(names[i])", table: id)
-    }
-
-    /// Moves node `i` had applied (its `state`) that its log on disk lacks: read just after a `kill -9`.
-    func lostOnKill(_ i: Int, _ id: TableID, applied: Int) -> Int {
-        max(0, applied - (gameLog(i, id)?.moves.count ?? 0))
     }
 }
 
