@@ -14,14 +14,14 @@ final class SealedEscrowTableTests: XCTestCase {
         var tables = h.members.map(\.table)
         for i in 0..<count {
             for j in 0..<count where i != j {
-                try tables[i].acceptKey(from: j, key: tables[j].secret.publicKey, proof: tables[j].secret.keyProof())
+                try tables[i].acceptKey(from: j, key: tables[j].secret!.publicKey, proof: tables[j].secret!.keyProof())
             }
         }
         for j in 0..<count {
             var message = try XCTUnwrap(tables[j].escrowMessage)
             if j == count - 1, let forged {
                 let holders = Array(0..<j)
-                let keys = holders.map { tables[$0].secret.publicKey }
+                let keys = holders.map { tables[$0].secret!.publicKey }
                 message = .escrow(
                     table: forged.context.tableId,
                     pieces: SealedEscrow.seal(forged, holders: holders, holderKeys: keys))
@@ -46,14 +46,14 @@ final class SealedEscrowTableTests: XCTestCase {
         guard case .release(_, 2, let pieces)? = released.first else { return XCTFail("\(released)") }
         XCTAssertEqual(pieces.map(\.holder), [1])
         _ = try tables[0].acceptRelease(from: 1, of: 2, pieces: pieces)
-        XCTAssertEqual(tables[0].inherited[2]?.seed, tables[2].secret.seed)
+        XCTAssertEqual(tables[0].inherited[2]?.seed, tables[2].secret!.seed)
         XCTAssertFalse(tables[0].awaitsSecret(of: 2))
         XCTAssertEqual(
-            tables[0].auditMessage,
+            tables[0].auditMessage!,
             .audit(
                 table: tables[0].context.tableId,
                 secrets: [
-                    .init(member: 0, secret: tables[0].secret.seed), .init(member: 2, secret: tables[2].secret.seed),
+                    .init(member: 0, secret: tables[0].secret!.seed), .init(member: 2, secret: tables[2].secret!.seed),
                 ]))
     }
 
@@ -89,7 +89,8 @@ final class SealedEscrowTableTests: XCTestCase {
         XCTAssertThrowsError(try tables[0].acceptEscrow(from: 1, pieces: [pieces[0], pieces[0]]))
         let other = SealedMemberSecret(
             seed: [UInt8](repeating: 3, count: 32), context: tables[1].context, member: 1)
-        let second = SealedEscrow.seal(other, holders: [0, 2], holderKeys: [0, 2].map { tables[$0].secret.publicKey })
+        let second = SealedEscrow.seal(
+            other, holders: [0, 2], holderKeys: [0, 2].map { tables[$0].secret!.publicKey })
         XCTAssertThrowsError(try tables[0].acceptEscrow(from: 1, pieces: second))
         XCTAssertNoThrow(try tables[0].acceptEscrow(from: 1, pieces: pieces), "the same escrow again is no lie")
     }
@@ -118,7 +119,7 @@ extension SealedEscrowTableTests {
     /// An audit may name members up to 15 on the wire: one past the table's is nobody's, not a crash.
     func testAnAuditNamingAMemberPastTheTableIsSkipped() throws {
         var tables = try threeMembers()
-        let own = SealedMessage.MemberSecret(member: 1, secret: tables[1].secret.seed)
+        let own = SealedMessage.MemberSecret(member: 1, secret: tables[1].secret!.seed)
         let stray = SealedMessage.MemberSecret(member: 15, secret: [UInt8](repeating: 1, count: 32))
         XCTAssertNoThrow(try tables[0].acceptAudit(from: 1, secrets: [own, stray]))
         XCTAssertEqual(tables[0].auditSecrets.keys.sorted(), [1])

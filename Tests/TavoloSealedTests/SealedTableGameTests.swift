@@ -28,8 +28,8 @@ final class SealedTableGameTests: XCTestCase {
     /// member can open a card another member's seat still holds (one share, the owner's, is missing).
     func checkEachSawOnlyItsOwn(_ h: SealedTableHarness, _ label: String) throws {
         let first = h.members[0].table
-        var secrets = h.members.map { Optional($0.table.secret.seed) }
-        secrets[0] = first.secret.seed
+        var secrets = h.members.map { Optional($0.table.secret!.seed) }
+        secrets[0] = first.secret!.seed
         let truth = SealedAudit.run(secrets: secrets, deals: first.deals.map(\.deal))
         for (j, m) in h.members.enumerated() {
             for (d, view) in m.table.deals.enumerated() {
@@ -39,7 +39,7 @@ final class SealedTableGameTests: XCTestCase {
                 }
                 for (p, seat) in view.holders where !m.table.owns(seat: seat) {
                     var deal = view.deal
-                    XCTAssertNil(try deal.open(p, with: m.table.secret), "\(label): member \(j) opened position \(p)")
+                    XCTAssertNil(try deal.open(p, with: m.table.secret!), "\(label): member \(j) opened position \(p)")
                     XCTAssertNil(view.privateCards[p], "\(label): member \(j) knows position \(p) of seat \(seat)")
                 }
             }

@@ -64,7 +64,7 @@ struct SealedTableHarness {
 
     /// Runs the table until nothing is left to deliver: every member sends its key, then the game plays out.
     mutating func run(maxSteps: Int = 200_000) {
-        for j in members.indices { send(j, .sealed(members[j].table.keyMessage)) }
+        for j in members.indices { send(j, .sealed(members[j].table.keyMessage!)) }
         for _ in 0..<maxSteps {
             let busy = links.indices.flatMap { f in links[f].indices.filter { !links[f][$0].isEmpty }.map { (f, $0) } }
             guard !busy.isEmpty else { return }
@@ -105,7 +105,7 @@ struct SealedTableHarness {
             if common.turn == .terminal {
                 if !members[j].auditSent {
                     members[j].auditSent = true
-                    send(j, .sealed(members[j].table.auditMessage))
+                    send(j, .sealed(members[j].table.auditMessage!))
                 }
                 return
             }

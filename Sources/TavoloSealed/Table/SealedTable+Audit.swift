@@ -11,9 +11,10 @@ extension SealedTable {
         public var verified: Bool { faults.isEmpty }
     }
 
-    /// `table.sealed-audit`: this node's secret.
-    public var auditMessage: SealedMessage {
-        .audit(table: context.tableId, secrets: actingSecrets.map { .init(member: $0.member, secret: $0.seed) })
+    /// `table.sealed-audit`: this node's secret, and those it recovered; none at an observer, which has no secret.
+    public var auditMessage: SealedMessage? {
+        guard !isObserver else { return nil }
+        return .audit(table: context.tableId, secrets: actingSecrets.map { .init(member: $0.member, secret: $0.seed) })
     }
 
     /// Member `member`'s audit: its own secret (the first entry naming it), then those it recovered as an heir
@@ -60,7 +61,7 @@ extension SealedTable {
     public func verdict() -> Verdict {
         var secrets = (0..<members).map { auditSecrets[$0] }
         for acting in actingSecrets { secrets[acting.member] = acting.seed }
-        let outcome = SealedAudit.run(secrets: secrets, deals: deals.map(\.deal), trusting: me)
+        let outcome = SealedAudit.run(secrets: secrets, deals: deals.map(\.deal), trusting: secret?.member)
         var faults = outcome.faults
         let orders = outcome.orders.compactMap { $0 }
         guard orders.count == deals.count, !deals.isEmpty else {

@@ -215,6 +215,7 @@ extension SealedTable {
 
     /// `peek`: every card of another seat tried with the shares this node holds and its own key.
     mutating func peekAtOthers(_ d: Int) {
+        guard let secret else { return }
         for (p, seat) in deals[d].holders where !owns(seat: seat) && deals[d].publicCards[p] == nil {
             var copy = deals[d].deal
             peekAttempts += 1

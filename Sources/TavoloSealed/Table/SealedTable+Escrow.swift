@@ -7,7 +7,7 @@ extension SealedTable {
     /// `table.sealed-escrow`: this node's secret in pieces, each sealed to one other member; nil with two members or
     /// before every key is in.
     public var escrowMessage: SealedMessage? {
-        guard members >= 3, hasAllKeys else { return nil }
+        guard members >= 3, hasAllKeys, let secret else { return nil }
         let holders = (0..<members).filter { $0 != me }
         let pieces = SealedEscrow.seal(secret, holders: holders, holderKeys: holders.compactMap { keys[$0] })
         return .escrow(table: context.tableId, pieces: pieces)
@@ -23,6 +23,11 @@ extension SealedTable {
         else { throw SealedFault(.badEscrow, member: member, "not one piece for each other member, in order") }
         if let known = escrows[member] {
             guard known == pieces else { throw SealedFault(.badEscrow, member: member, "a second, different escrow") }
+            return
+        }
+        // An observer holds no piece: it keeps the escrow to know it came (§14.8 step 1), and opens nothing.
+        guard let secret else {
+            escrows[member] = pieces
             return
         }
         guard let mine = pieces.first(where: { $0.holder == me }),

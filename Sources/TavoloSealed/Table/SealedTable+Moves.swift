@@ -21,7 +21,7 @@ extension SealedTable {
     /// `wrongCard`: the opening this node sends with its first card move instead of the true one: another position
     /// its seat holds, with this node's true share of that position. Nil when it does not cheat (or cannot).
     public mutating func falseOpening(seat: Int, true opening: CardOpening) -> CardOpening? {
-        guard cheats.contains(.wrongCard), let view = current,
+        guard cheats.contains(.wrongCard), let view = current, let secret,
             let other = view.positions(of: seat).first(where: { $0 != opening.position }),
             let share = view.deal.shares(of: secret, positions: [other]).first?.share
         else { return nil }

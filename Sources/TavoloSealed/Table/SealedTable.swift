@@ -11,7 +11,10 @@ import TavoloCore
 /// rebuilds `local`, notes the draws and answers with the shares the draws need.
 public struct SealedTable {
     public let context: SealedContext
-    public let secret: SealedMemberSecret
+    /// This node's σ as member `me`; nil at an **observer**: a member of the table with no seat (a seatless host),
+    /// which is no member of the deck (§14.1). It shuffles nothing and shares nothing, sees a card only once it is
+    /// played or open to everyone, and checks every move and share it relies on as any member does.
+    public let secret: SealedMemberSecret?
     /// The member that owns each seat (member `j` is the `j`-th participant, §14.1).
     public let seatMembers: [Int]
     public let members: Int
@@ -47,30 +50,35 @@ public struct SealedTable {
     /// The game on the public completion: identical at every member.
     public private(set) var common: any SealedGameSession
 
-    public var me: Int { secret.member }
+    /// This node's member index; at an observer `members`, which names no member, so that nothing is its own.
+    public let me: Int
 
+    public var isObserver: Bool { secret == nil }
+
+    /// `secret` nil makes an observer (a node at the table without a seat).
     public init(
-        context: SealedContext, secret: SealedMemberSecret, seatMembers: [Int], members: Int,
+        context: SealedContext, secret: SealedMemberSecret?, seatMembers: [Int], members: Int,
         local: any SealedGameSession, common: any SealedGameSession
     ) {
-        precondition(seatMembers.allSatisfy { (0..<members).contains($0) } && secret.member < members)
+        precondition(seatMembers.allSatisfy { (0..<members).contains($0) } && (secret?.member ?? 0) < members)
         self.context = context
         self.secret = secret
+        me = secret?.member ?? members
         self.seatMembers = seatMembers
         self.members = members
         cards = SealedCardPoints(numbers: common.sealedCardNumbers)
         self.local = local
         self.common = common
         keys = Array(repeating: nil, count: members)
-        keys[secret.member] = secret.publicKey
+        if let secret { keys[secret.member] = secret.publicKey }
         actors = Array(0..<members)
     }
 
     // MARK: Keys (§14.4, §14.8 step 1)
 
-    /// `table.sealed-key`: this node's key and its proof.
-    public var keyMessage: SealedMessage {
-        .key(table: context.tableId, key: secret.publicKey, proof: secret.keyProof())
+    /// `table.sealed-key`: this node's key and its proof (none at an observer).
+    public var keyMessage: SealedMessage? {
+        secret.map { .key(table: context.tableId, key: $0.publicKey, proof: $0.keyProof()) }
     }
 
     /// Member `member`'s key: its proof must verify, and a second key must be the same.
@@ -92,7 +100,7 @@ public struct SealedTable {
 
     /// The secrets this node acts with: its own, then those it recovered, in member order.
     public var actingSecrets: [SealedMemberSecret] {
-        [secret] + inherited.filter { actors[$0.key] == me }.sorted { $0.key < $1.key }.map(\.value)
+        (secret.map { [$0] } ?? []) + inherited.filter { actors[$0.key] == me }.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// The secret of member `member`, when this node acts for it and holds it.

@@ -76,12 +76,16 @@ extension TableMachine {
         let startOwners = info.seats.map { s in
             (log.takeovers ?? []).first { $0.seats.contains(s.seat) }?.member ?? s.owner
         }
-        guard let entry = ctx.catalog[info.game], let mine = sealedMember(me), let secretSeed = round.sealedSecret,
+        // A member of the table without a seat (a seatless host) is no member of the deck: it follows as an observer,
+        // with no secret (§14.1).
+        let mine = sealedMember(me)
+        guard let entry = ctx.catalog[info.game], mine == nil || round.sealedSecret != nil,
+            mine != nil || info.isMember(me),
             let owners = Optional(startOwners.compactMap { $0.flatMap(sealedMember) }),
             owners.count == info.players
         else {
             stop(
-                .sealedUnsupported, "a sealed table needs every seat taken and this node among its players",
+                .sealedUnsupported, "a sealed table needs every seat taken and this node at the table",
                 broadcast: false)
             return nil
         }
@@ -92,7 +96,9 @@ extension TableMachine {
                 stop(.setup, "\(info.game) cannot be dealt sealed", broadcast: true)
                 return nil
             }
-            let secret = SealedMemberSecret(seed: secretSeed, context: sealedContext, member: mine)
+            let secret = mine.flatMap { j in
+                round.sealedSecret.map { SealedMemberSecret(seed: $0, context: sealedContext, member: j) }
+            }
             var table = SealedTable(
                 context: sealedContext, secret: secret, seatMembers: owners, members: sealedMembers.count,
                 local: local, common: common)
@@ -193,6 +199,7 @@ extension TableMachine {
         }
         round?.sealedKeys[from] = .init(key: key, proof: proof)
         maybeReveal()
+        maybeSeed()
     }
 }
 

@@ -61,7 +61,7 @@ extension TableMachine {
             stopIfUnrecoverable(game)
             // Recovered after this node's audit went out (the member was lost at the end): the others need it too.
             if play?.sealedAuditSent == true, game.sealed.inherited[owner] != nil {
-                sendSealed([game.sealed.auditMessage])
+                sendSealed(game.sealed.auditMessage.map { [$0] } ?? [])
             }
         case .acting(let member, .shuffle(_, let deal, let input, let deck)):
             sendSealed(try game.sealed.acceptShuffle(from: member, deal: deal, input: input, deck: deck))
@@ -92,14 +92,16 @@ extension TableMachine {
     mutating func sealedResend(to peer: NodeID) {
         guard let game = sealedGame, !info.phase.isOver || info.phase == .finished else { return }
         for m in game.sealed.ownMessagesOfEveryDeal() { send(.sealed(table: id, m), to: [peer]) }
-        if play?.sealedAuditSent == true { send(.sealed(table: id, game.sealed.auditMessage), to: [peer]) }
+        if play?.sealedAuditSent == true, let audit = game.sealed.auditMessage {
+            send(.sealed(table: id, audit), to: [peer])
+        }
     }
 
     /// A member that forfeits at a sealed table of two sends the other its secret first, on the same connections
     /// (its `table.sealed-audit`): nobody holds an escrow there, and its hand is nobody's secret once it has lost.
     mutating func sendSealedForfeitSecret(to peers: [NodeID]) {
-        guard let game = sealedGame, game.sealed.members == 2 else { return }
-        send(.sealed(table: id, game.sealed.auditMessage), to: peers)
+        guard let game = sealedGame, game.sealed.members == 2, let audit = game.sealed.auditMessage else { return }
+        send(.sealed(table: id, audit), to: peers)
     }
 
     /// Why the seats of the takeovers agreed here cannot pass at a sealed table yet, if they cannot: with two members

@@ -87,7 +87,8 @@ extension TableMachine {
         guard let game = sealedGame else { return true }
         if play?.sealedAuditSent == false {
             play?.sealedAuditSent = true
-            sendSealed([game.sealed.auditMessage])
+            // An observer has no secret to open: it only waits for the members' (§14.10).
+            sendSealed(game.sealed.auditMessage.map { [$0] } ?? [])
             startTimer(.results(id), after: ctx.peerReplyTimeout)
         }
         guard game.sealed.hasEveryAudit || play?.sealedAuditExpired == true else { return false }

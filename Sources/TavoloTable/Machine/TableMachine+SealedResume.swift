@@ -11,11 +11,11 @@ import TavoloSealed
 extension TableMachine {
     /// The journal's part of a sealed table, once its game is made: σ and every participant's key.
     mutating func journalSealedStart(round: SeedRound) {
-        guard info.isSealed, let secret = round.sealedSecret else { return }
+        guard info.isSealed, round.sealedSecret != nil || !info.participants.contains(me) else { return }
         let keys = round.sealedKeys.sorted { $0.key.hex < $1.key.hex }.map { node, claim in
             SealedResume.Key(node: node, message: .key(table: id.rawValue, key: claim.key, proof: claim.proof))
         }
-        log.sealedResume = SealedResume(secret: secret.hexString, keys: keys)
+        log.sealedResume = SealedResume(secret: round.sealedSecret?.hexString, keys: keys)
     }
 
     /// An escrow this node took: into the journal, since nobody sends it again (§14.11).
@@ -48,9 +48,14 @@ extension TableMachine {
         self.init(offered: saved.table, role: .node, ctx)
         let fail = { (why: String) in TableError(.badRequest, "table \(saved.table.id) was dealt sealed and \(why)") }
         if let problem = Self.sealedResumeProblem(saved) { throw fail(problem) }
-        guard let resume = saved.sealedResume, let seed = saved.jointSeed,
-            let secret = [UInt8](hexString: resume.secret), secret.count == SealedMemberSecret.byteCount
-        else { throw fail("its journal does not decode") }
+        // An observer's journal holds no secret (a member's without one cannot make its game: `makeSealedGame`).
+        guard let resume = saved.sealedResume, let seed = saved.jointSeed else {
+            throw fail("its journal does not decode")
+        }
+        let secret = resume.secret.flatMap { [UInt8](hexString: $0) }
+        guard resume.secret == nil || secret?.count == SealedMemberSecret.byteCount else {
+            throw fail("its journal does not decode")
+        }
         var round = Self.restoredRound(saved)
         round.sealedSecret = secret
         for k in resume.keys {

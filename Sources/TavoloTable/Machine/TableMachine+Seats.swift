@@ -212,11 +212,6 @@ extension TableMachine {
                 let free = info.freeSeats.map(String.init).joined(separator: ", ")
                 throw TableError(.notFull, "seats \(free) are free; fill them first")
             }
-            // A sealed deck's members are the players: a host without a seat would see no card, and could check no
-            // move (§14.1).
-            guard !info.isSealed || info.participants.contains(me) else {
-                throw TableError(.badRequest, "the host of a sealed table plays at it: take a seat first")
-            }
             announcePhase(.seeding)
             beginSeeding()
         case .move(let json): try playLocalMove(json)

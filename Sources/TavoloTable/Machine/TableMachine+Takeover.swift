@@ -232,7 +232,9 @@ extension TableMachine {
     /// before) and those agreed out below `point`.
     func heir(of member: NodeID, at point: Int, passed: Set<NodeID>) -> NodeID? {
         let out = Set(agreed.filter { $0.number < point }.map(\.member))
-        let candidates = startMembers.filter { $0 != member && !passed.contains($0) && !out.contains($0) }
+        // At a sealed table only a member of the deck can act for a leaver (§14.11): a seatless host holds no piece.
+        let pool = info.isSealed ? Set(sealedMembers) : startMembers
+        let candidates = pool.filter { $0 != member && !passed.contains($0) && !out.contains($0) }
         return HeirOrder.first(of: candidates, jointSeed: jointSeed)
     }
 

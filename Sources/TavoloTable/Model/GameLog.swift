@@ -140,8 +140,8 @@ public struct SealedResume: Codable, Sendable, Equatable {
         public var secret: String
     }
 
-    /// σ, hex.
-    public var secret: String
+    /// σ, hex; none at an observer (a seatless host, §14.1).
+    public var secret: String?
     /// Every participant's `table.sealed-key`, this node's own included.
     public var keys: [Key]
     /// Each `table.sealed-escrow` this node accepted, with its member.
