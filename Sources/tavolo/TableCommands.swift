@@ -35,7 +35,8 @@ func describe(
     }
     let mine = me.map { t.members.contains($0) } == true ? "  [mine]" : ""
     let host = Terminal.printable(shown(t.hostName, t.host.hex))
-    return "\(t.id)  \(t.game) for \(t.players), host \(host), \(t.phase.rawValue)\(mine)\n"
+    let deck = t.isSealed ? ", sealed deck" : ""
+    return "\(t.id)  \(t.game) for \(t.players)\(deck), host \(host), \(t.phase.rawValue)\(mine)\n"
         + seats.joined(separator: "\n")
 }
 
@@ -90,12 +91,22 @@ struct Host: ParsableCommand {
     var takeoverBot: String?
     @Flag(
         help:
-            "Deal from a sealed deck (card games): no node, the host's included, can read a hand it may not see; checked at the end."
+            "Deal from a sealed deck: no node, the host's included, can read a hand it may not see; checked at the end. The default for the card games (spirits, briscola)."
     )
     var sealed = false
+    @Flag(
+        help:
+            "Deal a card game from the open deck instead: less work for the nodes, but a player's modified node could read every hand (README, Trust model)."
+    )
+    var open = false
     @Flag(help: "Print the table as JSON.") var json = false
 
+    /// Sealed unless asked otherwise, for a game with hidden cards (PROTOCOL.md §14); `--sealed` on a game without
+    /// them is the node's error to give.
+    var dealsSealed: Bool { sealed || (!open && GameCatalog.standard[game]?.isSealable == true) }
+
     func validate() throws {
+        if sealed && open { throw ValidationError("--sealed and --open exclude each other: choose one deck") }
         if let grace, !TableInfo.graceRange.contains(grace) {
             throw ValidationError(
                 "--grace is \(TableInfo.graceRange.lowerBound)-\(TableInfo.graceRange.upperBound) seconds, not \(grace)"
@@ -106,7 +117,7 @@ struct Host: ParsableCommand {
     func run() throws {
         let client = try nodeOptions.connect()
         var table = try callNode(
-            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: sealed))
+            client, .host(game: game, players: players, grace: grace, takeoverBot: takeoverBot, sealed: dealsSealed))
         // A step that fails takes the new table away again: nothing is left behind.
         do {
             if seat || seatBot != nil {

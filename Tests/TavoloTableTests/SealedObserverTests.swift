@@ -43,7 +43,9 @@ final class SealedObserverTests: XCTestCase {
     }
 
     func testASeatlessHostFollowsItsSealedTableAndSeesNoHiddenCard() throws {
-        let cases: [(String, [Int])] = [("briscola", [1, 2]), ("briscola", [1, 2, 3]), ("spirits", [1, 2, 3, 1])]
+        let cases: [(String, [Int])] = [
+            ("briscola", [1, 1]), ("briscola", [1, 2]), ("briscola", [1, 2, 3]), ("spirits", [1, 2, 3, 1]),
+        ]
         for (game, owners) in cases {
             let label = "\(game) \(owners)"
             let nodes = (owners.max() ?? 0) + 1

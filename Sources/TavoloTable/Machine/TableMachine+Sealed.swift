@@ -107,9 +107,8 @@ extension TableMachine {
                 try table.acceptKey(from: j, key: key.key, proof: key.proof)
             }
             table.cheats = ctx.sealedCheats
-            let game = SealedTableGame(table)
-            game.outbox = try game.sealed.beginDealIfDue()
-            return game
+            // Its first deal begins once the sequencer holds the hash before any card is known (`beginFirstDeal`).
+            return SealedTableGame(table)
         } catch let error as SealedFault {
             sealedStop(error)
         } catch {
@@ -118,9 +117,17 @@ extension TableMachine {
         return nil
     }
 
+    /// The first deal begins (member 0 shuffles at once) after the sequencer stored the hash before move 0: the game
+    /// at the seed with no card known, at every node (§14.9). Begun earlier, a table whose one member holds every seat
+    /// would open Briscola's trump before that hash was taken, and an observer, which opens it later, would differ.
+    mutating func beginFirstDeal(_ game: SealedTableGame) throws(SealedFault) {
+        game.outbox += try game.sealed.beginDealIfDue()
+    }
+
     /// Play has begun: the first deal's messages out, then what came before the seed.
     mutating func sealedPlayBegan() {
         guard let game = sealedGame else { return }
+        do { try beginFirstDeal(game) } catch { return sealedStop(error) }
         sendSealed(game.takeOutbox())
         let early = inbox.sealed
         inbox.sealed = []

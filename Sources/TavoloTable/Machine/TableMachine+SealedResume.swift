@@ -85,6 +85,7 @@ extension TableMachine {
         }
         stage = .playing(
             Self.restoredPlay(saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round))
+        do { try beginFirstDeal(game) } catch { throw fail("its first deal cannot begin again: \(error.detail)") }
         info.phase = .paused
     }
 

@@ -4,7 +4,8 @@ import { h, put } from "./dom.js";
 import { gameTitle } from "./games.js";
 
 let games = null; // the node's `games` result, fetched once
-const form = { game: "spirits", players: "3", bots: true, sealed: false, grace: "120" }; // kept across redraws
+// A game with hidden cards is dealt sealed unless the box is cleared (PROTOCOL.md §14). Kept across redraws.
+const form = { game: "spirits", players: "3", bots: true, sealed: true, grace: "120" };
 
 export async function renderLobby(app) {
   if (!games) games = (await app.act({ op: "games" })) || [];
@@ -108,9 +109,12 @@ function hostForm(app) {
         title: "join the oldest open table of this game with a free seat, or host one" }, `Any open ${gameTitle(game.name)} table`)));
 }
 
+/** `sealed: true` for a game with hidden cards unless the form's box is cleared. */
+const sealedField = (game) => (game.sealable && form.sealed ? { sealed: true } : {});
+
 async function host(app, game) {
-  const sealed = game.sealable && form.sealed ? { sealed: true } : {};
-  const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField(), ...sealed });
+  const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField(),
+    ...sealedField(game) });
   if (!table) return;
   await app.act({ op: "join", table: table.id, seat: 0 });
   if (form.bots) {
@@ -127,7 +131,8 @@ async function automatch(app, game) {
   } catch (e) {
     if (e.code !== codes.tableNoneOpen) return app.act({ op: "join", game: game.name });
     // None open: host one with this node's user at seat 0 and wait for others to find it.
-    const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField() });
+    const table = await app.act({ op: "host", game: game.name, players: Number(form.players), ...graceField(),
+      ...sealedField(game) });
     if (!table) return;
     await app.act({ op: "join", table: table.id, seat: 0 });
     app.go(table.id);
