@@ -11,13 +11,17 @@ import XCTest
 final class SealedIntegrationTests: DaemonTestCase {
     /// Hosts a sealed table of `game` on node 0 with one bot seat per entry of `owners` (node indexes), starts it, and
     /// returns each node's end: its `finished` or `stopped` event.
-    func playSealed(_ game: String, owners: [Int], bot: String) throws -> [TableEvent] {
-        let nodes = Array(Set(owners)).sorted()
+    /// Node 0 hosts with the control op and `sealed: true`, or with `host` when given; it is watched too when it holds
+    /// no seat.
+    func playSealed(
+        _ game: String, owners: [Int], bot: String, host: (() throws -> TableInfo)? = nil
+    ) throws -> [TableEvent] {
+        let nodes = Array(Set(owners + [0])).sorted()
         let watchers = try nodes.map {
             try TableIntegrationTests.Events(path: harness.nodes[$0].controlPath, kinds: [.finished, .stopped])
         }
         defer { watchers.forEach { $0.close() } }
-        let info = try client(0).call(.host(game: game, players: owners.count, sealed: true))
+        let info = try host?() ?? client(0).call(.host(game: game, players: owners.count, sealed: true))
         XCTAssertEqual(info.sealed, true)
         try eventuallySync("every node sees \(info.id)", within: 15) {
             try nodes.allSatisfy { n in try client(n).call(.tables).contains { $0.id == info.id } }
@@ -80,6 +84,32 @@ final class SealedIntegrationTests: DaemonTestCase {
             XCTAssertTrue(shown.stdout.contains("reaches the recorded final hash"), shown.stdout)
             XCTAssertFalse(shown.stdout.contains("DOES NOT"), shown.stdout)
         }
+    }
+
+    /// `tavolo host briscola` deals sealed by default, and its host needs no seat: it follows the game as an observer
+    /// (§14.1), checks every card played, and ends on the members' state with the same verdict.
+    func testTavoloHostDealsSealedAndASeatlessHostFollowsToTheVerifiedEnd() throws {
+        _ = try harness.start(3)
+        try harness.eventually("full mesh of 3", seconds: 30) { harness.isFullMesh([0, 1, 2]) }
+        let tavolo = harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path
+        let ends = try playSealed("briscola", owners: [1, 2, 1], bot: "strong") {
+            let hosted = try runProcess(
+                tavolo,
+                ["host", "briscola", "--players", "3", "--json", "--control", self.harness.nodes[0].controlPath])
+            XCTAssertEqual(hosted.status, 0, hosted.stderr)
+            return try JSONDecoder().decode(TableInfo.self, from: Data(hosted.stdout.utf8))
+        }
+        XCTAssertEqual(ends.count, 3)
+        for e in ends {
+            let r = try XCTUnwrap(e.result, "\(e.kind) \(e.code ?? "") \(e.message ?? "")")
+            XCTAssertEqual(r.sealed, "verified", "\(r)")
+            XCTAssertEqual(r.finalHash, ends[0].result?.finalHash, "the host ended on another state")
+        }
+        let open = try runProcess(
+            tavolo,
+            ["host", "briscola", "--players", "2", "--open", "--json", "--control", harness.nodes[0].controlPath])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertNil(try JSONDecoder().decode(TableInfo.self, from: Data(open.stdout.utf8)).sealed, "--open")
     }
 
     /// A node that tries every share it holds on every card of another seat opens none, and the game is verified.
