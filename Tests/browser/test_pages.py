@@ -330,13 +330,13 @@ def test_sealed_briscola_ends_deck_verified(ctx):
     seat's own hand and nothing new during play, and at the end the audit's line, "Deck verified."."""
     a, b = ctx.cluster.nodes
     d = ctx.a
-    # The lobby offers a sealed deck for a game with hidden cards only, and hosts one when asked.
+    # The lobby offers a sealed deck for a game with hidden cards only, checked unless cleared, and hosts one.
     open_page(d, a)
     Select(css(d, "#host-game")).select_by_value("othello")
     wait(d, lambda d: not d.find_elements(By.ID, "host-sealed"), message="othello offered a sealed deck")
     Select(css(d, "#host-game")).select_by_value("briscola")
-    if not css(d, "#host-sealed").is_selected():
-        click(d, "#host-sealed")
+    wait(d, lambda d: d.find_elements(By.ID, "host-sealed"), message="briscola offered no sealed deck")
+    assert css(d, "#host-sealed").is_selected(), "a game with hidden cards is not dealt sealed by default"
     if d.find_element(By.ID, "host-bots").is_selected():
         click(d, "#host-bots")
     click(d, "#host-button")
