@@ -72,6 +72,23 @@ final class SealedObserverTests: XCTestCase {
         }
     }
 
+    /// The seatless host killed mid-game and started again from its journal, which holds no secret (§14.12): it
+    /// takes every member's steps and shares again, catches the moves up, and ends on the members' verdict.
+    func testASeatlessHostRestartedMidGameFollowsToTheVerifiedEnd() throws {
+        for (game, owners) in [("briscola", [1, 2, 3]), ("spirits", [1, 2])] {
+            var net = InMemoryTableNetwork(nodes: (owners.max() ?? 0) + 1, seed: 7, catalog: .standard)
+            let id = try Self.startWithSeatlessHost(&net, game, owners: owners)
+            net.run { n in (n.table(0, id)?.session?.moveNumber ?? 0) >= 6 }
+            XCTAssertNil(net.table(0, id)?.log.sealedResume?.secret, "\(game): an observer journals no secret")
+            net.kill(0)
+            net.run { n in (n.table(1, id)?.session?.moveNumber ?? 0) >= 9 || n.first(1, .finished) != nil }
+            XCTAssertEqual(net.restart(0), [id], "\(game): the host did not restore its table")
+            let nodes = Array(0...(owners.max() ?? 0))
+            net.run { n in nodes.allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
+            try checkEveryNodeVerified(net, id, nodes: nodes, "\(game) restarted")
+        }
+    }
+
     /// A member that leaves a sealed table with a seatless host: its heir is a member of the deck, never the host, which
     /// holds no piece of any secret (§14.11), even where the heirs' order ranks the host first.
     func testTheHeirOfASealedSeatIsNeverTheSeatlessHost() throws {
