@@ -76,16 +76,15 @@ extension TableMachine {
         let startOwners = info.seats.map { s in
             (log.takeovers ?? []).first { $0.seats.contains(s.seat) }?.member ?? s.owner
         }
-        // A member of the table without a seat (a seatless host) is no member of the deck: it follows as an observer,
-        // with no secret (§14.1).
+        // A member of the table without a seat (a seatless host, even once voted out or its host jobs passed on) is no
+        // member of the deck: it follows as an observer, with no secret (§14.1).
         let mine = sealedMember(me)
         guard let entry = ctx.catalog[info.game], mine == nil || round.sealedSecret != nil,
-            mine != nil || info.isMember(me),
             let owners = Optional(startOwners.compactMap { $0.flatMap(sealedMember) }),
             owners.count == info.players
         else {
             stop(
-                .sealedUnsupported, "a sealed table needs every seat taken and this node at the table",
+                .sealedUnsupported, "a sealed table needs every seat taken and its secret at each player",
                 broadcast: false)
             return nil
         }
