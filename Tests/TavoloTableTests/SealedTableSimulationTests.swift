@@ -88,6 +88,11 @@ final class SealedTableSimulationTests: XCTestCase {
             "a seatless host cut off with a player, both voted out: it could not begin its observer's game again once "
                 + "its host jobs had passed on (it was no longer a member)"
         ),
+        (
+            "spirits/2", 212, false,
+            "a player forfeits a two-player deck with a seatless host: the host never took the heir's shares as the "
+                + "leaver's, and waited for ever"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -53,6 +53,8 @@ extension SealedTable {
         guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir, actors[leaver] != heir
         else { return [] }
         if members < 3 {
+            // An observer (a seatless host) takes the steps and shares the heir sends as the leaver from now on.
+            if isObserver { actors[leaver] = heir }
             guard heir == me, let seed = auditSecrets[leaver] else { return [] }
             let secret = SealedMemberSecret(seed: seed, context: context, member: leaver)
             guard secret.publicKey == keys[leaver] else {
