@@ -61,19 +61,13 @@ struct KnownFailure {
     // takeovers go first), and fifteen/4 1200227, a forfeit only the leaver's side of a partition saw (§9.12).
     // Later that day: fifteen/3 1310624, a racer gone for good right after the last move whose order and result reached
     // only the seatless host (finished, it voted no more): a finished member relays a race's order with the result now
-    // (§9.5). Still failing, in no entry (the suite's seeds do not meet them): two majorities voting out two members
-    // (briscola/2 1200907, fifteen/3 1200000, fifteen5/2 12054), which need votes in one order every node sees.
+    // (§9.5). Two majorities voting out two members (briscola/2 1200907, fifteen/3 1200000, fifteen5/2 12054: every
+    // node cut apart, each voting the others out) are fixed 2026-11-29 by one local rule after all: a node votes only
+    // while a majority of the members is present at it (§9.12), so a node cut off from the majority casts nothing
+    // that could meet other votes in an order that differs from node to node; it votes once enough members are back.
 
-    /// Races under takeovers that cross other faults.
-    static let raceFaults = [
-        KnownFailure(
-            cases: races, faults: [.hostLost, .pausePast, .partition], checks: [.ended], detail: nil,
-            bug: "every node cut apart: a node counts a voter's old vote about a member that came back, with its own, "
-                + "before it learns that voter was voted out, and agrees a takeover the others never agree; the racer "
-                + "it voted out waits, and the others time out on its result (a local rule cannot fix it: the votes "
-                + "would need an order every node sees the same)",
-            example: "fifteen5/2 seed 12054 (a racer paused past the grace and the host lost together)")
-    ]
+    /// None left: the races' last entry (two majorities) is fixed (the notes above).
+    static let raceFaults: [KnownFailure] = []
 
     /// None left: every turn-based entry found so far is fixed (the notes above).
     static let turnBased: [KnownFailure] = []

@@ -75,6 +75,7 @@ extension TableMachine {
         play?.absence.graceOver.remove(peer)
         cancelTimer(.grace(id, member: peer))
         out.append(.log(.notice, "table \(id): \(ctx.name(peer)) is back"))
+        castDeferredVotes()
         maybeResume()
     }
 

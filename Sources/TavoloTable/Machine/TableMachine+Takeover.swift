@@ -42,7 +42,9 @@ extension TableMachine {
 
     /// Votes that `member`'s seats pass to a bot from the move this node has reached.
     mutating func vote(_ member: NodeID) {
-        guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me) else {
+        guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me),
+            mayVote
+        else {
             return
         }
         cast(member: member, number: s.moveNumber)
