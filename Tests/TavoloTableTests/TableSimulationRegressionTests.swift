@@ -332,12 +332,10 @@ final class TableSimulationRegressionTests: XCTestCase {
                 + "only, which had finished and voted no more, so the two racers waited for ever (§9.5: a finished "
                 + "member relays a race's order with the result)"
         ),
-        (
-            "briscola/2", 1200907,
-            "every node cut apart: each voted the others out, and once healed two majorities had voted out two "
-                + "different members, each node keeping the one it counted first (§9.12: a node votes only while a "
-                + "majority is present at it)"
-        ),
+        // Two majorities voting out two different members (every node cut apart, each voting the others out) on
+        // 2026-11-28; they pass since later fixes changed their runs (checked at 578e19b), so they guard the runs, not
+        // the rule that a node votes only while a majority is present at it (`TableVoteMajorityTests`).
+        ("briscola/2", 1200907, "two majorities voted out two different members (§9.12)"),
         ("fifteen/3", 1200000, "the same two majorities in a race (§9.12)"),
         ("fifteen5/2", 12054, "the same, a racer paused past the grace and the host lost together (§9.12)"),
     ]
