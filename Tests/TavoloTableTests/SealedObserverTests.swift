@@ -89,6 +89,28 @@ final class SealedObserverTests: XCTestCase {
         }
     }
 
+    /// Two players and a seatless host: the host and the player left are a majority of three, but a vote would take the
+    /// lost player's secret away with its seats (no escrow with two, §14.11). Nobody votes; the table waits paused, and
+    /// the player back after its grace plays on to the verified end.
+    func testATwoPlayerSealedTableWaitsForAPlayerLostPastItsGrace() throws {
+        for game in ["briscola", "spirits"] {
+            var net = InMemoryTableNetwork(nodes: 3, seed: 11, catalog: .standard)
+            let id = try Self.startWithSeatlessHost(&net, game, owners: [1, 2])
+            net.run { n in (n.table(0, id)?.session?.moveNumber ?? 0) >= 5 }
+            net.kill(2)
+            let lostAt = net.now
+            net.run { n in n.now > lostAt + 200_000 }
+            for i in 0..<2 {
+                XCTAssertNil(net.first(i, .stopped), "\(game): n\(i) stopped instead of waiting")
+                XCTAssertEqual(net.table(i, id)?.info.phase, .paused, "\(game): n\(i)")
+                XCTAssertEqual(net.table(i, id)?.log.ownVotes?.count ?? 0, 0, "\(game): n\(i) voted the player out")
+            }
+            XCTAssertEqual(net.restart(2), [id], "\(game): the player did not restore its table")
+            net.run { n in (0..<3).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
+            try checkEveryNodeVerified(net, id, nodes: [0, 1, 2], "\(game), the player back")
+        }
+    }
+
     /// A member that leaves a sealed table with a seatless host: its heir is a member of the deck, never the host, which
     /// holds no piece of any secret (§14.11), even where the heirs' order ranks the host first.
     func testTheHeirOfASealedSeatIsNeverTheSeatlessHost() throws {

@@ -67,6 +67,10 @@ struct TableSimulation {
     /// `i`), are no strict majority of the table's members: no takeover can ever be agreed there.
     func noMajorityCanForm(at i: Int, log: GameLog? = nil) -> Bool {
         guard !dead.isEmpty, let id else { return false }
+        // A sealed table of two players passes no player's seats by a vote (its secret left with it, §14.11): with one
+        // of them gone for good, it can only end abandoned, whoever else is there (a seatless host).
+        let players = Set(scenario.seats.map(\.node))
+        if scenario.sealed, players.count == 2, !players.isDisjoint(with: dead) { return true }
         // The table while it lasts; once over (and expired), its log's takeovers.
         let replaced =
             net.table(i, id)?.replaced ?? Set((log?.takeovers ?? []).map(\.member))

@@ -144,8 +144,8 @@ extension TableMachine {
             return dropped(wire, from: from)
         }
         if case .key(_, let key, let proof) = message { return handleSealedKey(from: from, key: key, proof: proof) }
-        guard !info.phase.isOver || info.phase == .finished, let j = sealedMember(from)
-        else { return dropped(wire, from: from) }
+        guard !info.phase.isOver || info.phase == .finished else { return dropped(wire, from: from) }
+        guard let j = sealedMember(from) else { return handleObserverRelay(from: from, message) }
         guard let game = sealedGame else {
             guard inbox.sealed.count < Self.maxPending else { return dropped(wire, from: from) }
             inbox.sealed.append((from, message))
@@ -166,14 +166,7 @@ extension TableMachine {
             case .release, .acting:
                 guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
-                let kept = play?.sealedOpenings[number] ?? [:]
-                // One of a later deal comes with a catch-up that crosses into it (§14.12): kept by its number.
-                guard deal >= game.sealed.deals.count, deal <= game.sealed.deals.count + SealedTable.maxDealsAhead,
-                    number >= game.moveNumber,
-                    number <= game.moveNumber + Self.maxPending, kept[from] == nil, kept.count < Self.maxOpenings
-                else { return dropped(wire, from: from) }
-                play?.sealedOpenings[number, default: [:]][from] = .init(position: position, share: share)
-                return
+                return keepOpening(from: from, deal: deal, number: number, .init(position: position, share: share))
             case .audit(_, let secrets):
                 try game.sealed.acceptAudit(from: j, secrets: secrets)
             case .key:
@@ -188,6 +181,48 @@ extension TableMachine {
 }
 
 extension TableMachine {
+    /// A card move's opening, from its mover or a relayer (§14.12), kept by its move number until the move comes. One of
+    /// a later deal comes with a catch-up that crosses into it.
+    mutating func keepOpening(from: NodeID, deal: Int, number: Int, _ opening: SealedTable.CardOpening) {
+        let kept = play?.sealedOpenings[number] ?? [:]
+        guard let game = sealedGame, deal >= game.sealed.deals.count,
+            deal <= game.sealed.deals.count + SealedTable.maxDealsAhead, number >= game.moveNumber,
+            number <= game.moveNumber + Self.maxPending, kept[from] == nil, kept.count < Self.maxOpenings
+        else {
+            return dropped(
+                .sealed(
+                    table: id,
+                    .open(
+                        table: id.rawValue, deal: deal, number: number, position: opening.position,
+                        share: opening.share)), from: from)
+        }
+        play?.sealedOpenings[number, default: [:]][from] = opening
+    }
+
+    /// A member of the table that is no member of the deck (an observer: a seatless host, §14.1) sends sealed messages
+    /// only as a relayer, with a catch-up (§14.12): openings, and members' shares, each checked against its proof.
+    mutating func handleObserverRelay(from: NodeID, _ message: SealedMessage) {
+        let wire = TableMessage.sealed(table: id, message)
+        guard info.isMember(from) || replaced.contains(from), let game = sealedGame else {
+            return dropped(wire, from: from)
+        }
+        let wasReady = sealedReady
+        defer { if !wasReady && sealedReady { emit(.updated) } }
+        switch message {
+        case .open(_, let deal, let number, let position, let share):
+            keepOpening(from: from, deal: deal, number: number, .init(position: position, share: share))
+        case .acting(let member, .shares(_, let deal, let shares)):
+            do { try game.sealed.acceptShares(from: member, deal: deal, shares, relayed: true) } catch {
+                return stop(
+                    .sealedBadShare, "\(ctx.name(from)): relayed shares of member \(member): \(error.detail)",
+                    broadcast: true)
+            }
+            progress()
+        default:
+            dropped(wire, from: from)
+        }
+    }
+
     /// A member's key, while open or seeding. It goes with the member's commitment, which can overtake the host's
     /// offer that seats it (a seat taken just before the start): a key from a node not seated here yet is kept too,
     /// a few at most, like its commitment (§9.3); only the participants' keys count.

@@ -104,6 +104,16 @@ extension TableMachine {
         send(.sealed(table: id, audit), to: peers)
     }
 
+    /// Whether a vote may never pass `member`'s seats: at a sealed table of two players, a player's secret leaves with
+    /// it (no escrow with two, §14.11). A seatless host and the other player are a majority of three, yet they vote no
+    /// such takeover: the table waits for the player, as a table of two does, and a leave ends it as abandoned.
+    func sealedSeatsCannotPass(_ member: NodeID) -> Bool {
+        info.isSealed && sealedMembers.count == 2 && sealedMember(member) != nil
+    }
+
+    /// Whether a player of a sealed table of two is away past its grace here (see `sealedSeatsCannotPass`).
+    var waitsForASealedPlayer: Bool { graceOver.contains(where: sealedSeatsCannotPass) }
+
     /// Why the seats of the takeovers agreed here cannot pass at a sealed table yet, if they cannot: with two members
     /// only a forfeit whose secret came passes (§14.11), and an heir that leaves in turn would take a secret only it
     /// recovered.

@@ -28,12 +28,16 @@ extension TableMachine {
             return
         }
         play?.absence.graceOver.insert(member)
-        if possibleVoters < quorum {
+        if possibleVoters < quorum || sealedSeatsCannotPass(member) {
+            let why =
+                sealedSeatsCannotPass(member)
+                ? "a sealed table of two players cannot give a player's seats to a bot (its secret left with it)"
+                : "no majority can vote a bot in"
             emit(
                 .paused(
                     members: absent.sorted().map { ctx.name($0) }, since: nil,
                     message:
-                        "grace over: \(absentNames) did not come back and no majority can vote a bot in; "
+                        "grace over: \(absentNames) did not come back and \(why); "
                         + "`tavolo leave` ends the table as abandoned"))
         }
         joinEarlierVote(about: member)
@@ -43,7 +47,7 @@ extension TableMachine {
     /// Votes that `member`'s seats pass to a bot from the move this node has reached.
     mutating func vote(_ member: NodeID) {
         guard let s = session, myVote[member] != s.moveNumber, !replaced.contains(member), !replaced.contains(me),
-            mayVote
+            mayVote, !sealedSeatsCannotPass(member)
         else {
             return
         }
@@ -130,7 +134,7 @@ extension TableMachine {
     /// the end of the table as abandoned; after the last move, nothing (the game is decided).
     mutating func leaveDuringPlay() {
         guard let s = session else { return }
-        if info.phase == .paused && !graceOver.isEmpty && possibleVoters < quorum {
+        if info.phase == .paused && !graceOver.isEmpty && (possibleVoters < quorum || waitsForASealedPlayer) {
             stop(.abandoned, "\(ctx.myName) ended the table: \(absentNames) did not come back", broadcast: true)
             return
         }

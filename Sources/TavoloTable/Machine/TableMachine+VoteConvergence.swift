@@ -25,6 +25,7 @@ extension TableMachine {
     /// would take its seats from a move it has played since.
     mutating func joinEarlierVote(about member: NodeID) {
         guard let s = session, myVote[member] == nil, !replaced.contains(member), mayVote,
+            !sealedSeatsCannotPass(member),
             let lost = play?.absence.lostAt[member]
         else { return }
         let earlier = (votes[member] ?? [:]).filter { count, voters in
