@@ -89,6 +89,15 @@ final class SealedTableSimulationTests: XCTestCase {
                 + "its host jobs had passed on (it was no longer a member)"
         ),
         (
+            "briscola/3", 305, false,
+            "a player gone for good at the last move: the heir's audit with its secret came before the seatless host "
+                + "agreed the takeover, and the host's audit named the player (now any secret that derives the key counts)"
+        ),
+        (
+            "spirits/5", 302, false,
+            "the same at a member voted out earlier, which learned of a forfeit after the heir's audit (§14.10)"
+        ),
+        (
             "spirits/2", 212, false,
             "a player forfeits a two-player deck with a seatless host: the host never took the heir's shares as the "
                 + "leaver's, and waited for ever"

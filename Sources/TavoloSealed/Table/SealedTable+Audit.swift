@@ -24,16 +24,25 @@ extension SealedTable {
         guard secrets.first?.member == member else {
             throw SealedFault(.noAudit, member: member, "an audit without its own secret first")
         }
-        // A member index past the table's (a hostile message may name up to 15) is nobody's: skipped.
+        // A member index past the table's (a hostile message may name up to 15) is nobody's: skipped. Another member's
+        // secret counts from the node acting for it here, or from anyone when it derives that member's key: a node
+        // that agreed a takeover after the heir's audit came would otherwise miss the leaver's secret (§14.10).
         for entry in secrets
         where actors.indices.contains(entry.member)
-            && (entry.member == member || (entry.member != me && actors[entry.member] == member))
+            && (entry.member == member
+                || (entry.member != me && (actors[entry.member] == member || derivesKey(entry))))
         {
             if let known = auditSecrets[entry.member], known != entry.secret {
                 throw SealedFault(.badSecret, member: member, "a second, different secret of member \(entry.member)")
             }
             auditSecrets[entry.member] = entry.secret
         }
+    }
+
+    /// Whether `entry` is its member's secret: it derives the member's key.
+    func derivesKey(_ entry: SealedMessage.MemberSecret) -> Bool {
+        guard entry.secret.count == SealedMemberSecret.byteCount, let key = keys[entry.member] else { return false }
+        return SealedMemberSecret(seed: entry.secret, context: context, member: entry.member).publicKey == key
     }
 
     /// Every member's secret in member order, once each is known here (from its audit, or this node's own).
