@@ -98,6 +98,11 @@ final class SealedTableSimulationTests: XCTestCase {
             "the same at a member voted out earlier, which learned of a forfeit after the heir's audit (§14.10)"
         ),
         (
+            "briscola/4", 307, false,
+            "an heir took a seat whose card was already public (the leaver's move the table refused had opened it) as "
+                + "ready before it held the leaver's secret, played it, and could not open it (§14.11)"
+        ),
+        (
             "spirits/2", 212, false,
             "a player forfeits a two-player deck with a seatless host: the host never took the heir's shares as the "
                 + "leaver's, and waited for ever"

@@ -204,10 +204,13 @@ extension SealedTable {
 
     /// Whether every card this node needs now is open: its seats' and the open positions of the current deal. Its seats
     /// move only then, and no move of the deal is applied before the open positions are known.
+    /// An heir's inherited seat is ready only once it holds the leaver's secret: a card of that seat may be known
+    /// already (opened to everyone by a move of the leaver the table did not take), but playing it needs the leaver's
+    /// share (§14.11).
     public var isReady: Bool {
         guard let view = current, view.deal.finalDeck != nil else { return false }
-        let mine = view.holders.filter { owns(seat: $0.value) }.keys
-        return mine.allSatisfy { view.knownCards[$0] != nil }
+        let mine = view.holders.filter { owns(seat: $0.value) }
+        return mine.allSatisfy { view.knownCards[$0.key] != nil && actingSecret(seatMembers[$0.value]) != nil }
             && view.openPositions.allSatisfy {
                 view.publicCards[$0] != nil
             }
