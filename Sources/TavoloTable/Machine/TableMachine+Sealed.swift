@@ -119,7 +119,7 @@ extension TableMachine {
     /// The first deal begins (member 0 shuffles at once) after the sequencer stored the hash before move 0: the game
     /// at the seed with no card known, at every node (§14.9). Begun earlier, a table whose one member holds every seat
     /// would open Briscola's trump before that hash was taken, and an observer, which opens it later, would differ.
-    mutating func beginFirstDeal(_ game: SealedTableGame) throws(SealedFault) {
+    func beginFirstDeal(_ game: SealedTableGame) throws(SealedFault) {
         game.outbox += try game.sealed.beginDealIfDue()
     }
 
@@ -166,7 +166,8 @@ extension TableMachine {
             case .release, .acting:
                 guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
-                return keepOpening(from: from, deal: deal, number: number, .init(position: position, share: share))
+                return keepOpening(
+                    from: from, deal: deal, number: number, .init(position: position, share: share), dropping: wire)
             case .audit(_, let secrets):
                 try game.sealed.acceptAudit(from: j, secrets: secrets)
             case .key:
@@ -183,19 +184,14 @@ extension TableMachine {
 extension TableMachine {
     /// A card move's opening, from its mover or a relayer (§14.12), kept by its move number until the move comes. One of
     /// a later deal comes with a catch-up that crosses into it.
-    mutating func keepOpening(from: NodeID, deal: Int, number: Int, _ opening: SealedTable.CardOpening) {
+    mutating func keepOpening(
+        from: NodeID, deal: Int, number: Int, _ opening: SealedTable.CardOpening, dropping wire: TableMessage
+    ) {
         let kept = play?.sealedOpenings[number] ?? [:]
         guard let game = sealedGame, deal >= game.sealed.deals.count,
             deal <= game.sealed.deals.count + SealedTable.maxDealsAhead, number >= game.moveNumber,
             number <= game.moveNumber + Self.maxPending, kept[from] == nil, kept.count < Self.maxOpenings
-        else {
-            return dropped(
-                .sealed(
-                    table: id,
-                    .open(
-                        table: id.rawValue, deal: deal, number: number, position: opening.position,
-                        share: opening.share)), from: from)
-        }
+        else { return dropped(wire, from: from) }
         play?.sealedOpenings[number, default: [:]][from] = opening
     }
 
@@ -210,7 +206,8 @@ extension TableMachine {
         defer { if !wasReady && sealedReady { emit(.updated) } }
         switch message {
         case .open(_, let deal, let number, let position, let share):
-            keepOpening(from: from, deal: deal, number: number, .init(position: position, share: share))
+            keepOpening(
+                from: from, deal: deal, number: number, .init(position: position, share: share), dropping: wire)
         case .acting(let member, .shares(_, let deal, let shares)):
             do { try game.sealed.acceptShares(from: member, deal: deal, shares, relayed: true) } catch {
                 return stop(

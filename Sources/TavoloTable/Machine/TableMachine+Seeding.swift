@@ -132,12 +132,12 @@ extension TableMachine {
         // Seats are final only once this node has seen the table start.
         guard case .seeding(_, let round) = stage, info.phase == .seeding else { return }
         if isMember && info.participants.contains(me) && myNonce == nil { return }
-        // A sealed table's observer (its seatless host) reveals nothing, so nothing made it wait for the keys: a
-        // reveal can overtake a member's key on another connection (§14.8 step 1).
-        if info.isSealed, isMember, !info.participants.contains(me), !hasSealedKeys() { return }
         let order = info.participants
         let nonces = order.compactMap { round.reveals[$0] }
         guard nonces.count == order.count, let entry = ctx.catalog[info.game] else { return }
+        // A sealed table's observer (its seatless host) reveals nothing, so nothing made it wait for the keys: a
+        // reveal can overtake a member's key on another connection (§14.8 step 1). Checked once every reveal is in.
+        if info.isSealed, isMember, !info.participants.contains(me), !hasSealedKeys() { return }
         let seed = JointSeed.seed(nonces: nonces)
         let game: any GameSession
         if info.isSealed {

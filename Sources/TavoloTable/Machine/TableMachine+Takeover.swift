@@ -28,9 +28,10 @@ extension TableMachine {
             return
         }
         play?.absence.graceOver.insert(member)
-        if possibleVoters < quorum || sealedSeatsCannotPass(member) {
+        let sealedPlayer = sealedSeatsCannotPass(member)
+        if possibleVoters < quorum || sealedPlayer {
             let why =
-                sealedSeatsCannotPass(member)
+                sealedPlayer
                 ? "a sealed table of two players cannot give a player's seats to a bot (its secret left with it)"
                 : "no majority can vote a bot in"
             emit(
