@@ -205,19 +205,25 @@ struct Move: ParsableCommand {
         // A bare word is the move's string form, which every game's move decodes from.
         let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
         let client = try nodeOptions.connect()
-        try Self.check(move, value, against: try callNode(client, .state(table: table)))
-        _ = try callNode(client, .move(table: table, move: value))
+        let chosen = try Self.resolve(move, value, against: try callNode(client, .state(table: table)))
+        _ = try callNode(client, .move(table: table, move: chosen))
         print("played \(move)")
     }
 
-    /// Refuses, in the game's words, a move that is not one of the seat's legal moves now, before the node sees it:
-    /// the node's refusal may describe the move as if it had been played (an Othello board after it).
-    static func check(_ text: String, _ value: JSONValue, against s: TableState) throws {
+    /// The legal move `text` names: the move itself, or the option whose key or label it is (`tavolo state` lists
+    /// `flee, open R1`, whose key `R1` alone would decode as a play, not a flee). Refuses, in the game's words, a
+    /// move that is not one of the seat's legal moves now, before the node sees it: the node's refusal may describe
+    /// the move as if it had been played (an Othello board after it).
+    static func resolve(_ text: String, _ value: JSONValue, against s: TableState) throws -> JSONValue {
         let legal = s.legalMoves
-        guard !legal.contains(value) else { return }
+        guard !legal.contains(value) else { return value }
         let options = GameBoards.options(game: s.info.game, legal: legal.map(\.jsonBytes))
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if options.contains(where: { $0.key.lowercased() == word || $0.label.lowercased() == word }) { return }
+        if let option = options.first(where: { $0.key.lowercased() == word || $0.label.lowercased() == word }),
+            let chosen = try? JSONValue(json: option.json)
+        {
+            return chosen
+        }
         if s.info.phase.isOver { throw CleanExit.failure("\(s.info.id) is over: no more moves") }
         guard !options.isEmpty else {
             let whose = s.turn.map { "seat \($0) is to play" } ?? "nobody is to play now"

@@ -76,6 +76,26 @@ final class CommandWordsTests: DaemonTestCase {
         XCTAssertEqual(ok.status, 0, ok.combined)
     }
 
+    /// `tavolo move` took a word only if the node decoded it as a move: `pass` in a Briscola chiamata auction (and a
+    /// Spirits! flee, listed as `flee, open R1`) were listed as moves and then refused as malformed. A move named by
+    /// its key or by its label is sent as the legal move it names.
+    func testAMoveNamedAsTheListNamesItIsPlayed() throws {
+        try startNode()
+        let info = try client(0).call(.host(game: "briscola", players: 5, sealed: false))
+        _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
+        for seat in 1..<5 { _ = try client(0).call(.join(table: info.id, game: nil, seat: seat, bot: "random")) }
+        _ = try client(0).call(.start(table: info.id))
+        try harness.eventually("seat 0 to bid", seconds: 30) {
+            (try? client(0).call(.state(table: info.id)).legalMoves.isEmpty) == false
+        }
+        let before = try client(0).call(.state(table: info.id)).moveNumber ?? 0
+        let r = try run(["move", info.id.rawValue, "pass"])
+        XCTAssertEqual(r.status, 0, r.combined)
+        try harness.eventually("the pass played", seconds: 15) {
+            (try? client(0).call(.state(table: info.id)).moveNumber ?? 0).map { $0 > before } ?? false
+        }
+    }
+
     /// Every SIGTERM with a client attached printed NIO's `ERROR: Cannot schedule tasks on an EventLoop that has
     /// already shut down`: the clients now go before the mesh's loop stops.
     func testSIGTERMWithAWatcherAttachedEndsCleanly() throws {
