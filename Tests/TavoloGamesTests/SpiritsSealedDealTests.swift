@@ -74,4 +74,19 @@ final class SpiritsSealedDealTests: XCTestCase {
         XCTAssertEqual(finding.seat, liar)
         XCTAssertEqual(finding.error.code, .illegal)
     }
+
+    /// A sealed node's state holds placeholders for the cards it has not seen, so a flee the table took (on trust,
+    /// §14.10) can come with a hand that could follow. `tavolo state` described it as `flee, open R1 (rejected:
+    /// move/illegal …)` at every sealed table: the description says what every seat saw, as the public rules take it.
+    func testAFleeIsDescribedAsPlayedWhateverTheHandHolds() throws {
+        let game = try play(players: 4, seed: 4, deals: deals(13))
+        let k = try XCTUnwrap(
+            game.before.indices.first { game.before[$0].phase == .follow && !game.before[$0].playableKinds.isEmpty })
+        let state = game.before[k]
+        let held = try XCTUnwrap(
+            SpiritsCardCounts.fullDeck.cards.first { state.hands[state.turnSeat].count(of: $0) > 0 })
+        let text = state.describe(.flee(open: held))
+        XCTAssertFalse(text.contains("rejected"), text)
+        XCTAssertTrue(text.contains("flees, takes a ghost"), text)
+    }
 }

@@ -12,7 +12,10 @@ extension SpiritsState {
 
     func describe(_ move: SpiritsMove, revealing: Bool) -> String {
         var after = self
-        do { try after.apply(move) } catch { return "\(move) (rejected: \(error))" }
+        // A flee's "no legal card" is taken on trust, as a sealed deck's public rules take it (§14.10): a sealed
+        // node's state is a completion whose unseen cards are placeholders, so checking that hand would call a
+        // flee every seat saw rejected.
+        do { try after.apply(move, trustingFlee: true) } catch { return "\(move) (rejected: \(error))" }
         var lines: [String] = []
         if moveNumber == 0 { lines += roundStartLines(reason: "chosen at random", revealing: revealing) }
         var text = ""
