@@ -129,6 +129,10 @@ extension TableMachine {
         }
         // A sealed table's seat plays once its cards are open here (§14.8 steps 3 and 5).
         guard sealedReady else { return false }
+        if let move = takeSealedJournalMove(number, seat: seat, s) {
+            sendMove(number, seat: seat, move: move)
+            return true
+        }
         if let bot = info.seats[seat].bot {
             let move: AnyGameMove
             do {
@@ -147,34 +151,6 @@ extension TableMachine {
             emit(.yourTurn(seat: seat, moveNumber: number))
         }
         return false
-    }
-
-    /// The local user's move for the human seat to play.
-    mutating func playLocalMove(_ json: JSONValue) throws(TableError) {
-        if session?.isSimultaneous == true { return try playLocalRaceMove(json) }
-        guard info.phase == .playing, let s = session else {
-            if info.phase == .paused {
-                throw TableError(.paused, "table \(id) is paused: \(absentNames) lost; moves wait for them")
-            }
-            throw TableError(.notPlaying, "table \(id) is \(info.phase.rawValue)")
-        }
-        guard !replaced.contains(me) else {
-            throw TableError(
-                .notYourTurn, "you were voted out of table \(id): a bot plays your seat; you follow the game")
-        }
-        guard let seat = s.turn.seat, info.seats[seat].owner == me, info.seats[seat].bot == nil else {
-            throw TableError(.notYourTurn, "it is not a seat of yours to play")
-        }
-        guard sealedReady else { throw TableError(.notYourTurn, "your cards are still being opened: a moment") }
-        let move: AnyGameMove
-        do { move = try s.decodeMove(json) } catch { throw TableError(TableErrorCode(error.code), error.message) }
-        let legal = s.legalMoves()
-        guard legal.contains(move) else {
-            let options = legal.map(\.json.jsonText).joined(separator: " ")
-            throw TableError(.illegal, "\(move) is not a legal move; legal: \(options)")
-        }
-        sendMove(s.moveNumber, seat: seat, move: move)
-        progress()
     }
 
     /// Sends this node's move to the table and applies it here.

@@ -83,10 +83,35 @@ extension TableMachine {
                 throw fail("a journaled secret is refused: \(error.detail)")
             }
         }
-        stage = .playing(
-            Self.restoredPlay(saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round))
+        var restored = Self.restoredPlay(
+            saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round)
+        // A member alone at its table has nobody to catch the moves up from: it plays its journal's moves again
+        // itself, each card opened with its own share, the only one (§14.12).
+        if info.members == [ctx.me], secret != nil { restored.sealedJournalMoves = saved.moves }
+        stage = .playing(restored)
         do { try beginFirstDeal(game) } catch { throw fail("its first deal cannot begin again: \(error.detail)") }
         info.phase = .paused
+    }
+
+    /// The move a restarted lone member's seat `seat` played as move `number` before the restart, taken from its
+    /// journal (its bot's stream moved on as if it chose it again); nil once the journal is played again, or if the
+    /// game went another way (said once, and the rest dropped: the seat plays on as it would have).
+    mutating func takeSealedJournalMove(_ number: Int, seat: Int, _ s: any GameSession) -> AnyGameMove? {
+        guard let logged = play?.sealedJournalMoves.first else { return nil }
+        guard logged.number == number, logged.seat == seat, logged.before == (hashes.last ?? s.stateHash).hex,
+            let move = try? s.decodeMove(logged.move)
+        else {
+            play?.sealedJournalMoves = []
+            out.append(
+                .log(
+                    .error,
+                    "table \(id): its journal's move \(logged.number) does not replay; the game goes on from move \(number)"
+                ))
+            return nil
+        }
+        play?.sealedJournalMoves.removeFirst()
+        if let bot = info.seats[safe: seat]?.bot { _ = try? s.botMove(kind: bot) }
+        return move
     }
 
     /// Moves played apart at a sealed table (§9.12): they cannot be taken back one by one (each card opened with

@@ -108,6 +108,9 @@ struct TablePlayState {
     /// An heir's messages, and pieces released to this node as an heir, that came before this node passed the seats
     /// they depend on (§14.11): tried again after each pass, a few at most.
     var sealedWaiting: [(from: NodeID, message: SealedMessage)] = []
+    /// A sealed table this node alone plays, restarted: its journal's moves, played again in order by its own seats
+    /// (`TableMachine+SealedResume.swift`). Nobody else holds them to catch them up from.
+    var sealedJournalMoves: [GameLog.LoggedMove] = []
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.
