@@ -85,18 +85,23 @@ extension TableMachine {
         }
         var restored = Self.restoredPlay(
             saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round)
-        // A member alone at its table has nobody to catch the moves up from: it plays its journal's moves again
-        // itself, each card opened with its own share, the only one (§14.12).
-        if info.members == [ctx.me], secret != nil { restored.sealedJournalMoves = saved.moves }
+        // A member whose table has nobody to catch it up (alone at it, or every member restarted) plays its own seats'
+        // journaled moves again, each card opened as when it was first played; the others' moves come from them,
+        // played again the same way, or in a catch-up from a member that kept them (§14.12). Not once seats passed:
+        // an inherited seat's moves are its heir's bot's to make again.
+        if secret != nil, (saved.takeovers ?? []).isEmpty { restored.sealedJournalMoves = saved.moves }
         stage = .playing(restored)
         do { try beginFirstDeal(game) } catch { throw fail("its first deal cannot begin again: \(error.detail)") }
         info.phase = .paused
     }
 
-    /// The move a restarted lone member's seat `seat` played as move `number` before the restart, taken from its
-    /// journal (its bot's stream moved on as if it chose it again); nil once the journal is played again, or if the
-    /// game went another way (said once, and the rest dropped: the seat plays on as it would have).
+    /// The move this node's seat `seat` played as move `number` before a restart, from its journal (a bot's stream
+    /// moves on as if it chose it again); nil when the journal holds no move of it there. Entries before `number` were
+    /// caught up or are the others'. A journaled move that no longer fits the game (another seat, another state) ends
+    /// the replay, said once: the seats play on as they would have.
     mutating func takeSealedJournalMove(_ number: Int, seat: Int, _ s: any GameSession) -> AnyGameMove? {
+        guard play?.sealedJournalMoves.isEmpty == false else { return nil }
+        play?.sealedJournalMoves.removeAll { $0.number < number }
         guard let logged = play?.sealedJournalMoves.first else { return nil }
         guard logged.number == number, logged.seat == seat, logged.before == (hashes.last ?? s.stateHash).hex,
             let move = try? s.decodeMove(logged.move)
@@ -104,7 +109,7 @@ extension TableMachine {
             play?.sealedJournalMoves = []
             out.append(
                 .log(
-                    .error,
+                    .warning,
                     "table \(id): its journal's move \(logged.number) does not replay; the game goes on from move \(number)"
                 ))
             return nil
@@ -130,6 +135,8 @@ extension TableMachine {
             let messages = try game.sealed.takeDeals(of: old)
             play.absence = current.absence
             play.yourTurnAnnounced = current.yourTurnAnnounced
+            // The moves played apart go: the table's come in the catch-up.
+            play.sealedJournalMoves = []
             stage = .playing(play)
             (log.moves, log.deals) = ([], [])
             (log.winners, log.scores, log.finalHash, log.sealedCheaters) = (nil, nil, nil, nil)
