@@ -56,7 +56,7 @@ final class SealedTableSimulationTests: XCTestCase {
                 sim.run()
                 runs += 1
                 if scenario.nodeCount > c.players { seatless += 1 }
-                let failures = sim.check().map(\.description) + sealedProblems(sim)
+                let failures = sim.check().map(\.description) + Self.sealedProblems(sim)
                 // What §14.14 lists as not done yet stops the table with `sealed/unsupported`: counted, not failed.
                 if let limit = failures.first(where: { $0.contains(StopCode.sealedUnsupported.rawValue) }) {
                     limited.append("\(c) seed \(seed): \(limit)")
@@ -115,14 +115,14 @@ final class SealedTableSimulationTests: XCTestCase {
             var sim = TableSimulation(
                 Self.scenario(c, seed: entry.seed, seatedHost: entry.seatedHost), keepTrace: false)
             sim.run()
-            let failures = sim.check().map(\.description) + sealedProblems(sim)
+            let failures = sim.check().map(\.description) + Self.sealedProblems(sim)
             XCTAssertEqual(failures, [], "\(entry.case) seed \(entry.seed) (\(entry.found))")
         }
     }
 
     /// A sealed game that finished was audited at every member that finished it, and named nobody: no fault was a
     /// lie, so a member named is a member whose secret the audit missed.
-    func sealedProblems(_ sim: TableSimulation) -> [String] {
+    static func sealedProblems(_ sim: TableSimulation) -> [String] {
         guard let id = sim.id else { return [] }
         return sim.scenario.members.compactMap { i in
             guard let log = sim.net.table(i, id)?.log, log.finalHash != nil, log.stopped == nil else { return nil }

@@ -153,6 +153,11 @@ struct TableSimulation {
         case .hostLost where f.duration == nil || f.other == 1: crash(f.node, for: f.duration)
         case .hostLost: cutOff([f.node], for: f.duration)
         case .gone: crash(f.node, for: nil)
+        case .powerCut:
+            // Every node, each back a few ms after the one before (machines do not boot in step).
+            for (k, i) in (0..<net.count).filter({ net.nodes[$0].isUp }).enumerated() {
+                crash(i, for: (f.duration ?? 0) + Int64(k) * 30)
+            }
         case .partition: cutOff(f.side, for: f.duration)
         case .flap:
             net.cut(f.node, f.other)

@@ -41,6 +41,15 @@ enum FaultKind: String, CaseIterable, Hashable {
     case flap
     /// A member killed for good: a bot takes its seats; a table of two is abandoned by the other's user.
     case gone
+    /// Every node killed at once and restarted within the grace (a power cut at the party): nobody holds a move the
+    /// others lack, so each must play on from its own journal. Not in `cycled`: its own test runs it.
+    case powerCut = "power-cut"
+
+    /// The faults seeds cycle through, and a seed's second fault is drawn from: the kinds as they were before
+    /// `powerCut`, so every seed keeps the scenario it had.
+    static let cycled: [FaultKind] = [
+        .none, .restart, .pauseWithin, .pausePast, .hostLost, .forfeit, .partition, .flap, .gone,
+    ]
 }
 
 /// A fault planned by the scenario: injected when some member's log first holds `trigger` moves.
@@ -96,7 +105,7 @@ struct SimulationScenario: CustomStringConvertible {
         takeoverBot = rng.below(3) == 0 ? nil : kinds[rng.below(kinds.count)]
         spikeChance = [0, 2, 10][rng.below(3)]
         var chosen = [primary]
-        if rng.below(4) == 0 { chosen.append(FaultKind.allCases[rng.below(FaultKind.allCases.count)]) }
+        if rng.below(4) == 0 { chosen.append(FaultKind.cycled[rng.below(FaultKind.cycled.count)]) }
         faults = chosen.filter { $0 != .none }.map { plan($0, &rng) }.sorted { $0.trigger < $1.trigger }
     }
 
@@ -172,6 +181,9 @@ struct SimulationScenario: CustomStringConvertible {
             f.other = others[rng.below(others.count)]
             f.duration = Int64(10 + rng.below(2_000))
         case .gone: f.duration = nil
+        case .powerCut:
+            f.node = 0
+            f.duration = within(&rng)
         }
         return f
     }

@@ -87,9 +87,8 @@ extension TableMachine {
             saved, seed: seed, MoveSequencer(game: game), verifiedDeal: 0, me: ctx.me, round: round)
         // A member whose table has nobody to catch it up (alone at it, or every member restarted) plays its own seats'
         // journaled moves again, each card opened as when it was first played; the others' moves come from them,
-        // played again the same way, or in a catch-up from a member that kept them (§14.12). Not once seats passed:
-        // an inherited seat's moves are its heir's bot's to make again.
-        if secret != nil, (saved.takeovers ?? []).isEmpty { restored.sealedJournalMoves = saved.moves }
+        // played again the same way, or in a catch-up from a member that kept them (§14.12).
+        if secret != nil { restored.sealedJournalMoves = saved.moves }
         stage = .playing(restored)
         do { try beginFirstDeal(game) } catch { throw fail("its first deal cannot begin again: \(error.detail)") }
         info.phase = .paused
@@ -115,7 +114,12 @@ extension TableMachine {
             return nil
         }
         play?.sealedJournalMoves.removeFirst()
-        if let bot = info.seats[safe: seat]?.bot { _ = try? s.botMove(kind: bot) }
+        // The seat's bot moves on as if it chose the move again: an inherited seat's own stream (§9.12), else its bot's.
+        if let kind = inheritedBot(seat) {
+            _ = try? heirMove(seat: seat, number: number, kind: kind)
+        } else if let bot = info.seats[safe: seat]?.bot {
+            _ = try? s.botMove(kind: bot)
+        }
         return move
     }
 
