@@ -129,9 +129,12 @@ extension TableMachine {
         }
         // A sealed table's seat plays once its cards are open here (§14.8 steps 3 and 5).
         guard sealedReady else { return false }
-        if let move = takeSealedJournalMove(number, seat: seat, s) {
+        switch sealedJournalTurn(number, seat: seat, s) {
+        case .play(let move):
             sendMove(number, seat: seat, move: move)
             return true
+        case .wait: return false
+        case .none: break
         }
         if let bot = info.seats[seat].bot {
             let move: AnyGameMove

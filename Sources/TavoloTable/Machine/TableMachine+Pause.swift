@@ -109,6 +109,8 @@ extension TableMachine {
             return dropped(message, from: from)
         }
         // Back, however far ahead: its votes came before this sync, so this node counted them already (§9.10).
+        // Before it resumes play here: a restarted member then waits for the catch-up of moves its journal holds.
+        if !replaced.contains(from) { noteSyncForJournal(moves: moves) }
         memberReturned(from)
         guard moves >= 0, moves <= s.moveNumber + Self.maxPending else { return dropped(message, from: from) }
         if s.isSimultaneous { return handleRaceSync(from: from, moves: moves, hash: hash) }

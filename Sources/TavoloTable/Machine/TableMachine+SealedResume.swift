@@ -94,14 +94,24 @@ extension TableMachine {
         info.phase = .paused
     }
 
-    /// The move this node's seat `seat` played as move `number` before a restart, from its journal (a bot's stream
-    /// moves on as if it chose it again); nil when the journal holds no move of it there. Entries before `number` were
-    /// caught up or are the others'. A journaled move that no longer fits the game (another seat, another state) ends
-    /// the replay, said once: the seats play on as they would have.
-    mutating func takeSealedJournalMove(_ number: Int, seat: Int, _ s: any GameSession) -> AnyGameMove? {
-        guard play?.sealedJournalMoves.isEmpty == false else { return nil }
+    /// What this node's seat `seat` does at move `number` after a restart, from its journal (§14.12).
+    enum JournalTurn {
+        /// Its journaled move, played again (a bot's stream moved on as if it chose it again).
+        case play(AnyGameMove)
+        /// Nothing yet: a member's sync said it holds this move, which its catch-up brings.
+        case wait
+        /// No journaled move: the seat plays as it would have.
+        case none
+    }
+
+    /// Entries before `number` were caught up or are the others'. A journaled move that no longer fits the game
+    /// (another seat, another state) ends the replay, said once: the seats play on as they would have.
+    mutating func sealedJournalTurn(_ number: Int, seat: Int, _ s: any GameSession) -> JournalTurn {
+        guard play?.sealedJournalMoves.isEmpty == false else { return .none }
         play?.sealedJournalMoves.removeAll { $0.number < number }
-        guard let logged = play?.sealedJournalMoves.first else { return nil }
+        guard let logged = play?.sealedJournalMoves.first else { return .none }
+        // Played again to a member that holds it, it would only be refused as stale (and shown as refused).
+        if number < play?.sealedJournalAhead ?? 0 { return .wait }
         guard logged.number == number, logged.seat == seat, logged.before == (hashes.last ?? s.stateHash).hex,
             let move = try? s.decodeMove(logged.move)
         else {
@@ -111,7 +121,7 @@ extension TableMachine {
                     .warning,
                     "table \(id): its journal's move \(logged.number) does not replay; the game goes on from move \(number)"
                 ))
-            return nil
+            return .none
         }
         play?.sealedJournalMoves.removeFirst()
         // The seat's bot moves on as if it chose the move again: an inherited seat's own stream (§9.12), else its bot's.
@@ -120,7 +130,15 @@ extension TableMachine {
         } else if let bot = info.seats[safe: seat]?.bot {
             _ = try? s.botMove(kind: bot)
         }
-        return move
+        return .play(move)
+    }
+
+    /// A member's sync while this node still has journaled moves to play again: how far the table is elsewhere.
+    mutating func noteSyncForJournal(moves: Int) {
+        guard play?.sealedJournalMoves.isEmpty == false, let ahead = play?.sealedJournalAhead, moves > ahead else {
+            return
+        }
+        play?.sealedJournalAhead = moves
     }
 
     /// Moves played apart at a sealed table (§9.12): they cannot be taken back one by one (each card opened with

@@ -111,6 +111,8 @@ struct TablePlayState {
     /// A sealed table this node alone plays, restarted: its journal's moves, played again in order by its own seats
     /// (`TableMachine+SealedResume.swift`). Nobody else holds them to catch them up from.
     var sealedJournalMoves: [GameLog.LoggedMove] = []
+    /// The most moves a member's sync said it holds while those are played again: its catch-up brings them.
+    var sealedJournalAhead = 0
 }
 
 /// Lost members, votes and takeovers (§9.10–9.13): `TableMachine+Pause.swift`, `+Takeover.swift`, `+Spectator.swift`.
