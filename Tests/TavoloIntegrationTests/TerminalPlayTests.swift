@@ -17,8 +17,8 @@ final class TerminalPlayTests: DaemonTestCase {
     var tavolo: String { harness.binary.deletingLastPathComponent().appendingPathComponent("tavolo").path }
 
     /// Hosts a table on node 0 with `seats` (node index, bot or nil for the person), starts it, returns its id.
-    func startTable(_ game: String, _ seats: [(node: Int, bot: String?)]) throws -> TableID {
-        let info = try client(0).call(.host(game: game, players: seats.count))
+    func startTable(_ game: String, _ seats: [(node: Int, bot: String?)], sealed: Bool = false) throws -> TableID {
+        let info = try client(0).call(.host(game: game, players: seats.count, sealed: sealed))
         try harness.eventually("node 1 sees \(info.id)", seconds: 15) {
             (try? client(1).call(.tables).contains { $0.id == info.id }) == true
         }
@@ -115,6 +115,31 @@ final class TerminalPlayTests: DaemonTestCase {
         }
         try checkMoveTextsArePublic(id, forbidden: "hand [ROYGBP][1-3]|draws [ROYGBP][1-3]|deal: ")
         try checkResult(again, last, table: id, scores: "Ghosts (lower is better):")
+    }
+
+    /// Sealed, as `tavolo host spirits` deals by default: every flee was listed as `flee, open R1 (rejected: …)` (the
+    /// node checked it against the placeholders of the hands it cannot see), and the end says the deck's verdict.
+    func testSealedSpiritsInTheTerminal() throws {
+        let id = try startTable("spirits", [(0, nil), (1, "heuristic"), (0, "random")], sealed: true)
+        let term = try terminal(id, "sps")
+        try term.waitFor("the person's first turn") { $0.contains("▶ YOUR TURN — seat 0 — you (") }
+        var turn = 0
+        let last = try playToTheEnd(term) { _ in
+            turn += 1
+            return turn % 2 == 0 ? ["Right", "Enter"] : ["1", "Enter"]
+        }
+        XCTAssertTrue(last.contains("Deck verified."), last)
+        for node in 0..<2 {
+            // Every move's text, from the node's complete game log.
+            let file = URL(fileURLWithPath: harness.nodes[node].stateDir).appendingPathComponent("games/\(id).json")
+            let log = try JSONDecoder().decode(GameLog.self, from: Data(contentsOf: file))
+            let texts = log.moves.map(\.text)
+            XCTAssertTrue(texts.contains { $0.contains("flees") }, "node \(node): no flee to check in this game")
+            XCTAssertFalse(
+                texts.contains { $0.contains("rejected") }, "node \(node): \(texts.filter { $0.contains("rejected") })")
+        }
+        try checkMoveTextsArePublic(id, forbidden: "hand [ROYGBP][1-3]|draws [ROYGBP][1-3]|deal: ")
+        try checkResult(term, last, table: id, scores: "Ghosts (lower is better):")
     }
 
     func testBriscolaForFourInTheTerminal() throws {
