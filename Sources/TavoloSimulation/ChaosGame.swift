@@ -19,11 +19,12 @@ extension ChaosSimulation {
         let host = 0
         let id = try hostFullTable(host: host)
         let faults = Self.faults(peers: options.peers, onTestHosts: options.onTestHosts)
-        let fault = faults[next(faults.count)]
+        let drawn = faults[next(faults.count)]
+        let fault = options.powerCut ? .powerCut : drawn
         let victim = fault == .hostKill ? host : 1 + next(options.peers - 1)
         let at = 3 + next(25)
         var report = GameReport(
-            table: id.rawValue, fault: fault, victim: fault == .none ? nil : names[victim],
+            table: id.rawValue, fault: fault, victim: fault == .none || fault == .powerCut ? nil : names[victim],
             faultAtMove: fault == .none ? nil : at, cutSeconds: nil, moves: 0, finished: false, agreed: false,
             resumed: false, takenOver: false, movesLost: 0, problem: nil, wallMs: 0)
         // Nodes expected to finish the game (a member voted out is no longer one).
@@ -91,6 +92,16 @@ extension ChaosSimulation {
             }
             if fault == .hostKill || endedFirst { expected.removeAll { $0 == victim } }
             if endedFirst && fault == .killRestart { return false }
+        case .powerCut:
+            // Every node at once: nobody keeps the moves to catch the others up from, each goes on from its journal.
+            let applied = (0..<options.peers).map { (try? state($0, id))?.moveNumber ?? 0 }
+            for i in 0..<options.peers { signal(i, SIGKILL) }
+            let logs = (0..<options.peers).map { gameLog($0, id) }
+            for i in 0..<options.peers { report.movesLost += max(0, applied[i] - (logs[i]?.moves.count ?? 0)) }
+            Thread.sleep(forTimeInterval: 1)
+            for i in 0..<options.peers { try start(i) }
+            // Over at every node before the cut: a restart lists the table no more (unfinished games only).
+            if logs.allSatisfy({ $0?.table.phase.isOver == true }) { return false }
         case .stopWithinGrace:
             signal(victim, SIGSTOP)
             Thread.sleep(forTimeInterval: Double(options.grace) / 2)
@@ -177,7 +188,8 @@ extension ChaosSimulation {
         report.moves = states.first?.moveNumber ?? 0
         report.takenOver = states.contains { !$0.takeovers.isEmpty }
         report.resumed =
-            [.killRestart, .stopWithinGrace, .cutHeal].contains(report.fault) && report.finished && !report.takenOver
+            [.killRestart, .stopWithinGrace, .cutHeal, .powerCut].contains(report.fault) && report.finished
+            && !report.takenOver
         if report.problem == nil, !ended {
             report.problem = states.compactMap(\.stopped).first ?? "not finished"
         }

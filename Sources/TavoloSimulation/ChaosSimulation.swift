@@ -26,6 +26,8 @@ public final class ChaosSimulation: @unchecked Sendable {
         public var onTestHosts = false
         /// Every table dealt from a sealed deck (PROTOCOL.md §14).
         public var sealed = false
+        /// Every game's fault is a power cut: every node killed at once and started again (`Fault.powerCut`).
+        public var powerCut = false
 
         public init(peers: Int, game: String, games: Int, seed: UInt64, bot: String, daemonPath: String) {
             self.peers = peers
@@ -45,9 +47,14 @@ public final class ChaosSimulation: @unchecked Sendable {
         case hostKill = "host-kill"
         /// On test hosts only: the victim's cable pulled, plugged back after a seeded delay within or past the grace.
         case cutHeal = "cut-heal"
+        /// With `--power-cut` only: every node `kill -9`ed at once and started again a second later, within the grace.
+        case powerCut = "power-cut"
 
-        /// The faults drawn: `cut-heal` only on test hosts (last, so a seed draws the same faults on `lo` as before).
-        static func drawn(onTestHosts: Bool) -> [Fault] { onTestHosts ? allCases : allCases.filter { $0 != .cutHeal } }
+        /// The faults drawn: `cut-heal` only on test hosts (last, so a seed draws the same faults on `lo` as before);
+        /// never `power-cut`, which `--power-cut` asks for.
+        static func drawn(onTestHosts: Bool) -> [Fault] {
+            allCases.filter { $0 != .powerCut && (onTestHosts || $0 != .cutHeal) }
+        }
     }
 
     public struct GameReport: Codable, Sendable {

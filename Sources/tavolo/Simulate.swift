@@ -49,6 +49,12 @@ struct Simulate: ParsableCommand {
             them, and the run fails unless every node's audit verifies every game (with --chaos too: restarts, heirs).
             """)
     var sealed = false
+    @Flag(
+        help: """
+            With --chaos: every game's fault is a power cut instead, every node killed with kill -9 at once and \
+            started again a second later (within the grace): each must go on from its own journal.
+            """)
+    var powerCut = false
 
     func validate() throws {
         guard let entry = GameCatalog.standard[game] else {
@@ -63,6 +69,7 @@ struct Simulate: ParsableCommand {
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
         guard (0...1).contains(dropDatagrams) else { throw ValidationError("--drop-datagrams must be in 0...1") }
         guard pace > 0, pace <= 200 else { throw ValidationError("--pace must be between 0 and 200 moves per second") }
+        if powerCut && !chaos { throw ValidationError("--power-cut is a fault of --chaos: add --chaos") }
         if chaos && packetLogs != nil { throw ValidationError("--chaos runs without packet logs") }
         if chaos && peers < 2 { throw ValidationError("--chaos needs at least 2 peers (a fault needs another node)") }
         if chaos && !(2...600).contains(grace) { throw ValidationError("--grace is 2-600 seconds") }

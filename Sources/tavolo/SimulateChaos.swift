@@ -12,6 +12,7 @@ extension Simulate {
         options.grace = grace
         options.onTestHosts = hosts
         options.sealed = sealed
+        options.powerCut = powerCut
         let quiet = json
         let chaos = ChaosSimulation(options: options) { line in if !quiet { FileHandleStderr.write(line) } }
         SimulationSignals.install { chaos.stopAll() }
@@ -26,7 +27,7 @@ extension Simulate {
             for (i, g) in report.games.enumerated() {
                 print(
                     "game \(i + 1): \(g.fault.rawValue)"
-                        + (g.victim.map { " of \($0) at move \(g.faultAtMove ?? 0)" } ?? "")
+                        + (g.victim.map { " of \($0)" } ?? "") + (g.faultAtMove.map { " at move \($0)" } ?? "")
                         + (g.cutSeconds.map { " for \(String(format: "%.0f", $0)) s" } ?? "")
                         + ", \(counted(g.moves, "move")), \(g.outcomeText), "
                         + "\(g.agreed ? "agreed" : "DISAGREED")\(g.resumed ? ", resumed" : "")"
