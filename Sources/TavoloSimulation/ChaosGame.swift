@@ -98,6 +98,7 @@ extension ChaosSimulation {
             for i in 0..<options.peers { signal(i, SIGKILL) }
             let logs = (0..<options.peers).map { gameLog($0, id) }
             for i in 0..<options.peers { report.movesLost += max(0, applied[i] - (logs[i]?.moves.count ?? 0)) }
+            cutLogs = logs.enumerated().reduce(into: [:]) { $0[$1.offset] = $1.element?.moves }
             Thread.sleep(forTimeInterval: 1)
             for i in 0..<options.peers { try start(i) }
             // Over at every node before the cut: a restart lists the table no more (unfinished games only).
@@ -193,6 +194,17 @@ extension ChaosSimulation {
         if report.problem == nil, !ended {
             report.problem = states.compactMap(\.stopped).first ?? "not finished"
         }
+        // After a power cut, each node's log must begin with what its log held when the power went: a node that
+        // began the game again would play another one, and every node could still agree on it.
+        for (node, before) in cutLogs where expected.contains(node) {
+            let now = Self.bySeat(gameLog(node, id)?.moves ?? [])
+            for (seat, moves) in Self.bySeat(before) {
+                let kept = now[seat] ?? []
+                report.movesLost +=
+                    zip(moves, kept).count { $0.after != $1.after } + max(0, moves.count - kept.count)
+            }
+        }
+        cutLogs = [:]
         // Compared seat by seat: a race's moves reach each node in its own interleaving (§10.1); each seat's own
         // sequence is the same everywhere, or one node's is the start of another's.
         let logs = expected.compactMap { gameLog($0, id)?.moves }

@@ -116,6 +116,8 @@ public final class ChaosSimulation: @unchecked Sendable {
     /// Holder processes of the test hosts (`onTestHosts`), one per node.
     private var holders: [pid_t] = []
     var keepLogs = false
+    /// A power cut's logs on disk right after it, by node: each must begin the log that node ends with.
+    var cutLogs: [Int: [GameLog.LoggedMove]] = [:]
     private var rng: UInt64
 
     public init(options: Options, log: @escaping (String) -> Void) {

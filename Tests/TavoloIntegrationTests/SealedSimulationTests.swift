@@ -54,4 +54,24 @@ final class SealedSimulationTests: DaemonTestCase {
         }
         XCTAssertTrue(report.games[1].resumed, "the restarted member resumed its sealed game")
     }
+
+    /// `--chaos --power-cut`: every node killed at once and started again at a sealed table; each goes on from its own
+    /// journal, and every game ends agreed, "deck verified", each node's log beginning with what it held at the cut
+    /// (PROTOCOL.md §14.12). Bots alone cannot tell the fix from the bug: before it the members began the game again
+    /// from move 0 and their bots, deterministic, played the same moves again. A person's moves were lost:
+    /// `SealedHeirIntegrationTests.testEveryMemberKilledTogetherResumesWithEveryMove` is the test that fails without it.
+    func testAPowerCutAtASealedTableLosesNothing() throws {
+        let sim = try simulate([
+            "--chaos", "--power-cut", "--sealed", "--peers", "3", "--game", "briscola", "--bot", "random", "--games",
+            "2", "--seed", "2", "--json",
+        ])
+        XCTAssertEqual(sim.status, 0, "\(sim.stderr) \(sim.stdout)")
+        let report = try JSONDecoder().decode(ChaosSimulation.Report.self, from: Data(sim.stdout.utf8))
+        XCTAssertEqual(report.games.map(\.fault), [.powerCut, .powerCut])
+        for g in report.games {
+            XCTAssertTrue(g.finished && g.agreed && g.resumed, "\(g)")
+            XCTAssertEqual(g.deck, "deck verified", "\(g)")
+            XCTAssertEqual(g.movesLost, 0, "\(g)")
+        }
+    }
 }
