@@ -17,10 +17,11 @@ struct Play: ParsableCommand {
             """)
 
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id (see `tavolo tables`).") var table: TableID
+    @Argument(help: "The table's id (see `tavolo tables`; default: your one table in play).") var table: TableID?
 
     func run() throws {
         let client = try nodeOptions.connect()
+        let table = try self.table ?? yourTable(client)
         let wake = DispatchSemaphore(value: 0)
         let events = TableEventFeed(try nodeOptions.connect(timeout: nil), table: table, wake: wake)
         let session = PlaySession(table: table, client: client, events: events)

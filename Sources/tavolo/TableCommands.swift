@@ -198,13 +198,21 @@ struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a move for your seat: e4, R3, 9B, or the game's move as JSON (see `tavolo state`).")
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: TableID
-    @Argument(help: "The move: a bare move (e4) or JSON ('{\"play\":\"R3\"}').") var move: String
+    @Argument(help: "The table's id, then the move; the move alone at your one table in play.") var words: [String]
+
+    func validate() throws {
+        guard (1...2).contains(words.count) else {
+            throw ValidationError("give the move, or the table's id and the move: tavolo move [TABLE] MOVE")
+        }
+        if words.count == 2, TableID(words[0]) == nil { throw ValidationError("'\(words[0])' is not a table id") }
+    }
 
     func run() throws {
+        let move = words[words.count - 1]
         // A bare word is the move's string form, which every game's move decodes from.
         let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
         let client = try nodeOptions.connect()
+        let table = try words.count == 2 ? TableID(words[0])! : yourTable(client)
         let chosen = try Self.resolve(move, value, against: try callNode(client, .state(table: table)))
         _ = try callNode(client, .move(table: table, move: chosen))
         print("played \(move)")
@@ -238,10 +246,11 @@ struct Leave: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Leave a table: during a game you forfeit and a bot plays on.", discussion: TableNotices.leaveHelp)
     @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: TableID
+    @Argument(help: "The table's id (default: your one table in play).") var table: TableID?
 
     func run() throws {
         let client = try nodeOptions.connect()
+        let table = try self.table ?? yourTable(client)
         do { print(try PlaySession.leave(table, client)) } catch { throw CleanExit.failure("\(error)") }
     }
 }
@@ -260,40 +269,6 @@ struct Invite: ParsableCommand {
     func run() throws {
         let request = ControlCall.invite(table: table, seat: seat, node: to)
         print(describe(try callNode(try nodeOptions.connect(), request)))
-    }
-}
-
-struct State: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show a table as your node sees it: turn, your cards, legal moves.")
-    @OptionGroup var nodeOptions: NodeOptions
-    @Argument(help: "The table's id.") var table: TableID
-    @Flag(help: "Print JSON.") var json = false
-
-    func run() throws {
-        let client = try nodeOptions.connect()
-        let s = try callNode(client, .state(table: table))
-        if json { return try printJSON(s) }
-        let shown = nameMarker(client, status: try? client.call(.status), tables: [s.info])
-        print(describe(s.info, names: s.seatNames, shown: shown))
-        if let seed = s.jointSeed {
-            print("joint seed \(seed), move \(s.moveNumber ?? 0), state \(s.stateHash?.hex.prefix(16) ?? "")…")
-        }
-        if let turn = s.turn { print("seat \(turn) to play" + (s.mySeats.contains(turn) ? " — your turn" : "")) }
-        for line in s.lastMoves { print("  \(line)") }
-        // The position and the moves in the game's own words, as `tavolo play` draws them (JSON with --json).
-        let snapshot = PlaySession.snapshot(s, peers: [])
-        let options = GameBoards.options(game: s.info.game, legal: snapshot.legalMoves)
-        if let board = GameBoards.board(for: snapshot) {
-            print(ScreenRenderer.plainText(board.lines(options: options, selected: nil)))
-        }
-        if !options.isEmpty {
-            print("your moves: " + options.map(\.label).joined(separator: " · ") + "  (tavolo move \(table) MOVE)")
-        }
-        if let w = s.winners {
-            print("winners: \(w.map { "seat \($0)" }.joined(separator: ", ")); scores \(s.scores ?? [])")
-        }
-        for line in TableNotices.lines(s, now: Date()) { print(line) }
     }
 }
 

@@ -23,6 +23,11 @@ final class CommandWordsTests: DaemonTestCase {
 
     func othello() throws -> TableID {
         try startNode()
+        return try othelloTable()
+    }
+
+    /// An Othello table of the running node's: its user at seat 0 against a greedy bot, seat 0 to play.
+    func othelloTable() throws -> TableID {
         let info = try client(0).call(.host(game: "othello", players: 2))
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 0, bot: nil))
         _ = try client(0).call(.join(table: info.id, game: nil, seat: 1, bot: "greedy"))
@@ -94,6 +99,26 @@ final class CommandWordsTests: DaemonTestCase {
         try harness.eventually("the pass played", seconds: 15) {
             (try? client(0).call(.state(table: info.id)).moveNumber ?? 0).map { $0 > before } ?? false
         }
+    }
+
+    /// `tavolo state`, `move`, `leave` and `play` needed the table's id even at a node with one table: now the one
+    /// table of the user's not over is taken, and with none (or several) one line says what to type.
+    func testTheOneTableOfYoursNeedsNoId() throws {
+        try startNode()
+        let none = try run(["state"])
+        XCTAssertEqual(none.status, 1, none.combined)
+        XCTAssertEqual(none.stderr, "tavolo: no table of yours in play: name one (tavolo tables lists them)\n")
+        let id = try othelloTable()
+        let state = try run(["state"])
+        XCTAssertEqual(state.status, 0, state.combined)
+        XCTAssertTrue(state.stdout.hasPrefix("\(id)  othello for 2"), state.stdout)
+        let move = try run(["move", "d3"])
+        XCTAssertEqual(move.status, 0, move.combined)
+        XCTAssertEqual(try client(0).call(.state(table: id)).moveNumber.map { $0 >= 1 }, true)
+        _ = try client(0).call(.host(game: "spirits", players: 2))
+        let two = try run(["state"])
+        XCTAssertEqual(two.status, 1, two.combined)
+        XCTAssertTrue(two.stderr.hasPrefix("tavolo: 2 tables of yours: name one of "), two.stderr)
     }
 
     /// Every SIGTERM with a client attached printed NIO's `ERROR: Cannot schedule tasks on an EventLoop that has
