@@ -212,7 +212,8 @@ struct Move: ParsableCommand {
         // A bare word is the move's string form, which every game's move decodes from.
         let value = (try? JSONValue(json: Array(move.utf8))) ?? .string(move)
         let client = try nodeOptions.connect()
-        let table = try words.count == 2 ? TableID(words[0])! : yourTable(client)
+        let given = words.count == 2 ? TableID(words[0]) : nil
+        let table = try given ?? yourTable(client)
         let chosen = try Self.resolve(move, value, against: try callNode(client, .state(table: table)))
         _ = try callNode(client, .move(table: table, move: chosen))
         print("played \(move)")
