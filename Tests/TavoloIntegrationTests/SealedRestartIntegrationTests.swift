@@ -22,17 +22,7 @@ extension SealedHeirIntegrationTests {
             }
             XCTAssertEqual(try state(2, id).legalMoves, before.legalMoves, "\(game): the same hand after the restart")
             try playToTheEnd(2, id, nodes: 3)
-            var states: [TableState] = []
-            try waitFor("\(game): every node ends", seconds: 120) {
-                states = try (0..<3).map { try state($0, id) }
-                return states.allSatisfy { $0.info.phase.isOver }
-            }
-            for (i, st) in states.enumerated() {
-                XCTAssertEqual(st.info.phase, .finished, "\(game): node \(i): \(st.stopped ?? "")")
-                XCTAssertEqual(st.deck, "deck verified", "\(game): node \(i)")
-                XCTAssertEqual(st.takeovers.count, 0, "\(game): node \(i): nobody took a seat")
-            }
-            XCTAssertEqual(Set(states.compactMap(\.stateHash)).count, 1, "\(game): final hashes differ")
+            try checkEveryNodeEndsVerified(id, nodes: 3, game)
             harness.stopAll()
             harness = try DaemonHarness(heartbeatInterval: heartbeat.interval, heartbeatTimeout: heartbeat.timeout)
         }
@@ -68,16 +58,22 @@ extension SealedHeirIntegrationTests {
         for i in 0..<3 { XCTAssertEqual(try state(i, id).stateHash, before[i].stateHash, "node \(i): another state") }
         XCTAssertEqual(try state(2, id).legalMoves, before[2].legalMoves, "the same hand after the restart")
         try playToTheEnd(2, id, nodes: 3)
+        try checkEveryNodeEndsVerified(id, nodes: 3, "briscola")
+    }
+
+    /// Every node ends the game finished on one state, the deck verified, nobody's seat taken.
+    func checkEveryNodeEndsVerified(_ id: TableID, nodes: Int, _ game: String) throws {
         var states: [TableState] = []
-        try waitFor("every node ends", seconds: 120) {
-            states = try (0..<3).map { try state($0, id) }
+        try waitFor("\(game): every node ends", seconds: 120) {
+            states = try (0..<nodes).map { try state($0, id) }
             return states.allSatisfy { $0.info.phase.isOver }
         }
         for (i, st) in states.enumerated() {
-            XCTAssertEqual(st.info.phase, .finished, "node \(i): \(st.stopped ?? "")")
-            XCTAssertEqual(st.deck, "deck verified", "node \(i)")
+            XCTAssertEqual(st.info.phase, .finished, "\(game): node \(i): \(st.stopped ?? "")")
+            XCTAssertEqual(st.deck, "deck verified", "\(game): node \(i)")
+            XCTAssertEqual(st.takeovers.count, 0, "\(game): node \(i): nobody took a seat")
         }
-        XCTAssertEqual(Set(states.compactMap(\.stateHash)).count, 1, "final hashes differ")
+        XCTAssertEqual(Set(states.compactMap(\.stateHash)).count, 1, "\(game): final hashes differ")
     }
 
     /// Plays node `i`'s seat (its first legal move at each of its turns) until the game is over there.
