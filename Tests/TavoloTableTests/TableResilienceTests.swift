@@ -353,4 +353,18 @@ final class TableResilienceTests: XCTestCase {
         _ = try mesh.request(0) { $0.request(info.id, .leave) }.get()
         XCTAssertEqual(mesh.table(0, info.id)?.stopReason?.code, .abandoned)
     }
+
+    /// A node alone at its table (its user and its bot) that leaves ends the table: nobody plays on, and the stop says
+    /// so (it said "a bot plays their seats", and was logged as an error).
+    func testALoneMemberThatLeavesEndsItsTable() throws {
+        var mesh = Mesh(1)
+        let info = try mesh.request(0) { $0.host(game: "othello", players: 2) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .join(seat: 0, bot: nil)) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .join(seat: 1, bot: "greedy")) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .start) }.get()
+        _ = try mesh.request(0) { $0.request(info.id, .leave) }.get()
+        let stop = try XCTUnwrap(mesh.table(0, info.id)?.stopReason)
+        XCTAssertEqual(stop.code, .memberLeft)
+        XCTAssertFalse(stop.reason.contains("a bot plays"), stop.reason)
+    }
 }

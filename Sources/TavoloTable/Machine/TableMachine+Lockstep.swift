@@ -365,7 +365,9 @@ extension TableMachine {
     /// Stops the table with a report; tells the other members when this node found the fault.
     mutating func stop(_ code: StopCode, _ reason: String, broadcast: Bool) {
         guard !info.phase.isOver else { return }
-        out.append(.log(.error, "table \(id) stopped: \(code.rawValue): \(reason)"))
+        // The user's own leave is no fault: said, not raised as an error.
+        let mine = code == .memberLeft || code == .abandoned
+        out.append(.log(mine ? .notice : .error, "table \(id) stopped: \(code.rawValue): \(reason)"))
         if broadcast && !replaced.contains(me) { sendToTable(.stop(table: id, code: code, reason: reason)) }
         log.stopped = "\(code.rawValue): \(reason)"
         stopReason = (code, reason)

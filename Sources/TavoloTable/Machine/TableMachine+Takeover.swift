@@ -131,8 +131,8 @@ extension TableMachine {
     /// A race's count of every seat's moves applied here, as a forfeit names it (§10.6); nil turn-based.
     var raceSeatMoves: [Int]? { isRace ? (0..<info.players).map(raceNext) : nil }
 
-    /// The local user leaves during play: a forfeit, or, when the grace is over and no majority can ever form,
-    /// the end of the table as abandoned; after the last move, nothing (the game is decided).
+    /// The local user leaves during play: a forfeit (alone at its table, nobody plays on), or, when the grace is over
+    /// and no majority can ever form, the end of the table as abandoned; after the last move, nothing (it is decided).
     mutating func leaveDuringPlay() {
         guard let s = session else { return }
         if info.phase == .paused && !graceOver.isEmpty && (possibleVoters < quorum || waitsForASealedPlayer) {
@@ -153,7 +153,8 @@ extension TableMachine {
         play?.absence.forfeitedAt = s.moveNumber
         play?.absence.forfeitSignature = signature
         agree(member: me, number: s.moveNumber, forfeit: true, signature: signature, seatMoves: raceSeatMoves)
-        stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them; a bot plays their seats", broadcast: false)
+        let playsOn = activeMembers.contains { $0 != me } ? "; a bot plays their seats" : ""
+        stop(.memberLeft, "\(ctx.myName) left the game: it is lost for them\(playsOn)", broadcast: false)
     }
 
     /// A takeover is agreed here: nobody waits for the member any more; its seats change hands at their move.
