@@ -123,7 +123,14 @@ struct ShowRecord: ParsableCommand {
 
     func run() throws {
         let client = try nodeOptions.connect()
-        let stored = try callNode(client, .record(table: table))
+        let stored: [StoredRecord]
+        do { stored = try client.call(.record(table: table)) } catch {
+            // A game still being played has no record yet: say where to look instead of "unknown".
+            if let t = try? client.call(.tables).first(where: { $0.id.rawValue == table }), !t.phase.isOver {
+                throw CleanExit.failure("\(table) is still being played: tavolo state \(table) shows it now")
+            }
+            throw CleanExit.failure("\(error)")
+        }
         guard let record = stored.first,
             let body = try? CanonicalJSON.decode(RecordBody.self, Array(record.body.utf8))
         else { throw CleanExit.failure("the record of \(table) does not decode") }

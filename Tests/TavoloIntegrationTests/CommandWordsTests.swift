@@ -121,6 +121,14 @@ final class CommandWordsTests: DaemonTestCase {
         XCTAssertTrue(two.stderr.hasPrefix("tavolo: 2 tables of yours: name one of "), two.stderr)
     }
 
+    /// `tavolo show` of a game still being played said `no recorded game of table … [records/unknown]`.
+    func testShowingAGameInPlaySaysWhereToLook() throws {
+        let id = try othello()
+        let r = try run(["show", id.rawValue])
+        XCTAssertEqual(r.status, 1, r.combined)
+        XCTAssertEqual(r.stderr, "tavolo: \(id) is still being played: tavolo state \(id) shows it now\n")
+    }
+
     /// Every SIGTERM with a client attached printed NIO's `ERROR: Cannot schedule tasks on an EventLoop that has
     /// already shut down`: the clients now go before the mesh's loop stops.
     func testSIGTERMWithAWatcherAttachedEndsCleanly() throws {
