@@ -133,12 +133,13 @@ extension TableMachine {
         return .play(move)
     }
 
-    /// A member's sync while this node still has journaled moves to play again: how far the table is elsewhere.
+    /// A member's sync while this node still has journaled moves to play again: how far the table is elsewhere. Counted
+    /// no further than the journal's end (beyond it there is nothing to play again), so a sync claiming any number
+    /// holds back no more than the journal.
     mutating func noteSyncForJournal(moves: Int) {
-        guard play?.sealedJournalMoves.isEmpty == false, let ahead = play?.sealedJournalAhead, moves > ahead else {
-            return
-        }
-        play?.sealedJournalAhead = moves
+        guard let last = play?.sealedJournalMoves.last?.number, let ahead = play?.sealedJournalAhead else { return }
+        let counted = min(moves, last + 1)
+        if counted > ahead { play?.sealedJournalAhead = counted }
     }
 
     /// Moves played apart at a sealed table (§9.12): they cannot be taken back one by one (each card opened with

@@ -108,8 +108,8 @@ struct TablePlayState {
     /// An heir's messages, and pieces released to this node as an heir, that came before this node passed the seats
     /// they depend on (§14.11): tried again after each pass, a few at most.
     var sealedWaiting: [(from: NodeID, message: SealedMessage)] = []
-    /// A sealed table this node alone plays, restarted: its journal's moves, played again in order by its own seats
-    /// (`TableMachine+SealedResume.swift`). Nobody else holds them to catch them up from.
+    /// A sealed table's member restarted: its journal's moves, its own seats' played again in order
+    /// (`TableMachine+SealedResume.swift`), since nobody may be left that holds them (alone, or all restarted).
     var sealedJournalMoves: [GameLog.LoggedMove] = []
     /// The most moves a member's sync said it holds while those are played again: its catch-up brings them.
     var sealedJournalAhead = 0
