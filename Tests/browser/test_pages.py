@@ -65,6 +65,34 @@ def click(driver, selector, timeout=WAIT):
                 raise
 
 
+def choose(driver, selector, value):
+    """Selects an option of a form field and waits until the field, as drawn now, shows it: the lobby redraws its
+    form (keeping what was chosen) on every peer or table event, so the element chosen on may be replaced."""
+    def chosen(d):
+        try:
+            if d.find_element(By.CSS_SELECTOR, selector).get_attribute("value") == value:
+                return True
+            Select(d.find_element(By.CSS_SELECTOR, selector)).select_by_value(value)
+        except FLAKY + (NoSuchElementException,):  # the form as drawn before a change of game may lack the option
+            pass
+        return False
+    wait(driver, chosen, message=f"{selector} never showed {value}")
+
+
+def set_checked(driver, selector, on):
+    """Checks or clears a checkbox of the lobby's form (redrawn at any time: see choose)."""
+    def done(d):
+        try:
+            box = d.find_element(By.CSS_SELECTOR, selector)
+            if box.is_selected() == on:
+                return True
+            box.click()
+        except FLAKY:
+            pass
+        return False
+    wait(driver, done, message=f"{selector} never {'checked' if on else 'cleared'}")
+
+
 def open_page(driver, node):
     driver.get(node.url)
     wait(driver, lambda d: "ok" in d.find_element(By.ID, "link").get_attribute("class"), message="page not connected")
@@ -231,10 +259,9 @@ def test_othello_against_bot(ctx):
     a = ctx.cluster.nodes[0]
     d = ctx.a
     open_page(d, a)
-    Select(css(d, "#host-game")).select_by_value("othello")
+    choose(d, "#host-game", "othello")
     wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "othello")
-    if not d.find_element(By.ID, "host-bots").is_selected():
-        click(d, "#host-bots")
+    set_checked(d, "#host-bots", True)
     click(d, "#host-button")
     tid = table_id(d)
     css(d, "#othello-board")
@@ -273,11 +300,10 @@ def test_briscola_two_pages(ctx):
     da, db = ctx.a, ctx.b
     open_page(da, a)
     open_page(db, b)
-    Select(css(da, "#host-game")).select_by_value("briscola")
+    choose(da, "#host-game", "briscola")
     wait(da, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "briscola")
-    Select(css(da, "#host-players")).select_by_value("2")
-    if da.find_element(By.ID, "host-bots").is_selected():
-        click(da, "#host-bots")
+    choose(da, "#host-players", "2")
+    set_checked(da, "#host-bots", False)
     click(da, "#host-button")
     tid = table_id(da)
     shot_lobby = f'.table-item[data-table="{tid}"] button.join'
@@ -332,13 +358,12 @@ def test_sealed_briscola_ends_deck_verified(ctx):
     d = ctx.a
     # The lobby offers a sealed deck for a game with hidden cards only, checked unless cleared, and hosts one.
     open_page(d, a)
-    Select(css(d, "#host-game")).select_by_value("othello")
+    choose(d, "#host-game", "othello")
     wait(d, lambda d: not d.find_elements(By.ID, "host-sealed"), message="othello offered a sealed deck")
-    Select(css(d, "#host-game")).select_by_value("briscola")
+    choose(d, "#host-game", "briscola")
     wait(d, lambda d: d.find_elements(By.ID, "host-sealed"), message="briscola offered no sealed deck")
-    assert css(d, "#host-sealed").is_selected(), "a game with hidden cards is not dealt sealed by default"
-    if d.find_element(By.ID, "host-bots").is_selected():
-        click(d, "#host-bots")
+    assert retry(lambda: css(d, "#host-sealed").is_selected()), "a game with hidden cards is not dealt sealed by default"
+    set_checked(d, "#host-bots", False)
     click(d, "#host-button")
     formed = table_id(d)
     assert a.call({"op": "state", "table": formed})["info"].get("sealed") is True, "the form hosted an open deck"
@@ -374,11 +399,10 @@ def test_briscola_chiamata_against_bots(ctx):
     a = ctx.cluster.nodes[0]
     d = ctx.a
     open_page(d, a)
-    Select(css(d, "#host-game")).select_by_value("briscola")
+    choose(d, "#host-game", "briscola")
     wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "briscola")
-    Select(css(d, "#host-players")).select_by_value("5")
-    if not d.find_element(By.ID, "host-bots").is_selected():
-        click(d, "#host-bots")
+    choose(d, "#host-players", "5")
+    set_checked(d, "#host-bots", True)
     click(d, "#host-button")
     tid = table_id(d)
     auction_moves = cards = secret_checks = 0
@@ -436,11 +460,10 @@ def test_spirits_and_quit_asks(ctx):
     a = ctx.cluster.nodes[0]
     d = ctx.a
     open_page(d, a)
-    Select(css(d, "#host-game")).select_by_value("spirits")
+    choose(d, "#host-game", "spirits")
     wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "spirits")
-    Select(css(d, "#host-players")).select_by_value("4")
-    if not d.find_element(By.ID, "host-bots").is_selected():
-        click(d, "#host-bots")
+    choose(d, "#host-players", "4")
+    set_checked(d, "#host-bots", True)
     click(d, "#host-button")
     tid = table_id(d)
     css(d, "#fear")
@@ -539,11 +562,10 @@ def test_fifteen_race_and_grace(ctx):
     a = ctx.cluster.nodes[0]
     d = ctx.a
     open_page(d, a)
-    retry(lambda: Select(css(d, "#host-game")).select_by_value("fifteen"))
+    choose(d, "#host-game", "fifteen")
     wait(d, lambda d: d.find_element(By.ID, "host-game").get_attribute("value") == "fifteen")
-    retry(lambda: Select(css(d, "#host-players")).select_by_value("2"))
-    if not retry(lambda: d.find_element(By.ID, "host-bots").is_selected()):
-        click(d, "#host-bots")
+    choose(d, "#host-players", "2")
+    set_checked(d, "#host-bots", True)
     assert retry(lambda: css(d, "#host-grace").get_attribute("value")) == "120", "the grace period defaults to 120 s"
     type_into(d, "#host-grace", "300")
     click(d, "#host-button")
