@@ -221,14 +221,17 @@ final class GameJournalTests: XCTestCase {
         XCTAssertEqual(SavedGames.load(stateDirectory: dir, table: id), logs.last)
     }
 
-    /// A sealed table's private part (σ, the keys, the escrows: PROTOCOL.md §14.12) is in the journal's header while
-    /// the game goes on, for a restart, and not in the complete log that replaces the journal at the end.
+    /// A sealed table's private part (σ, the keys, the escrows, the moves to play again: PROTOCOL.md §14.12) is in the
+    /// journal's header while the game goes on, for a restart, and not in the complete log that replaces the journal at the end.
     func testASealedSecretStaysInTheJournalAndGoesWithIt() throws {
         let secret = SealedMemberSecret(
             seed: [UInt8](repeating: 7, count: SealedMemberSecret.byteCount), context: SealedContext(tableId: "t"),
             member: 0)
         let key = SealedMessage.key(table: "t", key: secret.publicKey, proof: secret.keyProof())
-        let resume = SealedResume(secret: secret.seed.hexString, keys: [.init(node: node(1), message: key)])
+        var resume = SealedResume(secret: secret.seed.hexString, keys: [.init(node: node(1), message: key)])
+        // The moves a restarted member has yet to play again travel in the header too.
+        resume.replay = Array(try XCTUnwrap(try persistedLogs().last).moves.prefix(3))
+        XCTAssertEqual(resume.replay?.count, 3)
         let logs = try persistedLogs().map { log in
             var log = log
             log.sealedResume = resume

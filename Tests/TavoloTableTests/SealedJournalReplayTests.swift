@@ -57,6 +57,56 @@ final class SealedJournalReplayTests: XCTestCase {
         }
     }
 
+    /// A second power cut while the members play their journals again: the restart had written each journal again from
+    /// its header, so the moves not yet played again were on no disk, and a second restart lost them. The journal's
+    /// header now keeps them until the game passes them (§14.12).
+    func testEveryMemberRestartedTwiceDuringTheReplayKeepsEveryMove() throws {
+        for (game, owners) in [("briscola", [0, 1]), ("spirits", [0, 1, 2])] {
+            let label = "\(game) \(owners)"
+            let nodes = owners.count
+            var net = InMemoryTableNetwork(nodes: nodes, seed: UInt64(owners.count) + 20, catalog: .standard)
+            let hosted = net.request(0) { $0.host(game: game, players: owners.count, sealed: true) }
+            let id = try XCTUnwrap(try hosted?.get(), label).id
+            net.deliverAll()
+            for (seat, node) in owners.enumerated() {
+                XCTAssertNoThrow(try net.join(node, table: id, seat: seat, bot: seat == 0 ? nil : "random").get())
+                net.deliverAll()
+            }
+            XCTAssertNoThrow(try net.request(0, id, .start).get(), label)
+            net.deliverAll()
+            try playUser(&net, id, until: 12)
+            net.run { n in (0..<nodes).allSatisfy { (n.state($0, id)?.moveNumber ?? 0) >= 12 } }
+            let journals = (0..<nodes).map { net.table($0, id)?.log.moves.map(\.after) ?? [] }
+            let longest = try XCTUnwrap(journals.max { $0.count < $1.count })
+
+            for i in 0..<nodes { net.kill(i) }
+            for i in 0..<nodes { XCTAssertEqual(net.restart(i), [id], "\(label): n\(i) did not restore its table") }
+            // Part of the journals played again, then the power goes again.
+            net.run { n in (0..<nodes).contains { (n.state($0, id)?.moveNumber ?? 0) >= 3 } }
+            let partway = (0..<nodes).map { net.state($0, id)?.moveNumber ?? 0 }
+            XCTAssertLessThan(partway.max() ?? 0, longest.count, "\(label): the replay was not cut partway")
+            for i in 0..<nodes { net.kill(i) }
+            for i in 0..<nodes { XCTAssertEqual(net.restart(i), [id], "\(label): n\(i) not restored the second time") }
+            net.run { n in
+                (0..<nodes).allSatisfy { (n.state($0, id)?.moveNumber ?? 0) >= longest.count }
+                    || (0..<nodes).contains { n.first($0, .stopped) != nil }
+            }
+            for i in 0..<nodes {
+                let replayed = net.table(i, id)?.log.moves.map(\.after).prefix(longest.count) ?? []
+                XCTAssertEqual(
+                    Array(replayed), longest, "\(label): n\(i) lost moves in the second restart (cut at \(partway))")
+            }
+            try playUser(&net, id, until: .max)
+            net.run { n in (0..<nodes).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
+            for i in 0..<nodes {
+                let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
+                let result = try XCTUnwrap(
+                    net.first(i, .finished)?.result, "\(label): n\(i) not finished; stopped \(stopped)")
+                XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
+            }
+        }
+    }
+
     /// Every member killed together (a power cut at the party) and started again: each had begun its sealed game again
     /// from move 0 with nobody to catch up from, and their bots dealt and played a new game over the old one. Each
     /// plays its own seats' journaled moves again now, each card opened by its mover as the first time; the others'

@@ -64,6 +64,10 @@ extension TableMachine {
         }
         log = saved
         (log.moves, log.deals, log.stopped, log.finalHash) = ([], [], nil, nil)
+        // The journal's moves: those it holds, then those a restart before this one kept and this one had not yet
+        // played again (the moves of a replay cut short by a second power cut).
+        let journaled = saved.moves + (resume.replay ?? []).filter { $0.number >= saved.moves.count }
+        log.sealedResume?.replay = secret == nil || journaled.isEmpty ? nil : journaled
         seen = true
         guard let game = makeSealedGame(seed: seed, round: round), info.phase != .stopped else {
             throw fail("its game cannot be made again: \(log.stopped ?? "")")
@@ -88,7 +92,7 @@ extension TableMachine {
         // A member whose table has nobody to catch it up (alone at it, or every member restarted) plays its own seats'
         // journaled moves again, each card opened as when it was first played; the others' moves come from them,
         // played again the same way, or in a catch-up from a member that kept them (§14.12).
-        if secret != nil { restored.sealedJournalMoves = saved.moves }
+        if secret != nil { restored.sealedJournalMoves = journaled }
         stage = .playing(restored)
         do { try beginFirstDeal(game) } catch { throw fail("its first deal cannot begin again: \(error.detail)") }
         info.phase = .paused
@@ -116,6 +120,7 @@ extension TableMachine {
             let move = try? s.decodeMove(logged.move)
         else {
             play?.sealedJournalMoves = []
+            log.sealedResume?.replay = nil
             out.append(
                 .log(
                     .warning,
@@ -131,6 +136,12 @@ extension TableMachine {
             _ = try? s.botMove(kind: bot)
         }
         return .play(move)
+    }
+
+    /// The journal's header keeps the moves to play again until the game has passed the last of them (§14.12).
+    mutating func dropPassedJournalReplay() {
+        guard let last = log.sealedResume?.replay?.last, log.moves.count > last.number else { return }
+        log.sealedResume?.replay = nil
     }
 
     /// A member's sync while this node still has journaled moves to play again: how far the table is elsewhere. Counted
@@ -160,6 +171,7 @@ extension TableMachine {
             play.yourTurnAnnounced = current.yourTurnAnnounced
             // The moves played apart go: the table's come in the catch-up.
             play.sealedJournalMoves = []
+            log.sealedResume?.replay = nil
             stage = .playing(play)
             (log.moves, log.deals) = ([], [])
             (log.winners, log.scores, log.finalHash, log.sealedCheaters) = (nil, nil, nil, nil)

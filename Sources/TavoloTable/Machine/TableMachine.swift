@@ -227,6 +227,7 @@ public struct TableMachine {
 
     mutating func persist() {
         guard role == .node, session != nil || isHost else { return }
+        dropPassedJournalReplay()
         out.append(.persist(log))
     }
 }
