@@ -250,7 +250,30 @@ def make_case(case, table, m, n, deals):
         out["escrow"] = {"owner": 0, "holders": holders, "pieces": [p.hex() for p in pieces],
                          "commitments": [c.hex() for c in commits], "sealed": sealed}
         out["messages"] = example_messages(table, members, sealed, pieces, out["deals"][0], n)
+    if m >= 5:
+        out["secondEscrow"] = second_escrow(table, members)
     return out
+
+
+def second_escrow(table, members):
+    """Section 14.11's second escrow: member 0 is out and member 1, its heir, recovered sigma_0; member 1 splits it
+    again among the members it does not act for (2..m-1) with the same formulas, and sends it as
+    table.sealed-reescrow; member 2 releases its piece of it to a later heir as table.sealed-rerelease."""
+    owner, heir = members[0], 1
+    holders = [i for i in range(len(members)) if i not in (0, heir)]
+    pieces, commits = escrow(owner, holders)
+    sealed = seal_pieces(owner, holders, [members[i].h for i in holders], pieces, commits)
+    recovered = bytes(32)
+    for piece in pieces:
+        recovered = bytes(x ^ y for x, y in zip(recovered, piece))
+    assert recovered == owner.sigma
+    return {"owner": 0, "heir": heir, "holders": holders, "pieces": [p.hex() for p in pieces],
+            "commitments": [c.hex() for c in commits],
+            "messages": [
+                {"type": "table.sealed-reescrow", "table": table, "member": 0, "pieces": sealed},
+                {"type": "table.sealed-rerelease", "table": table, "member": 0,
+                 "pieces": [{"holder": 2, "piece": pieces[0].hex()}]},
+            ]}
 
 
 def main():
@@ -267,7 +290,9 @@ def main():
                        "table.sealed-key, -escrow, -shuffle (member 0, first deal), -shares (member 1, positions "
                        "0-2), -open (member 0, position 0, move 3), -audit (member 2), -release (member 1's piece of member "
                        "0's secret) and -shares with member (member 1's shares as an heir or a relayer sends them) as "
-                       "section 14.7 writes them.",
+                       "section 14.7 writes them. secondEscrow (cases of 5 members or more): member 1, heir of member "
+                       "0, splits sigma_0 again among members 2.. (section 14.11's second escrow): the pieces, their "
+                       "commitments, its table.sealed-reescrow and member 2's table.sealed-rerelease of its piece.",
         "cardPoints": [card_point(i).hex() for i in range(54)],
         "cases": [
             make_case(0, "0a1b2c3d-1-1", 2, 40, [1]),

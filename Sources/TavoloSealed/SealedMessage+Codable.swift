@@ -49,15 +49,11 @@ extension SealedMessage: Codable {
             }
             self = .audit(table: table, secrets: secrets)
         case "table.sealed-release":
-            var list = try c.nestedUnkeyedContainer(forKey: .pieces)
-            var pieces: [HolderPiece] = []
-            while !list.isAtEnd {
-                let e = try list.nestedContainer(keyedBy: Key.self)
-                pieces.append(
-                    HolderPiece(holder: try Self.member(.holder, e), piece: try Self.hex(.piece, e, count: 32)))
-            }
-            guard !pieces.isEmpty, pieces.count <= Self.maxMember + 1 else { throw Self.malformed(.pieces, c, "1-16") }
-            self = .release(table: table, member: try Self.member(.member, c), pieces: pieces)
+            self = .release(table: table, member: try Self.member(.member, c), pieces: try Self.holderPieces(c))
+        case "table.sealed-reescrow":
+            self = .reEscrow(table: table, member: try Self.member(.member, c), pieces: try Self.pieces(c))
+        case "table.sealed-rerelease":
+            self = .reRelease(table: table, member: try Self.member(.member, c), pieces: try Self.holderPieces(c))
         default:
             throw Self.malformed(.type, c, "a sealed message type")
         }
@@ -76,7 +72,8 @@ extension SealedMessage: Codable {
         case .key(_, let key, let proof):
             try c.encode(key.bytes.hexString, forKey: .key)
             try c.encode(proof.bytes.hexString, forKey: .proof)
-        case .escrow(_, let pieces):
+        case .escrow(_, let pieces), .reEscrow(_, _, let pieces):
+            if case .reEscrow(_, let member, _) = self { try c.encode(member, forKey: .member) }
             var list = c.nestedUnkeyedContainer(forKey: .pieces)
             for p in pieces {
                 var e = list.nestedContainer(keyedBy: Key.self)
@@ -111,7 +108,7 @@ extension SealedMessage: Codable {
                 try e.encode(s.member, forKey: .member)
                 try e.encode(s.secret.hexString, forKey: .secret)
             }
-        case .release(_, let member, let pieces):
+        case .release(_, let member, let pieces), .reRelease(_, let member, let pieces):
             try c.encode(member, forKey: .member)
             var list = c.nestedUnkeyedContainer(forKey: .pieces)
             for p in pieces {

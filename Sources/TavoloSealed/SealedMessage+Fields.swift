@@ -48,6 +48,18 @@ extension SealedMessage {
         return pieces
     }
 
+    /// A release's pieces: 1 to 16 `{holder, piece}`.
+    static func holderPieces(_ c: Fields) throws -> [HolderPiece] {
+        var list = try c.nestedUnkeyedContainer(forKey: .pieces)
+        var pieces: [HolderPiece] = []
+        while !list.isAtEnd {
+            let e = try list.nestedContainer(keyedBy: Key.self)
+            pieces.append(HolderPiece(holder: try member(.holder, e), piece: try hex(.piece, e, count: 32)))
+        }
+        guard !pieces.isEmpty, pieces.count <= maxMember + 1 else { throw malformed(.pieces, c, "1-16") }
+        return pieces
+    }
+
     /// Shares in strictly ascending position, each a canonical point and proof.
     static func shares(_ c: Fields) throws -> [PositionShare] {
         var list = try c.nestedUnkeyedContainer(forKey: .shares)

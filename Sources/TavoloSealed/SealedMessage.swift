@@ -19,6 +19,12 @@ public enum SealedMessage: Sendable, Equatable {
     /// To the heir only: my escrow pieces of member `member`'s secret, one for each member I act for (my own, and
     /// any whose secret I recovered as an heir) (§14.11).
     case release(table: String, member: Int, pieces: [HolderPiece])
+    /// The heir → table: the secret of member `member`, which it recovered and acts for, split again among the members
+    /// it does not act for, as at seeding (§14.11's second escrow): so that its own heir can recover both secrets.
+    case reEscrow(table: String, member: Int, pieces: [SealedEscrow.SealedPiece])
+    /// To the heir only: my pieces of the second escrows of member `member`'s secret, one for each holder I act for
+    /// (§14.11).
+    case reRelease(table: String, member: Int, pieces: [HolderPiece])
     /// A step or shares of member `member`, sent by the heir that acts for it since it left (§14.11): on the wire, the
     /// inner `table.sealed-shuffle` or `table.sealed-shares` with a `member` field.
     indirect case acting(member: Int, SealedMessage)
@@ -59,6 +65,8 @@ public enum SealedMessage: Sendable, Equatable {
         case .open: "table.sealed-open"
         case .audit: "table.sealed-audit"
         case .release: "table.sealed-release"
+        case .reEscrow: "table.sealed-reescrow"
+        case .reRelease: "table.sealed-rerelease"
         case .acting(_, let inner): inner.typeName
         }
     }
@@ -66,7 +74,8 @@ public enum SealedMessage: Sendable, Equatable {
     public var table: String {
         switch self {
         case .key(let t, _, _), .escrow(let t, _), .shuffle(let t, _, _, _), .shares(let t, _, _),
-            .open(let t, _, _, _, _), .audit(let t, _), .release(let t, _, _):
+            .open(let t, _, _, _, _), .audit(let t, _), .release(let t, _, _), .reEscrow(let t, _, _),
+            .reRelease(let t, _, _):
             t
         case .acting(_, let inner): inner.table
         }

@@ -55,6 +55,41 @@ final class SealedMessageTests: XCTestCase {
         }
     }
 
+    /// §14.11's second escrow: the heir of member 0 splits σ_0 again among the members it does not act for, with the
+    /// formulas of the first; the generator's `table.sealed-reescrow` and `table.sealed-rerelease` are ours.
+    func testTheGeneratorsSecondEscrowIsOurs() throws {
+        let data = try ProtocolVectors.data("sealed.json")
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let c = try XCTUnwrap((doc["cases"] as? [[String: Any]])?.first { $0["secondEscrow"] != nil })
+        let second = try XCTUnwrap(c["secondEscrow"] as? [String: Any])
+        let context = SealedContext(tableId: try XCTUnwrap(c["table"] as? String))
+        let members = try XCTUnwrap(c["secrets"] as? [[String: String]]).enumerated().map {
+            SealedMemberSecret(seed: [UInt8](hexString: $1["sigma"] ?? "") ?? [], context: context, member: $0)
+        }
+        let holders = try XCTUnwrap(second["holders"] as? [Int])
+        XCTAssertEqual(holders, Array(2..<members.count))
+        let pieces = SealedEscrow.pieces(of: members[0], holders: holders)
+        XCTAssertEqual(pieces.map(\.hexString), second["pieces"] as? [String])
+        let sealed = SealedEscrow.seal(members[0], holders: holders, holderKeys: holders.map { members[$0].publicKey })
+        XCTAssertEqual(sealed.map(\.commitment.hexString), second["commitments"] as? [String])
+        for piece in sealed {
+            XCTAssertNotNil(SealedEscrow.open(piece, owner: 0, holder: members[piece.holder]), "holder \(piece.holder)")
+        }
+        let recovered = SealedEscrow.recover(
+            pieces: pieces, context: context, member: 0, publicKey: members[0].publicKey)
+        XCTAssertEqual(recovered?.seed, members[0].seed)
+        let ours: [SealedMessage] = [
+            .reEscrow(table: context.tableId, member: 0, pieces: sealed),
+            .reRelease(table: context.tableId, member: 0, pieces: [.init(holder: 2, piece: pieces[0])]),
+        ]
+        let theirs = try XCTUnwrap(second["messages"] as? [[String: Any]])
+        XCTAssertEqual(theirs.count, ours.count)
+        for (t, o) in zip(theirs, ours) {
+            XCTAssertEqual(try decode(t), o, "\(o.typeName)")
+            XCTAssertEqual(try object(o), t as NSDictionary, "\(o.typeName)")
+        }
+    }
+
     private func sharesOfMember1(_ deal: inout SealedDeal, _ members: [SealedMemberSecret]) throws -> SealedMessage {
         for j in 0..<3 {
             let (input, deck) = deal.shuffle(with: members[j])

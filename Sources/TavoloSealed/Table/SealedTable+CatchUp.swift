@@ -92,6 +92,9 @@ extension SealedTable {
         // What came for later deals, the audits and the pieces released to this node as an heir: sent once each.
         for (d, waiting) in old.early where early[d] == nil { early[d] = waiting }
         for (m, secret) in old.auditSecrets where auditSecrets[m] == nil { auditSecrets[m] = secret }
+        for (owner, list) in old.reEscrows where reEscrows[owner] == nil { reEscrows[owner] = list }
+        reEscrowedFor = old.reEscrowedFor
+        carried = old.carried
         for (owner, pieces) in old.released where awaitsSecret(of: owner) {
             released[owner, default: [:]].merge(pieces) { kept, _ in kept }
         }

@@ -44,10 +44,11 @@ extension SealedTable {
     /// The members `member` acts for: itself, unless its seats passed, and those whose seats it inherited.
     public func actedFor(by member: Int) -> [Int] { (0..<members).filter { actors[$0] == member } }
 
-    /// Member `leaver` is out (§9.12), and member `heir` acts for it from now on: named when the takeover is agreed,
-    /// and again when its seats pass if the heir changed meanwhile. This node's part: as the heir, it opens its own
-    /// pieces and recovers the secret once every piece is in; as another member, it releases its pieces to the heir
-    /// (the messages returned go to the heir's node only).
+    /// Member `leaver` is out (§9.12), and member `heir` acts for it from now on, and for every member it acted for as
+    /// an heir (§14.11: an heir out in turn): named when the takeover is agreed, and again when its seats pass if the
+    /// heir changed meanwhile. This node's part: as the heir, it opens its own pieces and recovers each secret once its
+    /// pieces are in; as another member, it releases its pieces to the heir (the messages returned go to the heir's node
+    /// only): of each first escrow (`table.sealed-release`) and of each second one (`table.sealed-rerelease`).
     /// With two members, the leaver's secret came with its forfeit (its audit, §14.11): the heir takes it as it is.
     public mutating func pass(_ leaver: Int, to heir: Int) throws(SealedFault) -> [SealedMessage] {
         guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir, actors[leaver] != heir
@@ -64,23 +65,37 @@ extension SealedTable {
             inherited[leaver] = secret
             return try shuffleIfMyTurn()
         }
-        actors[leaver] = heir
+        // What it acted for goes along; named again (another heir at the seats' passing), what it took along moves too.
+        let along = (0..<members).filter { o in
+            o != leaver
+                && (actors[o] == leaver || (carried[leaver]?.contains(o) == true && actors[o] == actors[leaver]))
+        }
+        let owners = [leaver] + along
+        if !along.isEmpty { carried[leaver] = along }
+        for owner in owners { actors[owner] = heir }
         if heir == me { return try recoverInherited() }
-        return leaver == me ? [] : release(of: leaver).map { [$0] } ?? []
+        guard !owners.contains(me) else { return [] }
+        return owners.flatMap { owner in [release(of: owner), reRelease(of: owner)].compactMap { $0 } }
     }
 
     /// A restarted member's table (§14.12): member `leaver`'s seats passed to `heir` before the restart, as `pass`
-    /// named them. Nothing goes out again: this node released its pieces then. An heir here takes the leaver's secret
-    /// from its journal (`secret`), which must derive the leaver's key.
-    public mutating func resumePass(_ leaver: Int, to heir: Int, secret seed: [UInt8]?) throws(SealedFault) {
+    /// named them (with the members the leaver acted for). Nothing goes out again: this node released its pieces then.
+    /// An heir here takes each moved member's secret from its journal (`secrets`, by member), which must derive that
+    /// member's key.
+    public mutating func resumePass(_ leaver: Int, to heir: Int, secrets: [Int: [UInt8]]) throws(SealedFault) {
         guard (0..<members).contains(leaver), (0..<members).contains(heir), leaver != heir else { return }
-        actors[leaver] = heir
-        guard heir == me, let seed, seed.count == SealedMemberSecret.byteCount else { return }
-        let secret = SealedMemberSecret(seed: seed, context: context, member: leaver)
-        guard secret.publicKey == keys[leaver] else {
-            throw SealedFault(.badSecret, member: leaver, "the journaled secret does not derive its key")
+        let owners = [leaver] + (0..<members).filter { $0 != leaver && actors[$0] == leaver }
+        if owners.count > 1 { carried[leaver] = Array(owners.dropFirst()) }
+        for owner in owners { actors[owner] = heir }
+        guard heir == me else { return }
+        for owner in owners {
+            guard let seed = secrets[owner], seed.count == SealedMemberSecret.byteCount else { continue }
+            let secret = SealedMemberSecret(seed: seed, context: context, member: owner)
+            guard secret.publicKey == keys[owner] else {
+                throw SealedFault(.badSecret, member: owner, "the journaled secret does not derive its key")
+            }
+            inherited[owner] = secret
         }
-        inherited[leaver] = secret
     }
 
     /// This node's pieces of member `owner`'s secret: one for each member it acts for but `owner`.
@@ -100,58 +115,87 @@ extension SealedTable {
         (0..<members).contains(owner) && owner != me && actors[owner] == me && inherited[owner] == nil
     }
 
-    /// The secrets this node awaits as an heir that can never come: every piece still missing is held by a member
+    /// Every escrow of member `owner`'s secret this node holds, each with the member that made it: the owner's own,
+    /// then the second ones its heirs made (§14.11).
+    func escrowsOf(_ owner: Int) -> [SealedReEscrow] {
+        (escrows[owner].map { [SealedReEscrow(actor: owner, pieces: $0)] } ?? []) + (reEscrows[owner] ?? [])
+    }
+
+    /// The holders of an escrow of `owner`'s secret whose pieces this node, as its heir, still lacks: neither released to
+    /// it nor sealed to a member whose secret it holds.
+    func missingHolders(_ escrow: SealedReEscrow, of owner: Int) -> [Int] {
+        escrow.pieces.filter { sealed in
+            released[owner]?[sealed.commitment] == nil && actingSecret(sealed.holder) == nil
+        }.map(\.holder)
+    }
+
+    /// The secrets this node awaits as an heir that can never come: for each, every escrow lacks a piece held by a member
     /// whose own secret it also awaits (two members out together, each holding a piece of the other's, §14.11).
     /// Empty while a piece may still come from a member still there.
     public var unrecoverable: [Int] {
         let awaited = (0..<members).filter(awaitsSecret(of:))
         for owner in awaited {
-            let missing = (0..<members).filter {
-                $0 != owner && released[owner]?[$0] == nil && actingSecret($0) == nil
+            for escrow in escrowsOf(owner) {
+                let missing = missingHolders(escrow, of: owner)
+                if missing.isEmpty || !missing.allSatisfy(awaited.contains) { return [] }
             }
-            if missing.isEmpty || !missing.allSatisfy(awaited.contains) { return [] }
         }
         return awaited
     }
 
-    /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be the piece committed to for its
-    /// holder, whoever sends it (the commitment binds it; a member voted out still holds its own piece). The
-    /// messages this node then sends as the heir, once it holds the secret.
+    /// Member `member`'s pieces of member `owner`'s secret, at its heir: each must be a piece committed to for its
+    /// holder in one of the escrows of that secret, whoever sends it (the commitment binds it; a member voted out still
+    /// holds its own piece). The messages this node then sends as the heir, once it holds the secret.
     public mutating func acceptRelease(
         from member: Int, of owner: Int, pieces: [SealedMessage.HolderPiece]
     ) throws(SealedFault) -> [SealedMessage] {
-        guard awaitsSecret(of: owner), let escrow = escrows[owner] else { return [] }
+        guard awaitsSecret(of: owner) else { return [] }
+        let escrows = escrowsOf(owner)
+        guard !escrows.isEmpty else { return [] }
         for p in pieces {
-            guard let sealed = escrow.first(where: { $0.holder == p.holder }),
-                SealedEscrow.commitment(context: context, owner: owner, holder: p.holder, piece: p.piece)
-                    == sealed.commitment
+            let commitment = SealedEscrow.commitment(context: context, owner: owner, holder: p.holder, piece: p.piece)
+            guard
+                escrows.contains(where: { $0.pieces.contains { $0.holder == p.holder && $0.commitment == commitment } })
             else {
                 throw SealedFault(.badEscrow, member: member, "a piece of member \(owner)'s secret not as committed")
             }
-            released[owner, default: [:]][p.holder] = p.piece
+            released[owner, default: [:]][commitment] = p.piece
         }
         return try recoverInherited()
     }
 
-    /// Recovers every secret this node awaits whose pieces are all here (its own opened from the escrow), and then
-    /// acts as the leaver: its shuffle when the deal waits for it, its shares of the deal's cards, the leaver's seats'
-    /// cards opened. A secret its pieces do not give names its owner: its escrow lied.
+    /// Recovers every secret this node awaits for which some escrow's pieces are all here (its own opened from the
+    /// escrow, and those sealed to a member whose secret it recovered meanwhile: one secret may open the way to the
+    /// next), and then acts as the leavers: its shuffle when the deal waits for it, its shares of the deal's cards, the
+    /// leavers' seats' cards opened. A secret an escrow's pieces do not give names the escrow's maker: it lied.
     mutating func recoverInherited() throws(SealedFault) -> [SealedMessage] {
         var recovered = false
-        for owner in 0..<members where awaitsSecret(of: owner) {
-            guard let escrow = escrows[owner], let key = keys[owner] else { continue }
-            var pieces = released[owner] ?? [:]
-            for holder in actingSecrets where holder.member != owner && pieces[holder.member] == nil {
-                guard let sealed = escrow.first(where: { $0.holder == holder.member }) else { continue }
-                pieces[holder.member] = SealedEscrow.open(sealed, owner: owner, holder: holder)
+        var progress = true
+        while progress {
+            progress = false
+            for owner in 0..<members where awaitsSecret(of: owner) {
+                guard let key = keys[owner] else { continue }
+                for escrow in escrowsOf(owner) where missingHolders(escrow, of: owner).isEmpty {
+                    let pieces = escrow.pieces.compactMap { sealed in
+                        released[owner]?[sealed.commitment]
+                            ?? actingSecret(sealed.holder).flatMap {
+                                SealedEscrow.open(sealed, owner: owner, holder: $0)
+                            }
+                    }
+                    guard pieces.count == escrow.pieces.count,
+                        let secret = SealedEscrow.recover(
+                            pieces: pieces, context: context, member: owner, publicKey: key)
+                    else {
+                        throw SealedFault(
+                            .badEscrow, member: escrow.actor, "its escrow's pieces do not give member \(owner)'s secret"
+                        )
+                    }
+                    inherited[owner] = secret
+                    released[owner] = nil
+                    (recovered, progress) = (true, true)
+                    break
+                }
             }
-            let all = (0..<members).filter { $0 != owner }.compactMap { pieces[$0] }
-            guard all.count == members - 1 else { continue }
-            guard let secret = SealedEscrow.recover(pieces: all, context: context, member: owner, publicKey: key)
-            else { throw SealedFault(.badEscrow, member: owner, "its escrow's pieces do not give its secret") }
-            inherited[owner] = secret
-            released[owner] = nil
-            recovered = true
         }
         // Its shuffle if the deal waits for it, else (the deck final) the deal's shares again, the leaver's among them:
         // copies of those it sent already are the same bytes (§14.6's nonce is derived), and a receiver keeps one.

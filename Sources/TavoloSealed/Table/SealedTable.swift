@@ -36,8 +36,16 @@ public struct SealedTable {
     /// Every member's escrow as it came (`table.sealed-escrow`), by owner: kept, since an heir that recovers a holder's
     /// secret opens the pieces sealed to that holder too.
     public internal(set) var escrows: [Int: [SealedEscrow.SealedPiece]] = [:]
-    /// At the heir: the pieces released to it, by the leaver whose secret they give, then by holder.
-    var released: [Int: [Int: [UInt8]]] = [:]
+    /// Second escrows (§14.11): the secret of member `owner` split again by the heir acting for it, for the members that
+    /// heir did not act for, by owner; every one accepted, in the order they came.
+    public internal(set) var reEscrows: [Int: [SealedReEscrow]] = [:]
+    /// At the heir: the pieces released to it, by the leaver whose secret they give, then by the commitment each
+    /// matches (a holder's piece of the first escrow and of a second may differ).
+    var released: [Int: [[UInt8]: [UInt8]]] = [:]
+    /// The members an heir out in turn took along when its seats passed (§14.11): those it acted for, by that heir.
+    public internal(set) var carried: [Int: [Int]] = [:]
+    /// At an heir: the holders each secret it acts for was split among again (`reEscrowMessages`), by owner.
+    var reEscrowedFor: [Int: [Int]] = [:]
     /// The card each move played, by move number: its deal, position and mover (to relay its opening, §14.12).
     var playedCards: [Int: PlayedCard] = [:]
     /// Lies this node tells, for tests only (`tavolod --test-sealed-cheat`): every other node must catch each.

@@ -163,7 +163,7 @@ extension TableMachine {
             case .escrow(_, let pieces):
                 try game.sealed.acceptEscrow(from: j, pieces: pieces)
                 journalSealedEscrow(member: j, message)
-            case .release, .acting:
+            case .release, .reRelease, .reEscrow, .acting:
                 guard try handleSealedHeir(from: from, member: j, message, game) else { return }
             case .open(_, let deal, let number, let position, let share):
                 return keepOpening(
@@ -177,6 +177,7 @@ extension TableMachine {
             return sealedStop(error)
         }
         journalSealedInherited()
+        sendSealedReEscrows()
         progress()
     }
 }

@@ -37,7 +37,8 @@ extension TableMachine {
         }
         let ready: Bool
         switch message {
-        case .release(_, let owner, _): ready = game.sealed.awaitsSecret(of: owner)
+        case .release(_, let owner, _), .reRelease(_, let owner, _): ready = game.sealed.awaitsSecret(of: owner)
+        case .reEscrow(_, let owner, _): ready = actsFor(owner)
         case .acting(let member, .shares(_, let deal, let shares)) where !actsFor(member):
             // Another member's shares relayed with a catch-up (§14.12): each proof checked, a false one the relayer's.
             do { try game.sealed.acceptShares(from: member, deal: deal, shares, relayed: true) } catch {
@@ -56,7 +57,10 @@ extension TableMachine {
             return false
         }
         switch message {
-        case .release(_, let owner, let pieces):
+        case .reEscrow(_, let owner, let pieces):
+            try game.sealed.acceptReEscrow(from: j, of: owner, pieces: pieces)
+            journalSealedReEscrow(actor: j, message)
+        case .release(_, let owner, let pieces), .reRelease(_, let owner, let pieces):
             sendSealed(try game.sealed.acceptRelease(from: j, of: owner, pieces: pieces))
             stopIfUnrecoverable(game)
             // Recovered after this node's audit went out (the member was lost at the end): the others need it too.
@@ -86,12 +90,23 @@ extension TableMachine {
                 + "without them yet", broadcast: true)
     }
 
+    /// As an heir: each secret it recovered split again among the members it does not act for, whenever they change
+    /// (§14.11's second escrow), so that the table outlives this node too.
+    mutating func sendSealedReEscrows() {
+        guard let game = sealedGame, !info.phase.isOver else { return }
+        // Taken first: passed inline to `sendSealed`, the debug build crashed in the runtime's exclusivity checks.
+        let messages = game.sealed.reEscrowMessages()
+        sendSealed(messages)
+    }
+
     /// A session with a member came back: what this node said of the deals under way goes to it again first (what
     /// was on its way when the session broke is lost), before the sync that may bring it moves, and its audit once
     /// sent: a member that comes back after the end needs every secret (§14.12).
     mutating func sealedResend(to peer: NodeID) {
         guard let game = sealedGame, !info.phase.isOver || info.phase == .finished else { return }
-        for m in game.sealed.ownMessagesOfEveryDeal() { send(.sealed(table: id, m), to: [peer]) }
+        for m in game.sealed.ownMessagesOfEveryDeal() + game.sealed.currentReEscrows() {
+            send(.sealed(table: id, m), to: [peer])
+        }
         if play?.sealedAuditSent == true, let audit = game.sealed.auditMessage {
             send(.sealed(table: id, audit), to: [peer])
         }
@@ -124,8 +139,9 @@ extension TableMachine {
             if game.sealed.members < 3, !t.forfeit || (j != game.sealed.me && game.sealed.auditSecrets[j] == nil) {
                 return "a sealed table of two passes a seat only with its leaver's secret (§14.11)"
             }
-            // Each holds the piece of the other's secret (§14.11): two members out together, or an heir out in turn.
-            if game.sealed.actedFor(by: j).contains(where: { $0 != j }) {
+            // Each holds the piece of the other's secret (§14.11): an heir out in turn, unless the secrets it recovered
+            // were split again among the others (its second escrow).
+            if !game.sealed.inheritedBy(j).isEmpty, !game.sealed.secondEscrowsCover(j) {
                 return
                     "\(ctx.name(t.member)) is out with the secret of a member out before it, each holding a piece of "
                     + "the other's: a sealed table cannot go on without both yet"
@@ -150,6 +166,7 @@ extension TableMachine {
         }
         stopIfUnrecoverable(game)
         journalSealedInherited()
+        sendSealedReEscrows()
         let waiting = play?.sealedWaiting ?? []
         play?.sealedWaiting = []
         for (from, message) in waiting { handleSealed(from: from, message) }

@@ -25,6 +25,16 @@ extension TableMachine {
         persist()
     }
 
+    /// A second escrow this node took (§14.11), with the heir that made it: into the journal, since it is sent again
+    /// only while that heir acts for the secret.
+    mutating func journalSealedReEscrow(actor: Int, _ message: SealedMessage) {
+        guard var resume = log.sealedResume, resume.reEscrows?.contains(where: { $0.message == message }) != true
+        else { return }
+        resume.reEscrows = (resume.reEscrows ?? []) + [.init(member: actor, message: message)]
+        log.sealedResume = resume
+        persist()
+    }
+
     /// A secret this node recovered as an heir: into the journal, since nobody releases it again.
     mutating func journalSealedInherited() {
         guard let game = sealedGame, let known = log.sealedResume?.inherited,
@@ -80,11 +90,20 @@ extension TableMachine {
             }
         }
         // The seats that passed, as they passed: who acts for whom, and the secrets this node recovered as an heir.
+        var secrets: [Int: [UInt8]] = [:]
+        for i in resume.inherited { secrets[i.member] = [UInt8](hexString: i.secret) }
         for t in saved.takeovers ?? [] {
             guard let l = sealedMember(t.member), let h = sealedMember(t.heir) else { continue }
-            let inherited = resume.inherited.first { $0.member == l }.flatMap { [UInt8](hexString: $0.secret) }
-            do { try game.sealed.resumePass(l, to: h, secret: inherited) } catch {
+            do { try game.sealed.resumePass(l, to: h, secrets: secrets) } catch {
                 throw fail("a journaled secret is refused: \(error.detail)")
+            }
+        }
+        for e in resume.reEscrows ?? [] {
+            guard case .reEscrow(_, let owner, let pieces) = e.message else {
+                throw fail("a journaled second escrow is not one")
+            }
+            do { try game.sealed.acceptReEscrow(from: e.member, of: owner, pieces: pieces, journaled: true) } catch {
+                throw fail("a journaled second escrow is refused: \(error.detail)")
             }
         }
         var restored = Self.restoredPlay(

@@ -148,6 +148,8 @@ public struct SealedResume: Codable, Sendable, Equatable {
     public var escrows: [Escrow] = []
     /// The secrets this node recovered as an heir (§14.11), hex, in member order: nobody releases them again.
     public var inherited: [Inherited] = []
+    /// Each second escrow this node accepted (§14.11), with the heir that made it.
+    public var reEscrows: [Escrow]?
     /// After a restart, the journal's moves as they were (§14.12), kept until the game passes the last of them: the
     /// restart writes the journal again with no moves, each played again is appended as it is played, so a second
     /// restart during the replay would otherwise find only those. Absent when there is nothing to play again.
