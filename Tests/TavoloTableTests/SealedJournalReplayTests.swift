@@ -24,6 +24,39 @@ final class SealedJournalReplayTests: XCTestCase {
         }
     }
 
+    /// A sealed table of `game` whose seat `i` is node `owners[i]`'s (seat 0 the user's, the others random bots),
+    /// started and played until every node has applied 12 moves; with the moves each node journaled.
+    func startPlayedTwelve(
+        _ game: String, owners: [Int], seed: UInt64, _ label: String
+    ) throws -> (net: InMemoryTableNetwork, id: TableID, journals: [[String]]) {
+        let nodes = (owners.max() ?? 0) + 1
+        var net = InMemoryTableNetwork(nodes: nodes, seed: seed, catalog: .standard)
+        let hosted = net.request(0) { $0.host(game: game, players: owners.count, sealed: true) }
+        let id = try XCTUnwrap(try hosted?.get(), label).id
+        net.deliverAll()
+        for (seat, node) in owners.enumerated() {
+            XCTAssertNoThrow(try net.join(node, table: id, seat: seat, bot: seat == 0 ? nil : "random").get())
+            net.deliverAll()
+        }
+        XCTAssertNoThrow(try net.request(0, id, .start).get(), label)
+        net.deliverAll()
+        try playUser(&net, id, until: 12)
+        net.run { n in (0..<nodes).allSatisfy { (n.state($0, id)?.moveNumber ?? 0) >= 12 } }
+        return (net, id, (0..<nodes).map { net.table($0, id)?.log.moves.map(\.after) ?? [] })
+    }
+
+    /// The user plays on to the end; every node finishes with the deck verified.
+    func playToAVerifiedEnd(_ net: inout InMemoryTableNetwork, _ id: TableID, nodes: Int, _ label: String) throws {
+        try playUser(&net, id, until: .max)
+        net.run { n in (0..<nodes).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
+        for i in 0..<nodes {
+            let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
+            let result = try XCTUnwrap(
+                net.first(i, .finished)?.result, "\(label): n\(i) not finished; stopped \(stopped)")
+            XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
+        }
+    }
+
     func testALoneMemberRestartedMidGameKeepsEveryMoveAndEndsVerified() throws {
         for (game, players) in [("spirits", 3), ("briscola", 2), ("briscola", 4)] {
             let label = "\(game) for \(players)"
@@ -64,19 +97,9 @@ final class SealedJournalReplayTests: XCTestCase {
         for (game, owners) in [("briscola", [0, 1]), ("spirits", [0, 1, 2])] {
             let label = "\(game) \(owners)"
             let nodes = owners.count
-            var net = InMemoryTableNetwork(nodes: nodes, seed: UInt64(owners.count) + 20, catalog: .standard)
-            let hosted = net.request(0) { $0.host(game: game, players: owners.count, sealed: true) }
-            let id = try XCTUnwrap(try hosted?.get(), label).id
-            net.deliverAll()
-            for (seat, node) in owners.enumerated() {
-                XCTAssertNoThrow(try net.join(node, table: id, seat: seat, bot: seat == 0 ? nil : "random").get())
-                net.deliverAll()
-            }
-            XCTAssertNoThrow(try net.request(0, id, .start).get(), label)
-            net.deliverAll()
-            try playUser(&net, id, until: 12)
-            net.run { n in (0..<nodes).allSatisfy { (n.state($0, id)?.moveNumber ?? 0) >= 12 } }
-            let journals = (0..<nodes).map { net.table($0, id)?.log.moves.map(\.after) ?? [] }
+            let started = try startPlayedTwelve(game, owners: owners, seed: UInt64(nodes) + 20, label)
+            var net = started.net
+            let (id, journals) = (started.id, started.journals)
             let longest = try XCTUnwrap(journals.max { $0.count < $1.count })
 
             for i in 0..<nodes { net.kill(i) }
@@ -96,14 +119,7 @@ final class SealedJournalReplayTests: XCTestCase {
                 XCTAssertEqual(
                     Array(replayed), longest, "\(label): n\(i) lost moves in the second restart (cut at \(partway))")
             }
-            try playUser(&net, id, until: .max)
-            net.run { n in (0..<nodes).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
-            for i in 0..<nodes {
-                let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
-                let result = try XCTUnwrap(
-                    net.first(i, .finished)?.result, "\(label): n\(i) not finished; stopped \(stopped)")
-                XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
-            }
+            try playToAVerifiedEnd(&net, id, nodes: nodes, label)
         }
     }
 
@@ -115,20 +131,10 @@ final class SealedJournalReplayTests: XCTestCase {
         for (game, owners) in [("briscola", [0, 1]), ("spirits", [0, 1, 2]), ("briscola", [0, 1, 0, 1])] {
             let label = "\(game) \(owners)"
             let nodes = (owners.max() ?? 0) + 1
-            var net = InMemoryTableNetwork(nodes: nodes, seed: UInt64(owners.count) + 10, catalog: .standard)
-            let hosted = net.request(0) { $0.host(game: game, players: owners.count, sealed: true) }
-            let id = try XCTUnwrap(try hosted?.get(), label).id
-            net.deliverAll()
-            for (seat, node) in owners.enumerated() {
-                XCTAssertNoThrow(try net.join(node, table: id, seat: seat, bot: seat == 0 ? nil : "random").get())
-                net.deliverAll()
-            }
-            XCTAssertNoThrow(try net.request(0, id, .start).get(), label)
-            net.deliverAll()
-            try playUser(&net, id, until: 12)
-            net.run { n in (0..<nodes).allSatisfy { (n.state($0, id)?.moveNumber ?? 0) >= 12 } }
+            let started = try startPlayedTwelve(game, owners: owners, seed: UInt64(owners.count) + 10, label)
+            var net = started.net
+            let (id, journals) = (started.id, started.journals)
             // A bot's move may be on its way when the power goes: the journals are prefixes of the longest.
-            let journals = (0..<nodes).map { net.table($0, id)?.log.moves.map(\.after) ?? [] }
             let longest = try XCTUnwrap(journals.max { $0.count < $1.count })
             for j in journals { XCTAssertEqual(Array(longest.prefix(j.count)), j, "\(label): journals differ") }
 
@@ -142,14 +148,7 @@ final class SealedJournalReplayTests: XCTestCase {
                 let replayed = net.table(i, id)?.log.moves.map(\.after).prefix(longest.count) ?? []
                 XCTAssertEqual(Array(replayed), longest, "\(label): n\(i) lost or changed moves in the restart")
             }
-            try playUser(&net, id, until: .max)
-            net.run { n in (0..<nodes).allSatisfy { n.first($0, .finished) != nil || n.first($0, .stopped) != nil } }
-            for i in 0..<nodes {
-                let stopped = net.first(i, .stopped).map { "\($0)" } ?? "none"
-                let result = try XCTUnwrap(
-                    net.first(i, .finished)?.result, "\(label): n\(i) not finished; stopped \(stopped)")
-                XCTAssertEqual(result.sealed, "verified", "\(label): n\(i)")
-            }
+            try playToAVerifiedEnd(&net, id, nodes: nodes, label)
         }
     }
 }

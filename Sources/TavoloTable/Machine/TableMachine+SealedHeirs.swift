@@ -143,8 +143,9 @@ extension TableMachine {
             // were split again among the others (its second escrow).
             if !game.sealed.inheritedBy(j).isEmpty, !game.sealed.secondEscrowsCover(j) {
                 return
-                    "\(ctx.name(t.member)) is out with the secret of a member out before it, each holding a piece of "
-                    + "the other's: a sealed table cannot go on without both yet"
+                    "\(ctx.name(t.member)) is out with the secret of a member it played for, each holding a piece of "
+                    + "the other's, and no second escrow of it came (a table of three has nobody to hold one, §14.11): "
+                    + "a sealed table cannot go on without both"
             }
         }
         return nil
