@@ -581,6 +581,14 @@ def test_fifteen_race_and_grace(ctx):
     clickable = sorted(d.execute_script(
         "return [...document.querySelectorAll('#fifteen-board .ff-tile:enabled')].map((e) => e.dataset.move);"))
     assert clickable == slides, f"clickable {clickable} vs legal {slides}"
+    # Under the pointer a tile keeps its colour: every button's hover background (near white) once reached the tiles,
+    # white digits on white, which axe-core found whenever the pointer rested on a tile (issue 34).
+    retry(lambda: ActionChains(d).move_to_element(
+        d.find_element(By.CSS_SELECTOR, "#fifteen-board .ff-tile.legal")).perform())
+    hovered = wait(d, lambda d: d.execute_script(
+        "const e = document.querySelector('#fifteen-board .ff-tile.legal:hover');"
+        "return e ? getComputedStyle(e).backgroundColor : '';"), message="no tile under the pointer")
+    assert hovered in ("rgb(29, 92, 138)", "rgb(27, 122, 60)"), f"a tile under the pointer is drawn on {hovered}"
     assert fifteen_moves(d) == 0, "no move made yet"
     click(d, "#fifteen-board .ff-tile.legal")
     wait(d, lambda d: fifteen_moves(d) == 1, message="a click did not slide a tile")
