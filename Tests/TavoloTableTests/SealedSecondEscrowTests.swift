@@ -62,6 +62,12 @@ final class SealedSecondEscrowTests: XCTestCase {
                 XCTAssertEqual(takeovers, [net.nodes[first].id, net.nodes[h].id], "\(label): n\(i)")
             }
             XCTAssertEqual(hashes.count, 1, "\(label): the nodes ended on different public states")
+            if forfeit {
+                // The heir that forfeited follows the game on; its own copy holds no second escrow of its own making
+                // and once stopped itself on that (`sealed/unsupported`).
+                let own = net.first(h, .stopped).map { "\($0)" } ?? ""
+                XCTAssertFalse(own.contains("sealed/unsupported"), "\(label): the leaving heir's copy: \(own)")
+            }
             // One member now holds both secrets: the heir's heir.
             let second = try XCTUnwrap(heir(of: h, net, id, among: alive), "\(label): nobody recovered the heir's")
             XCTAssertEqual(heir(of: first, net, id, among: [second]), second, "\(label): the first secret moved on too")

@@ -107,6 +107,11 @@ final class SealedTableSimulationTests: XCTestCase {
             "a player forfeits a two-player deck with a seatless host: the host never took the heir's shares as the "
                 + "leaver's, and waited for ever"
         ),
+        (
+            "spirits/6", 1106, false,
+            "an heir forfeits: its own copy, which holds no second escrow of its own making, stopped itself on "
+                + "`sealed/unsupported` (§14.11)"
+        ),
     ]
 
     func testSeedsThatFoundBugsRunClean() throws {

@@ -117,7 +117,10 @@ extension SealedTable {
 
     /// Whether member `heir`'s seats may pass although it acts for members out before it (an heir out in turn): each
     /// of their secrets has a second escrow here whose holders leave out the heir and the members it acts for.
+    /// At the heir's own copy (it left and follows the game): yes, it made them itself (and the others stop the table
+    /// if they lack them).
     public func secondEscrowsCover(_ heir: Int) -> Bool {
+        guard heir != me else { return true }
         let inheritedOwners = inheritedBy(heir)
         let excluded = Set(inheritedOwners + [heir])
         return inheritedOwners.allSatisfy { owner in
