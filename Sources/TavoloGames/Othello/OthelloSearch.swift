@@ -17,11 +17,15 @@ public final class OthelloSearch {
         public var nodes: Int
         /// Empty squares at or below which the search tries to solve the game exactly.
         public var exactEmpties: Int
+        /// Evaluate with the trained pattern weights (`OthelloPatternWeights.trained`, when the build has them)
+        /// rather than the hand-set `OthelloEvaluation`.
+        public var trained: Bool
 
-        public init(maxDepth: Int, nodes: Int, exactEmpties: Int) {
+        public init(maxDepth: Int, nodes: Int, exactEmpties: Int, trained: Bool = true) {
             self.maxDepth = maxDepth
             self.nodes = nodes
             self.exactEmpties = exactEmpties
+            self.trained = trained
         }
     }
 
@@ -44,6 +48,8 @@ public final class OthelloSearch {
     static let maxMoves = 40  // the most placements an Othello position allows is 33
 
     let limits: Limits
+    /// The leaves' evaluation: the trained weights, or nil for the hand-set terms.
+    let weights: OthelloPatternWeights?
     let tableMask: Int
     let table: UnsafeMutablePointer<Entry>
     let endTableMask: Int
@@ -61,6 +67,7 @@ public final class OthelloSearch {
 
     public init(limits: Limits, tableBits: Int = 18, endTableBits: Int = 16) {
         self.limits = limits
+        weights = limits.trained ? OthelloPatternWeights.trained : nil
         nodeLimit = limits.nodes
         tableMask = (1 << tableBits) - 1
         table = .allocate(capacity: 1 << tableBits)
@@ -180,7 +187,9 @@ public final class OthelloSearch {
             return -search(opp, own, depth: depth, alpha: -beta, beta: -alpha, ply: min(ply + 1, Self.maxPly - 1))
         }
         if depth <= 0 {
-            return OthelloEvaluation.evaluate(own, opp, ownMoves: moves, oppMoves: OthelloBitboard.moves(opp, own))
+            let oppMoves = OthelloBitboard.moves(opp, own)
+            if let weights { return weights.evaluate(own, opp, ownMoves: moves, oppMoves: oppMoves) }
+            return OthelloEvaluation.evaluate(own, opp, ownMoves: moves, oppMoves: oppMoves)
         }
         var alpha = alpha
         var beta = beta
