@@ -16,6 +16,9 @@ struct OthelloFit: ParsableCommand {
     @Option(help: "Step size of a pass.") var step = 0.05
     @Option(help: "Positions a configuration's update is spread over at least (shrinks rare configurations).")
     var prior = 8.0
+    @Option(
+        help: "Empty squares beyond its own a stage also learns from, on each side (neighbouring stages' positions).")
+    var overlap = 0
 
     struct Sample {
         var features: [Int32]
@@ -39,9 +42,11 @@ struct OthelloFit: ParsableCommand {
                     let e = OthelloPatternWeights.extraFeatures(
                         own, opp, ownMoves: OthelloBitboard.moves(own, opp), oppMoves: OthelloBitboard.moves(opp, own))
                     let held = (own &* 0x9E37_79B9_7F4A_7C15 ^ opp) % 10 == 0
-                    byStage[OthelloPatternWeights.stage(empties: empties)].append(
-                        Sample(features: OthelloPatterns.features(own, opp), extras: e, label: Float(label), held: held)
-                    )
+                    let sample = Sample(
+                        features: OthelloPatterns.features(own, opp), extras: e, label: Float(label), held: held)
+                    let stages = Set(
+                        (empties - overlap...empties + overlap).map { OthelloPatternWeights.stage(empties: $0) })
+                    for stage in stages { byStage[stage].append(sample) }
                     total += 1
                 }
             }

@@ -11,6 +11,7 @@ struct OthelloSpeed: ParsableCommand {
 
     @Option(help: "Seeded self-play games whose positions are searched.")
     var games = 4
+    @Flag(help: "Search with the hand-set evaluation, not the trained weights.") var handSet = false
 
     func run() throws {
         print("othello search speed over \(games) self-play games of hard (every position searched by each level)")
@@ -19,6 +20,8 @@ struct OthelloSpeed: ParsableCommand {
             var nodes = 0
             var worst = (seconds: 0.0, empties: 0)
             var solves = (tried: 0, exact: 0)
+            var limits = limits
+            limits.trained = !handSet
             for g in 0..<games {
                 for (own, opp) in try positions(seed: UInt64(g + 1)) {
                     let start = threadCPUSeconds()

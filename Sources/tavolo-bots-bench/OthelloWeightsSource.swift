@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TavoloGames
 
@@ -18,5 +19,18 @@ enum OthelloWeightsSource {
         }
         lines += ["    ]", "}", ""]
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// The weights of a file `write` wrote.
+    static func read(_ path: String) throws -> OthelloPatternWeights {
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        let text = source.split(separator: "\n").filter { $0.hasPrefix("        \"") }.map {
+            $0.dropFirst(9).dropLast(2)
+        }.joined()
+        guard let bytes = OthelloPatternWeights.base64Bytes(text),
+            let values = OthelloPatternWeights.decode(
+                bytes, count: OthelloPatternWeights.stages * OthelloPatternWeights.perStage)
+        else { throw ValidationError("\(path): not Othello weights") }
+        return OthelloPatternWeights(values: values)
     }
 }

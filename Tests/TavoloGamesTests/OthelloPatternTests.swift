@@ -79,6 +79,19 @@ final class OthelloPatternTests: XCTestCase {
         }
     }
 
+    /// The evaluation's unrolled sum reads the same weights as the trainer's features.
+    func testTheUnrolledSumIsTheFeaturesSum() {
+        var rng = TavoloRNG(seed: 4, stream: 3)
+        let w = (0..<OthelloPatterns.weightsPerStage).map { _ in Int16(rng.below(2001) - 1000) }
+        XCTAssertEqual(
+            OthelloPatterns.offsets,
+            [0, 59_049, 78_732, 85_293, 91_854, 98_415, 104_976, 107_163, 107_892, 108_135, 108_216])
+        for (own, opp) in positions(200, seed: 5) {
+            let expected = OthelloPatterns.features(own, opp).reduce(0) { $0 + Int(w[Int($1)]) }
+            XCTAssertEqual(w.withUnsafeBufferPointer { OthelloPatterns.sum(own, opp, $0.baseAddress!) }, expected)
+        }
+    }
+
     func testTheWeightsEncodingRoundTrips() {
         var rng = TavoloRNG(seed: 9, stream: 2)
         let count = OthelloPatternWeights.stages * OthelloPatternWeights.perStage

@@ -41,8 +41,8 @@ public struct OthelloPatternWeights: Sendable {
         let empties = 64 - (own | opp).nonzeroBitCount
         let base = Self.stage(empties: empties) * Self.perStage
         return values.withUnsafeBufferPointer { w in
-            var sum = 0
-            OthelloPatterns.forEachFeature(own, opp) { sum += Int(w[base + $0]) }
+            // swift-format-ignore: NeverForceUnwrap
+            var sum = OthelloPatterns.sum(own, opp, w.baseAddress! + base)
             let e = Self.extraFeatures(own, opp, ownMoves: ownMoves, oppMoves: oppMoves)
             let x = base + OthelloPatterns.weightsPerStage
             sum += Int(w[x]) * e.0 + Int(w[x + 1]) * e.1 + Int(w[x + 2]) * e.2

@@ -65,9 +65,10 @@ public final class OthelloSearch {
     var nodeLimit: Int
     var aborted = false
 
-    public init(limits: Limits, tableBits: Int = 18, endTableBits: Int = 16) {
+    /// `weights` replaces the build's trained weights (a trainer's candidates) when `limits.trained` is set.
+    public init(limits: Limits, weights: OthelloPatternWeights? = nil, tableBits: Int = 18, endTableBits: Int = 16) {
         self.limits = limits
-        weights = limits.trained ? OthelloPatternWeights.trained : nil
+        self.weights = limits.trained ? weights ?? OthelloPatternWeights.trained : nil
         nodeLimit = limits.nodes
         tableMask = (1 << tableBits) - 1
         table = .allocate(capacity: 1 << tableBits)
