@@ -27,15 +27,18 @@ final class OthelloSearchTests: XCTestCase {
         return found
     }
 
-    /// Plain negamax on the same evaluation: no table, no ordering, no pruning.
-    static func plain(_ own: UInt64, _ opp: UInt64, depth: Int) -> Int {
+    /// Plain negamax on the same evaluation (the trained weights, or with nil the hand-set terms): no table, no
+    /// ordering, no pruning.
+    static func plain(_ own: UInt64, _ opp: UInt64, depth: Int, weights: OthelloPatternWeights? = nil) -> Int {
         let moves = OthelloBitboard.moves(own, opp)
         if moves == 0 {
             if OthelloBitboard.moves(opp, own) == 0 { return OthelloSearch.finalValue(own, opp) }
-            return -plain(opp, own, depth: depth)
+            return -plain(opp, own, depth: depth, weights: weights)
         }
         if depth == 0 {
-            return OthelloEvaluation.evaluate(own, opp, ownMoves: moves, oppMoves: OthelloBitboard.moves(opp, own))
+            let oppMoves = OthelloBitboard.moves(opp, own)
+            if let weights { return weights.evaluate(own, opp, ownMoves: moves, oppMoves: oppMoves) }
+            return OthelloEvaluation.evaluate(own, opp, ownMoves: moves, oppMoves: oppMoves)
         }
         var best = Int.min
         var bits = moves
@@ -43,7 +46,7 @@ final class OthelloSearchTests: XCTestCase {
             let sq = bits.trailingZeroBitCount
             bits &= bits - 1
             let f = OthelloBitboard.flips(own, opp, square: sq)
-            best = max(best, -plain(opp & ~f, own | f | (1 << UInt64(sq)), depth: depth - 1))
+            best = max(best, -plain(opp & ~f, own | f | (1 << UInt64(sq)), depth: depth - 1, weights: weights))
         }
         return best
     }
@@ -67,10 +70,17 @@ final class OthelloSearchTests: XCTestCase {
     }
 
     func testTheTableAndOrderingChangeNoValueOfAFixedDepthSearch() throws {
-        let limits = OthelloSearch.Limits(maxDepth: 3, nodes: .max, exactEmpties: 0)
+        XCTAssertNotNil(OthelloPatternWeights.trained, "this build has trained weights")
+        for weights in [nil, OthelloPatternWeights.trained] {
+            try checkTheFixedDepthSearch(weights: weights)
+        }
+    }
+
+    func checkTheFixedDepthSearch(weights: OthelloPatternWeights?) throws {
+        let limits = OthelloSearch.Limits(maxDepth: 3, nodes: .max, exactEmpties: 0, trained: weights != nil)
         var compared = 0
         for (own, opp) in try Self.positions(seeds: 1...6, every: 7, where: { $0 > 10 }) {
-            let expected = Self.plain(own, opp, depth: 3)
+            let expected = Self.plain(own, opp, depth: 3, weights: weights)
             let search = OthelloSearch(limits: limits)
             let full = search.search(
                 own, opp, depth: 3, alpha: -OthelloSearch.infinity, beta: OthelloSearch.infinity, ply: 1)
@@ -80,7 +90,8 @@ final class OthelloSearchTests: XCTestCase {
             if OthelloBitboard.moves(own, opp).nonzeroBitCount > 1 {
                 XCTAssertEqual(choice.value, expected)
                 let f = OthelloBitboard.flips(own, opp, square: choice.square)
-                XCTAssertEqual(-Self.plain(opp & ~f, own | f | (1 << UInt64(choice.square)), depth: 2), expected)
+                XCTAssertEqual(
+                    -Self.plain(opp & ~f, own | f | (1 << UInt64(choice.square)), depth: 2, weights: weights), expected)
                 compared += 1
             }
         }

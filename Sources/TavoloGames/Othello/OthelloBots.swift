@@ -163,8 +163,9 @@ extension BotFactory where State == OthelloState {
                 .medium, summary: "alphabeta: 5 moves ahead on square weights, exact in the last 10 empties (a few ms)"),
             othelloSearch(
                 .hard, hard,
-                summary: "iterative deepening with a transposition table on mobility, corners, edges and parity, "
-                    + "\(nodeCount(hard.nodes)) nodes a move, exact from \(hard.exactEmpties) empties (at most ~0.3 s)"),
+                summary: "iterative deepening with a transposition table on trained pattern weights (edges, corners, "
+                    + "rows, diagonals, mobility), \(nodeCount(hard.nodes)) nodes a move, exact from "
+                    + "\(hard.exactEmpties) empties (at most ~0.3 s)"),
             othelloSearch(
                 .expert, expert,
                 summary: "the hard search with \(nodeCount(expert.nodes)) nodes a move, exact from "

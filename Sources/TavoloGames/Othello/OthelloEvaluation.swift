@@ -12,7 +12,9 @@
 /// - **discs**, counted only in the last part of the game.
 ///
 /// Weights move linearly from the opening (60 empties) to the end (0 empties). The numbers are hand-set and then
-/// checked against GRhino (`scripts/bench othello-vs-grhino`), not trained.
+/// checked against GRhino (`scripts/bench othello-vs-grhino`), not trained. The searching bots play on the trained
+/// `OthelloPatternWeights` (which won 87% against this evaluation at equal time); this one is the search's fallback
+/// for a build without weights and the self-play of `scripts/train-othello`.
 public enum OthelloEvaluation {
     static let corners: UInt64 = 0x8100_0000_0000_0081
     static let xSquares: UInt64 = 0x0042_0000_0000_4200
