@@ -70,14 +70,11 @@ struct OthelloEvalMatch: ParsableCommand {
             }
             var square: Int
             if ply < opening {
-                var m = moves
-                for _ in 0..<rng.below(moves.nonzeroBitCount) { m &= m - 1 }
-                square = m.trailingZeroBitCount
+                square = OthelloPly.randomSquare(moves, &rng)
             } else {
                 square = OthelloSearch(limits: blackToMove ? black : white, weights: candidate).choose(own, opp).square
             }
-            let f = OthelloBitboard.flips(own, opp, square: square)
-            (own, opp) = (opp & ~f, own | f | (1 << UInt64(square)))
+            (own, opp) = OthelloPly.place(own, opp, square)
             blackToMove.toggle()
             ply += 1
         }

@@ -64,7 +64,7 @@ struct OthelloTrainGames: ParsableCommand {
         var seen: [(own: UInt64, opp: UInt64, black: Bool)] = []
         let opening = 2 + rng.below(11)
         let limits = OthelloSearch.Limits(maxDepth: 8, nodes: nodes, exactEmpties: 0, trained: !handSet)
-        let solver = OthelloSearch.Limits(maxDepth: 1, nodes: Int.max / 4, exactEmpties: 64)
+        let solver = OthelloSearch.Limits(maxDepth: 1, nodes: Int.max / 4, exactEmpties: 64, trained: !handSet)
         var ply = 0
         var blacksResult: Int?
         while true {
@@ -90,18 +90,11 @@ struct OthelloTrainGames: ParsableCommand {
                 }
                 square = choice.square
             } else if ply < opening || rng.below(10) == 0 {
-                var pick = rng.below(moves.nonzeroBitCount)
-                var m = moves
-                while pick > 0 {
-                    m &= m - 1
-                    pick -= 1
-                }
-                square = m.trailingZeroBitCount
+                square = OthelloPly.randomSquare(moves, &rng)
             } else {
                 square = OthelloSearch(limits: limits).choose(own, opp).square
             }
-            let f = OthelloBitboard.flips(own, opp, square: square)
-            (own, opp) = (opp & ~f, own | f | (1 << UInt64(square)))
+            (own, opp) = OthelloPly.place(own, opp, square)
             blackToMove.toggle()
             ply += 1
         }
