@@ -13,12 +13,12 @@ struct OthelloFit: ParsableCommand {
     @Argument(help: "Files written by othello-train-games.") var inputs: [String]
     @Option(help: "Where the weights go, as the Swift source the evaluation embeds.") var swiftOut: String
     @Option(help: "Passes over a stage's positions at most.") var epochs = 400
-    @Option(help: "Step size of a pass.") var step = 0.05
+    @Option(help: "Step size of a pass (about one over the features a position has: larger diverges).") var step = 0.012
     @Option(help: "Positions a configuration's update is spread over at least (shrinks rare configurations).")
-    var prior = 8.0
+    var prior = 30.0
     @Option(
         help: "Empty squares beyond its own a stage also learns from, on each side (neighbouring stages' positions).")
-    var overlap = 0
+    var overlap = 3
 
     struct Sample {
         var features: [Int32]
@@ -28,6 +28,9 @@ struct OthelloFit: ParsableCommand {
     }
 
     func run() throws {
+        guard epochs > 0, step > 0, prior >= 0, (0...20).contains(overlap) else {
+            throw ValidationError("--epochs > 0, --step > 0, --prior >= 0, --overlap 0…20")
+        }
         var byStage = [[Sample]](repeating: [], count: OthelloPatternWeights.stages)
         var total = 0
         for path in inputs {
