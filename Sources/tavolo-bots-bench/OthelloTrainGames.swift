@@ -12,7 +12,7 @@ struct OthelloTrainGames: ParsableCommand {
 
     @Option(help: "Games to play.") var games = 1000
     @Option(help: "Seed of the first game (game g uses seed + g).") var seed: UInt64 = 1
-    @Option(help: "Empty squares at which the game is solved exactly.") var solveAt = 16
+    @Option(help: "Empty squares at which the game is solved exactly.") var solveAt = 13
     @Option(help: "Nodes a move for the self-play search.") var nodes = 3000
     @Option(help: "Where the positions go (17 bytes each: own, opp, label).") var output: String
     @Flag(help: "Self-play with the hand-set evaluation, not the trained weights of this build.") var handSet = false
