@@ -29,12 +29,6 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Spirits!: the tuning bot plays out to the end of the game, not of the round.")
     var spiritsToGameEnd = false
 
-    @Option(
-        help:
-            "Spirits! tuning bot: weigh sampled worlds by the other seats' last plays, with this floor a seat (default: no reading, as before it existed)."
-    )
-    var spiritsReadFloor: Double?
-
     @Option(help: "Briscola: the bot kind to measure.")
     var briscolaBot = "expert"
 
@@ -58,9 +52,6 @@ struct CardSearchMatch: ParsableCommand {
 
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
-        if let f = spiritsReadFloor, !(0...1).contains(f) {
-            throw ValidationError("--spirits-read-floor is between 0 and 1")
-        }
         guard ["spirits", "briscola", "both"].contains(game) else {
             throw ValidationError("--game is spirits, briscola or both")
         }
@@ -76,11 +67,8 @@ struct CardSearchMatch: ParsableCommand {
         var bot = try factory(spiritsBot, in: all)
         if let n = spiritsPlayouts {
             let toRoundEnd = !spiritsToGameEnd
-            let floor = spiritsReadFloor
-            let label = "search/\(n)\(toRoundEnd ? "" : "/game")\(floor.map { "/read\($0)" } ?? "")"
-            bot = BotFactory(kind: label, summary: "") { seed, seat in
-                SpiritsSearchBot(
-                    rng: botRNG(gameSeed: seed, seat: seat), playouts: n, toRoundEnd: toRoundEnd, readFloor: floor)
+            bot = BotFactory(kind: "search/\(n)\(toRoundEnd ? "" : "/game")", summary: "") { seed, seat in
+                SpiritsSearchBot(rng: botRNG(gameSeed: seed, seat: seat), playouts: n, toRoundEnd: toRoundEnd)
             }
         }
         let opponent = try factory("heuristic", in: all)

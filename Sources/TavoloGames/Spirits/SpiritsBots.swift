@@ -186,7 +186,7 @@ extension BotFactory where State == SpiritsState {
             spiritsSearch.level(
                 .expert,
                 summary:
-                    "search: plays each card out to the round's end over deals of the unseen cards that fit the other seats' flees and last plays (~30 ms, at most ~0.15 s)"
+                    "search: plays each card out to the round's end over random deals of the unseen cards (~25 ms, at most ~0.1 s)"
             ),
         ]
     }

@@ -21,11 +21,6 @@ public struct SpiritsObservation: Codable, Sendable, Hashable {
     public var pile: SpiritsCardCounts
     /// Cards of earlier challenges this round (face up when played).
     public var removed: SpiritsCardCounts
-    /// What the seats' flees this round tell of their hands (`SpiritsFleeClues`). Not in the JSON: it follows from
-    /// the moves a client has seen, and a bot works from the engine's observation, not from decoded JSON.
-    public var fleeClues = SpiritsFleeClues()
-    /// Each seat's last play this round (`SpiritsLastPlays`); not in the JSON either.
-    public var lastPlays = SpiritsLastPlays()
 
     /// The kinds this seat could play now if it is its turn (empty: it must flee, or it is not its turn).
     @inline(__always)

@@ -13,50 +13,14 @@ extension SpiritsState {
         var pool = obs.unseen.cards
         rng.shuffle(&pool)
         var hands = SpiritsHands()
-        // A seat that fled keeps some cards of the kinds its flee allowed: those come first, from the shuffled pool
-        // in order, then every hand is filled from what is left, in order; the rest is the draw pile. Seats whose
-        // kinds overlap can leave a later one short: then the pool is shuffled again, a few times at most.
-        var taken: UInt64 = 0
-        precondition(pool.count <= 64)
-        func dealClued() -> Bool {
-            hands = SpiritsHands()
-            hands[obs.seat] = obs.hand
-            taken = 0
-            var short = false
-            for s in 0..<obs.players where s != obs.seat {
-                let mask = obs.fleeClues.allowed(s)
-                var need = obs.fleeClues.heldAtLeast(s, handSize: obs.handSizes[s])
-                var i = 0
-                while need > 0 && i < pool.count {
-                    if taken & (1 << i) == 0 && mask.contains(pool[i]) {
-                        taken |= 1 << i
-                        hands[s].insert(pool[i])
-                        need -= 1
-                    }
-                    i += 1
-                }
-                short = short || need > 0
-            }
-            return !short
-        }
-        var reshuffles = 0
-        while !dealClued() && reshuffles < Self.clueReshuffles {
-            rng.shuffle(&pool)
-            reshuffles += 1
-        }
+        hands[obs.seat] = obs.hand
         var next = 0
         for s in 0..<obs.players where s != obs.seat {
-            while hands[s].total < obs.handSizes[s] && next < pool.count {
-                if taken & (1 << next) == 0 {
-                    taken |= 1 << next
-                    hands[s].insert(pool[next])
-                }
-                next += 1
-            }
+            let size = min(obs.handSizes[s], pool.count - next)
+            hands[s] = SpiritsCardCounts(pool[next..<(next + size)])
+            next += size
         }
-        var drawPile: [SpiritsCard] = []
-        drawPile.reserveCapacity(pool.count - taken.nonzeroBitCount)
-        for i in pool.indices where taken & (1 << i) == 0 { drawPile.append(pool[i]) }
+        let drawPile = pool[next...]
         var dealt = SpiritsCardCounts.fullDeck
         for card in drawPile { dealt.remove(card) }
         playerCount = obs.players
@@ -76,11 +40,5 @@ extension SpiritsState {
         roundGhosts = obs.roundGhosts
         pile = obs.pile
         removed = obs.removed
-        fleeClues = obs.fleeClues
-        lastPlays = obs.lastPlays
     }
-
-    /// How many times a sampled deal is shuffled again when it cannot give every seat that fled the cards its flee
-    /// says it kept; after that the deal stands as it is.
-    static let clueReshuffles = 16
 }

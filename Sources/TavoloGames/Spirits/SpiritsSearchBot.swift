@@ -10,11 +10,6 @@ import TavoloCore
 /// (22.3% against 20.7% over 240 games) for a quarter of the time: later rounds are dealt afresh, so they add noise,
 /// not information. Ties go to the heuristic's own choice. The budget is a count of play-outs, not a time, so the bot
 /// plays the same moves on any machine; its randomness is the `botRNG` stream it was made with.
-///
-/// It reads the other seats as far as the table shows them: a world deals a seat that fled at least the cards its
-/// flee says it kept (`SpiritsFleeClues`), and counts for less when the seats' last plays are not what the heuristic
-/// would have played from the hands it deals them (`readFloor`). Knowing the hands would be worth much: the same
-/// search dealt the real hands (a test only) won 59.9% of 600 games against 23.9% for the blind one.
 public struct SpiritsSearchBot: Bot {
     public var rng: TavoloRNG
     /// Play-outs per move, shared among the cards it may play.
@@ -22,25 +17,13 @@ public struct SpiritsSearchBot: Bot {
     /// Play each card out to the end of the round (true) or of the game.
     public var toRoundEnd: Bool
     public let kindName: String
-    /// Weighs each sampled world by how well it explains the other seats' last plays
-    /// (`SpiritsState.lastPlaysLikelihood`), with this floor per seat; nil: every world counts the same.
-    public var readFloor: Double?
 
-    public init(
-        rng: TavoloRNG, playouts: Int = Self.expertPlayouts, toRoundEnd: Bool = true,
-        readFloor: Double? = Self.expertReadFloor, kind: String = "search"
-    ) {
+    public init(rng: TavoloRNG, playouts: Int = Self.expertPlayouts, toRoundEnd: Bool = true, kind: String = "search") {
         self.rng = rng
         self.playouts = playouts
         self.toRoundEnd = toRoundEnd
-        self.readFloor = readFloor
         kindName = kind
     }
-
-    /// The floor of `search` and `expert`: a world where a seat's last play is not the heuristic's still counts a
-    /// tenth, since a seat may be a person or another bot. Seed 501, 600 games: 26.8% at 0.1, 23.9% without reading
-    /// (and 22.8% with the flee clues alone).
-    public static let expertReadFloor: Double? = 0.1
 
     /// The budget of `search` and `expert`: CPU a move median 21 ms, max 84 ms on the development machine; against
     /// five heuristic seats it won 24.9% of 2,000 games (`tavolo-bots-bench card-search`). Issue 37 allows a second,
@@ -64,20 +47,19 @@ public struct SpiritsSearchBot: Bot {
         // The heuristic's card first, so that it wins ties.
         var cards = [heuristic.card]
         for card in kinds where card != heuristic.card { cards.append(card) }
-        var totals = [Double](repeating: 0, count: cards.count)
+        var totals = [Int](repeating: 0, count: cards.count)
         let worlds = max(1, playouts / cards.count)
         for _ in 0..<worlds {
             let world = SpiritsState(sampling: obs, rng: &rng)
-            let weight = readFloor.map { world.lastPlaysLikelihood(observer: obs.seat, floor: $0) } ?? 1
             for (i, card) in cards.enumerated() {
                 var s = world
                 s.applyUnchecked(flee ? .flee(open: card) : .play(card))
                 if toRoundEnd {
                     Self.rollout(&s, round: obs.round)
-                    totals[i] += weight * Double(Self.roundValue(s, seat: obs.seat))
+                    totals[i] += Self.roundValue(s, seat: obs.seat)
                 } else {
                     Self.rollout(&s, round: SpiritsState.rounds + 1)
-                    totals[i] += weight * Double(Self.value(s, seat: obs.seat))
+                    totals[i] += Self.value(s, seat: obs.seat)
                 }
             }
         }
@@ -132,7 +114,7 @@ extension BotFactory where State == SpiritsState {
         BotFactory(
             kind: "search",
             summary:
-                "deals what it cannot see at random, as far as the seats' flees and last plays allow, and plays each card out to the round's end with the heuristic at every seat, \(SpiritsSearchBot.expertPlayouts) play-outs a move"
+                "deals what it cannot see at random and plays each card out to the round's end with the heuristic at every seat, \(SpiritsSearchBot.expertPlayouts) play-outs a move"
         ) { seed, seat in
             SpiritsSearchBot(rng: botRNG(gameSeed: seed, seat: seat))
         }

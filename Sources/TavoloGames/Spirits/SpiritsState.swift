@@ -90,10 +90,6 @@ public struct SpiritsState: GameState {
     public internal(set) var pile: SpiritsCardCounts
     /// Cards out of play this round: cleared piles, and at round end everything left.
     public internal(set) var removed: SpiritsCardCounts
-    /// What the seats' flees this round tell of their hands (public, like everything above but the hands).
-    public internal(set) var fleeClues = SpiritsFleeClues()
-    /// Each seat's last play this round, with what it was played onto (public).
-    public internal(set) var lastPlays = SpiritsLastPlays()
 
     // MARK: Set-up
 
@@ -134,8 +130,6 @@ public struct SpiritsState: GameState {
         pile = SpiritsCardCounts()
         removed = SpiritsCardCounts()
         roundGhosts = SpiritsSeatBytes()
-        fleeClues = SpiritsFleeClues()
-        lastPlays = SpiritsLastPlays()
         Self.shuffledDeck(into: &dealtDeck, rng: &rng)
         hands = SpiritsHands()
         let dealt = Self.handSize * playerCount
@@ -234,7 +228,7 @@ public struct SpiritsState: GameState {
             seat: seat, players: playerCount, round: round, phase: phase,
             turn: phase == .over ? nil : turnSeat, clockwise: clockwise, fear: fear, top: top,
             hand: hands[seat], handSizes: sizes, ghosts: ghosts, roundGhosts: roundGhosts,
-            drawPileSize: drawPileSize, pile: pile, removed: removed, fleeClues: fleeClues, lastPlays: lastPlays)
+            drawPileSize: drawPileSize, pile: pile, removed: removed)
     }
 
     /// The seat after `seat` in the current direction.
@@ -252,8 +246,6 @@ public struct SpiritsState: GameState {
     /// sees the hand (`applySealed`: the audit checks the claim, PROTOCOL.md §14.10 step 5).
     @inline(__always)
     mutating func apply(_ move: SpiritsMove, trustingFlee: Bool) throws(MoveError) {
-        let onto = move.isFlee ? nil : top
-        let (fearBefore, clockwiseBefore) = (fear, clockwise)
         switch phase {
         case .over:
             throw MoveError(.gameOver, "the game is over")
@@ -274,8 +266,6 @@ public struct SpiritsState: GameState {
             }
         }
         moveNumber += 1
-        lastPlays.played(
-            turnSeat, move.card, onto: onto, fear: onto == nil ? 0 : fearBefore, clockwise: clockwiseBefore)
         drawAndPass()
     }
 
@@ -288,7 +278,6 @@ public struct SpiritsState: GameState {
     /// Rule 3.
     @inline(__always)
     private mutating func open(_ card: SpiritsCard) {
-        fleeClues.played(turnSeat, card)
         hands[turnSeat].remove(card)
         pile.insert(card)
         top = card
@@ -304,7 +293,6 @@ public struct SpiritsState: GameState {
         } else {
             fear += card.value
         }
-        fleeClues.played(turnSeat, card)
         hands[turnSeat].remove(card)
         pile.insert(card)
         top = card
@@ -313,7 +301,6 @@ public struct SpiritsState: GameState {
     /// Rule 6.
     @inline(__always)
     private mutating func flee(opening card: SpiritsCard) {
-        if let top { fleeClues.fled(turnSeat, top: top, fear: fear) }
         ghosts.increment(turnSeat)
         roundGhosts.increment(turnSeat)
         removed.formUnion(pile)
@@ -327,8 +314,6 @@ public struct SpiritsState: GameState {
         if drawIndex < SpiritsCard.deckSize {
             hands[turnSeat].insert(dealtDeck[drawIndex])
             drawIndex += 1
-            fleeClues.drew(turnSeat)
-            lastPlays.drew(turnSeat)
         }
         turnSeat = seat(after: turnSeat, clockwise: clockwise)
         if hands[turnSeat].isEmpty { endRound() }
@@ -356,5 +341,52 @@ public struct SpiritsState: GameState {
         var starter = 0
         for s in 1..<playerCount where ghosts[s] > ghosts[starter] { starter = s }
         startRound(round + 1, starter: starter)
+    }
+}
+
+// MARK: Scripted states
+
+extension SpiritsState {
+    /// A state built from explicit parts, for scripted tests and puzzles. The pile is listed bottom first; the
+    /// Fear total is recomputed from it by rule 4 (mirrors add nothing). `dealtDeck` becomes every card not in
+    /// the draw pile, in kind order, followed by `drawPile`; cards in neither hands, pile nor draw pile are
+    /// removed. Throws if a kind appears more than three times or a value is out of range.
+    public init(
+        testPlayers players: Int, round: Int = 1, hands testHands: [[SpiritsCard]], pile testPile: [SpiritsCard] = [],
+        drawPile testDraw: [SpiritsCard] = [], turn: Int, clockwise: Bool = true, ghosts testGhosts: [Int]? = nil,
+        roundGhosts testRoundGhosts: [Int]? = nil, roundStarter: Int? = nil, seed: UInt64 = 0
+    ) throws(GameSetupError) {
+        try self.init(players: players, seed: seed)
+        guard testHands.count == players, (0..<players).contains(turn), (1...Self.rounds).contains(round) else {
+            throw GameSetupError("test state: need one hand per seat, a seat to play and a round 1…3")
+        }
+        var all = SpiritsCardCounts()
+        for card in testHands.joined() + testPile + testDraw {
+            guard all.count(of: card) < 3 else { throw GameSetupError("test state: more than three \(card)") }
+            all.insert(card)
+        }
+        self.round = round
+        hands = SpiritsHands()
+        for (s, h) in testHands.enumerated() { hands[s] = SpiritsCardCounts(h) }
+        pile = SpiritsCardCounts(testPile)
+        let drawCounts = SpiritsCardCounts(testDraw)
+        removed = SpiritsCardCounts.fullDeck.subtracting(all)
+        dealtDeck = SpiritsCardCounts.fullDeck.subtracting(drawCounts).cards + testDraw
+        drawIndex = SpiritsCard.deckSize - testDraw.count
+        turnSeat = turn
+        self.roundStarter = roundStarter ?? turn
+        self.clockwise = clockwise
+        top = testPile.last
+        fear = 0
+        var previous: SpiritsCard?
+        for card in testPile {
+            if previous?.colourIndex != card.colourIndex { fear += card.value }
+            previous = card
+        }
+        guard fear <= Self.maxFear else { throw GameSetupError("test state: Fear total \(fear) above 7") }
+        phase = testPile.isEmpty ? .open : .follow
+        ghosts = SpiritsSeatBytes(testGhosts ?? [])
+        roundGhosts = SpiritsSeatBytes(testRoundGhosts ?? [])
+        moveNumber = 0
     }
 }
