@@ -91,7 +91,7 @@ extension NodeService {
         case .leave(let table):
             try await tables.leave(table: table)
             return ok(Empty())
-        case .state(let table): return ok(try await tables.state(table: table))
+        case .state(let table): return ok(try await tables.settledState(table: table))
         case .events(let kinds): return await eventStream(id, kinds: kinds)
         case .inject(let message):
             guard options.allowInjection else {

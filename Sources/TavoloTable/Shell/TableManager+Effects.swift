@@ -28,6 +28,15 @@ extension TableManager {
         await withCheckedContinuation { readers.append((target, $0)) }
     }
 
+    /// A table's state read at a moment when every write asked for is done, so its move count is the journal's: a
+    /// control request's `settled()` and its read are two hops, and a move applied between them (its append still on
+    /// the disk's thread) would show in the answer but not on disk. Under a steady stream of moves it settles again,
+    /// at most `attempts` times, then answers as it stands.
+    public func settledState(table: TableID, attempts: Int = 20) async throws(TableError) -> TableState {
+        for _ in 0..<attempts where outbox.done < outbox.appended { await settled() }
+        return try state(table: table)
+    }
+
     private func carry(_ effect: TableEffect, about peer: NodeID?) {
         switch effect {
         case .send(let message, let nodes): send(message, to: nodes)
