@@ -21,30 +21,34 @@ extension SealedTable {
     /// The members an heir acting for `actor`'s set holds no piece for: itself and every member it acts for.
     func secondHolders(of actor: Int) -> [Int] { (0..<members).filter { actors[$0] != actor } }
 
-    /// `table.sealed-reescrow` for each secret this node recovered and acts for whose holders changed since it last
-    /// split it (at first: never), when at least two members would hold a piece (with one, that member would hold the
-    /// secret whole). The same bytes each time for the same holders: the pieces and their seals derive from the secret.
-    public mutating func reEscrowMessages() -> [SealedMessage] {
-        guard members >= 3, !isObserver, hasAllKeys else { return [] }
+    /// The holders this node's second escrows go to now, and the secrets it recovered and acts for, by owner; nil when
+    /// it makes none: fewer than three members, an observer, keys missing, or fewer than two holders (with one, that
+    /// member would hold the secret whole).
+    private func reEscrowPlan() -> (holders: [Int], secrets: [(owner: Int, secret: SealedMemberSecret)])? {
+        guard members >= 3, !isObserver, hasAllKeys else { return nil }
         let holders = secondHolders(of: me)
-        guard holders.count >= 2 else { return [] }
+        guard holders.count >= 2 else { return nil }
+        let secrets = inherited.sorted { $0.key < $1.key }.filter { actors[$0.key] == me }
+        return (holders, secrets.map { (owner: $0.key, secret: $0.value) })
+    }
+
+    /// `table.sealed-reescrow` for each secret this node recovered and acts for whose holders changed since it last
+    /// split it (at first: never). The same bytes each time for the same holders: the pieces and their seals derive
+    /// from the secret.
+    public mutating func reEscrowMessages() -> [SealedMessage] {
+        guard let plan = reEscrowPlan() else { return [] }
         var out: [SealedMessage] = []
-        for (owner, secret) in inherited.sorted(by: { $0.key < $1.key })
-        where actors[owner] == me && reEscrowedFor[owner] != holders {
-            reEscrowedFor[owner] = holders
-            out.append(reEscrow(secret, holders: holders))
+        for (owner, secret) in plan.secrets where reEscrowedFor[owner] != plan.holders {
+            reEscrowedFor[owner] = plan.holders
+            out.append(reEscrow(secret, holders: plan.holders))
         }
         return out
     }
 
     /// Every second escrow this node would send now, for a member whose session comes back (§14.12).
     public func currentReEscrows() -> [SealedMessage] {
-        guard members >= 3, !isObserver, hasAllKeys else { return [] }
-        let holders = secondHolders(of: me)
-        guard holders.count >= 2 else { return [] }
-        return inherited.sorted { $0.key < $1.key }.filter { actors[$0.key] == me }.map {
-            reEscrow($0.value, holders: holders)
-        }
+        guard let plan = reEscrowPlan() else { return [] }
+        return plan.secrets.map { reEscrow($0.secret, holders: plan.holders) }
     }
 
     func reEscrow(_ secret: SealedMemberSecret, holders: [Int]) -> SealedMessage {
