@@ -106,5 +106,26 @@ final class BriscolaHandReadingTests: XCTestCase {
         XCTAssertGreaterThan(throwPlain, giveTre)
     }
 
+    /// The score the search computes, written out, is the features the fit uses times the weights.
+    func testTheWrittenOutScoreIsTheFeaturesTimesTheWeights() {
+        func dot(_ f: [Double], _ w: [Double]) -> Double { zip(f, w).reduce(0) { $0 + $1.0 * $1.1 } }
+        for trump in [Suit.coppe, .bastoni] {
+            for card in Card.all {
+                for pile in [2, 10, 11, 30] {
+                    let lead = dot(
+                        BriscolaPlayModel.leadFeatures(card, trump: trump, pile: pile), BriscolaPlayModel.leadWeights)
+                    XCTAssertEqual(
+                        BriscolaPlayModel.score(card, led: nil, trump: trump, pile: pile), lead, accuracy: 1e-9)
+                }
+                for led in Card.all where led != card {
+                    let reply = dot(
+                        BriscolaPlayModel.replyFeatures(card, led: led, trump: trump), BriscolaPlayModel.replyWeights)
+                    XCTAssertEqual(
+                        BriscolaPlayModel.score(card, led: led, trump: trump, pile: 20), reply, accuracy: 1e-9)
+                }
+            }
+        }
+    }
+
     private func card(_ code: String) throws -> Card { try XCTUnwrap(Card(code: code)) }
 }
