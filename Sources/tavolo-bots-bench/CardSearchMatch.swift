@@ -47,8 +47,8 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Briscola tuning: the expert solves play-outs exactly once the pile is empty (0 or 1).")
     var briscolaExactAfterPile = 1
 
-    @Option(help: "Briscola tuning: how many of the last tricks the expert reads the other hand from (0: none).")
-    var briscolaReadingDepth = 3
+    @Option(help: "Briscola tuning: weight of a world where the opponent's lead is not the emulator's.")
+    var briscolaOffLead = 0.3
 
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
@@ -95,12 +95,12 @@ struct CardSearchMatch: ParsableCommand {
         }
         if let pile = briscolaEndgamePile {
             let w = briscolaWorlds ?? BriscolaStrongBot.searchWorlds
-            let (bonus, exact, depth) = (briscolaWinBonus, briscolaExactAfterPile, briscolaReadingDepth)
-            bot = BotFactory(kind: "expert/\(w)/\(pile)/\(bonus)/\(exact)/\(depth)", summary: "") { seed, seat in
+            let (bonus, exact, off) = (briscolaWinBonus, briscolaExactAfterPile, briscolaOffLead)
+            bot = BotFactory(kind: "expert/\(w)/\(pile)/\(bonus)/\(exact)/\(off)", summary: "") { seed, seat in
                 var b = BriscolaExpertBot(rng: botRNG(gameSeed: seed, seat: seat), worlds: w, endgamePile: pile)
                 b.winBonus = bonus
                 b.exactAfterPile = exact != 0
-                b.readingDepth = depth
+                b.offLeadWeight = off
                 return b
             }
         }

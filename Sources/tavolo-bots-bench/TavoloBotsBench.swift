@@ -9,6 +9,6 @@ struct TavoloBotsBench: ParsableCommand {
         abstract: "Bot strength against outside engines and bot speed, through the game engines.",
         subcommands: [
             OthelloVsGRhino.self, OthelloSpeed.self, LevelsSpeed.self, FifteenSpeed.self, CardSearchMatch.self,
-            OthelloTrainGames.self, OthelloFit.self, OthelloEvalMatch.self, BriscolaPlayModelFit.self,
+            OthelloTrainGames.self, OthelloFit.self, OthelloEvalMatch.self,
         ])
 }

@@ -50,13 +50,6 @@ public struct BriscolaObservation: Codable, Sendable, Equatable {
     public var tricks: [BriscolaTrick]?
     /// Game points as commonly scored (declarer ±2, partner ±1, defenders ∓1; alone ±4), once over.
     public var gamePoints: [Int]?
-    /// Two players: the last tricks, newest first (public; not in the JSON, which lists no past tricks with 2–4).
-    public var recentTricks = BriscolaRecentTricks()
-
-    enum CodingKeys: String, CodingKey {
-        case seat, players, dealer, moveNumber, turn, leader, hand, trumpCard, trumpFaceUp, trumpDrawnBy, pileCount
-        case handCounts, table, captured, phase, auction, declarer, target, calledCard, partner, tricks, gamePoints
-    }
 
     /// The trump suit: the face-up card's, or the called card's; nil during the auction.
     public var trumpSuit: Suit? { trumpCard?.suit ?? calledCard?.suit }
@@ -79,7 +72,6 @@ extension BriscolaState {
             leader: leader, hand: hands[seat], trumpCard: trumpCard, trumpFaceUp: trumpFaceUp,
             trumpDrawnBy: trumpDrawnBy, pileCount: pileCount, handCounts: hands.map(\.count), table: table,
             captured: captured)
-        obs.recentTricks = recentTricks
         if let c = chiamata {
             obs.phase = c.phase
             obs.auction = c.auction

@@ -44,7 +44,6 @@ extension BriscolaState {
         current = obs.turn ?? obs.leader
         moveNumber = obs.moveNumber
         isOver = obs.turn == nil
-        recentTricks = obs.recentTricks
         chiamata = obs.phase.map { phase in
             var c = ChiamataPart()
             c.phase = phase

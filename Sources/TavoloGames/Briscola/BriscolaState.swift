@@ -56,13 +56,6 @@ public struct BriscolaState: GameState {
     public internal(set) var isOver: Bool
     /// The auction, the call and the partner: Briscola chiamata (5 players) only.
     public internal(set) var chiamata: ChiamataPart?
-    /// The last tricks of a two-player game (what a player remembers; not encoded, it follows from the moves).
-    public internal(set) var recentTricks = BriscolaRecentTricks()
-
-    enum CodingKeys: String, CodingKey {
-        case playerCount, seed, dealtDeck, dealer, trumpCard, trumpSuit, hands, captured, table, leader, drawn
-        case trumpDrawnBy, current, moveNumber, isOver, chiamata
-    }
 
     /// The cards in play for `players` seats: all 40, or 39 for 3 (the Due di Coppe left out).
     public static func deck(players: Int) -> [Card] {
@@ -168,7 +161,6 @@ public struct BriscolaState: GameState {
         // Cards are played only once trump is known (at the deal, or at the call in chiamata).
         let winner = (leader + Self.winningIndex(table, trump: trumpSuit ?? .coppe)) % playerCount
         captured[winner] = captured[winner] | CardSet(table)
-        if playerCount == 2 { recentTricks.push(leader: leader, lead: table[0], reply: table[1], drew: pileCount > 0) }
         if chiamata != nil { chiamataTrickDone(leader: leader, cards: table) }
         table.removeAll(keepingCapacity: true)
         if pileCount > 0 {
