@@ -83,6 +83,51 @@ final class TableDiskOrderTests: XCTestCase {
         try await require { logs[1].first(.moved) != nil }
     }
 
+    /// `state` as the control socket answers it (`settledState`) never shows a move whose journal append is still on
+    /// the disk's thread: the plain read would (the chaos driver once counted such a move as lost after a kill); the
+    /// settled one waits for the write, and the journal then holds every move it reports.
+    func testSettledStateWaitsForTheJournalOfAMoveAppliedBeforeIt() async throws {
+        let gate = GatedDisk()
+        let dirs = [stateDirectory(), stateDirectory()]
+        let net = ShellLoopback()
+        let nodes = await net.makeNodes(2) { i in
+            var o = TableManager.Options()
+            o.stateDirectory = dirs[i]
+            o.logFsync = false
+            if i == 0 { o.disk = gate }
+            return o
+        }
+        let log = await EventLog(nodes[0])
+        let table = try await nodes[0].host(game: "othello", players: 2)
+        try await require { await nodes[1].list().count == 1 }
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        _ = try await nodes[0].start(table: table.id)
+        try await require { log.first(.yourTurn) != nil }
+        let before = try await nodes[0].state(table: table.id)
+        let legal = try XCTUnwrap(before.legalMoves.first)
+
+        gate.close()
+        try await nodes[0].move(table: table.id, move: legal)
+        let plain = try await nodes[0].state(table: table.id)
+        XCTAssertEqual(plain.moveNumber, 1, "the plain read shows the move")
+        XCTAssertNil(SavedGames.load(stateDirectory: dirs[0], table: table.id)?.moves.first, "written while closed")
+        let answered = OrderLog()
+        let answer = Task {
+            let state = try await nodes[0].settledState(table: table.id)
+            answered.add("answered")
+            return state
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(answered.lines, [], "answered while the move's journal write was held")
+        gate.open()
+        let settled = try await answer.value
+        let journaled = SavedGames.load(stateDirectory: dirs[0], table: table.id)?.moves.count ?? 0
+        XCTAssertGreaterThanOrEqual(settled.moveNumber ?? 0, 1)
+        XCTAssertGreaterThanOrEqual(journaled, settled.moveNumber ?? 0)
+    }
+
     /// A whole bot game on real disks: every move and confirmation a node posts is already in its journal, and
     /// each node's record hook runs before its clients hear of the end.
     func testEveryMoveAndConfirmationIsJournaledBeforeItIsPosted() async throws {
