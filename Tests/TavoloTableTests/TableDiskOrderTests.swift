@@ -47,26 +47,7 @@ final class TableDiskOrderTests: XCTestCase {
 
     /// A node's own move goes out only once the disk has written it: held while the disk is closed.
     func testOwnMoveIsSentOnlyOnceItsJournalWriteIsDone() async throws {
-        let gate = GatedDisk()
-        let dirs = [stateDirectory(), stateDirectory()]
-        let net = ShellLoopback()
-        let nodes = await net.makeNodes(2) { i in
-            var o = TableManager.Options()
-            o.stateDirectory = dirs[i]
-            o.logFsync = false
-            if i == 0 { o.disk = gate }
-            return o
-        }
-        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require { await nodes[1].list().count == 1 }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await require { logs[0].first(.yourTurn) != nil }
-        let state = try await nodes[0].state(table: table.id)
-        let legal = try XCTUnwrap(state.legalMoves.first)
+        let (gate, dirs, net, nodes, logs, table, legal) = try await othelloOnAGatedDisk()
         let me = await nodes[0].me
 
         gate.close()
@@ -87,26 +68,7 @@ final class TableDiskOrderTests: XCTestCase {
     /// the disk's thread: the plain read would (the chaos driver once counted such a move as lost after a kill); the
     /// settled one waits for the write, and the journal then holds every move it reports.
     func testSettledStateWaitsForTheJournalOfAMoveAppliedBeforeIt() async throws {
-        let gate = GatedDisk()
-        let dirs = [stateDirectory(), stateDirectory()]
-        let net = ShellLoopback()
-        let nodes = await net.makeNodes(2) { i in
-            var o = TableManager.Options()
-            o.stateDirectory = dirs[i]
-            o.logFsync = false
-            if i == 0 { o.disk = gate }
-            return o
-        }
-        let log = await EventLog(nodes[0])
-        let table = try await nodes[0].host(game: "othello", players: 2)
-        try await require { await nodes[1].list().count == 1 }
-        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
-        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
-        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
-        _ = try await nodes[0].start(table: table.id)
-        try await require { log.first(.yourTurn) != nil }
-        let before = try await nodes[0].state(table: table.id)
-        let legal = try XCTUnwrap(before.legalMoves.first)
+        let (gate, dirs, _, nodes, _, table, legal) = try await othelloOnAGatedDisk()
 
         gate.close()
         try await nodes[0].move(table: table.id, move: legal)
@@ -181,6 +143,34 @@ final class TableDiskOrderTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    /// Two shells on the loopback, n0's disk gated (open), an Othello table n0 hosts and plays seat 0 of against
+    /// n1's random bot, started, n0 to move: its event logs and a legal move of n0's.
+    func othelloOnAGatedDisk() async throws -> (
+        gate: GatedDisk, dirs: [String], net: ShellLoopback, nodes: [TableManager], logs: [EventLog],
+        table: TableInfo, legal: JSONValue
+    ) {
+        let gate = GatedDisk()
+        let dirs = [stateDirectory(), stateDirectory()]
+        let net = ShellLoopback()
+        let nodes = await net.makeNodes(2) { i in
+            var o = TableManager.Options()
+            o.stateDirectory = dirs[i]
+            o.logFsync = false
+            if i == 0 { o.disk = gate }
+            return o
+        }
+        let logs = [await EventLog(nodes[0]), await EventLog(nodes[1])]
+        let table = try await nodes[0].host(game: "othello", players: 2)
+        try await require { await nodes[1].list().count == 1 }
+        _ = try await nodes[0].join(table: table.id, game: nil, seat: 0, bot: nil)
+        _ = try await nodes[1].join(table: table.id, game: nil, seat: 1, bot: "random")
+        try await require { await nodes[0].list().first?.freeSeats.isEmpty == true }
+        _ = try await nodes[0].start(table: table.id)
+        try await require { logs[0].first(.yourTurn) != nil }
+        let state = try await nodes[0].state(table: table.id)
+        return (gate, dirs, net, nodes, logs, table, try XCTUnwrap(state.legalMoves.first))
+    }
 
     func node(_ i: Int) -> NodeID { NodeID(bytes: [UInt8](repeating: 0, count: 15) + [UInt8(i + 1)])! }
 
