@@ -15,43 +15,62 @@ public enum SealedAudit {
 
     /// `secrets[j]` is member `j`'s revealed σ, nil when it sent none. `trusting` is the member the auditing node is
     /// itself: its own shuffles and shares are what it made, so they are not replayed (a sixth of a six-member audit).
+    /// With every secret in and true, the cards are followed through every step at once (`chain`, the cheap path);
+    /// when that finds a step that differs, or a secret is missing, each member's step is replayed on its own input.
     public static func run(secrets: [[UInt8]?], deals: [SealedDeal], trusting me: Int? = nil) -> Outcome {
         guard let first = deals.first else { return Outcome(faults: [], orders: []) }
-        var faults: [SealedFault] = []
+        var faults: [Int: SealedFault] = [:]
         var members: [SealedMemberSecret?] = []
         for (j, key) in first.publicKeys.enumerated() {
             guard let seed = j < secrets.count ? secrets[j] : nil, seed.count == SealedMemberSecret.byteCount else {
-                faults.append(SealedFault(.noAudit, member: j, "no secret at the audit"))
+                faults[j] = SealedFault(.noAudit, member: j, "no secret at the audit")
                 members.append(nil)
                 continue
             }
             let secret = SealedMemberSecret(seed: seed, context: first.context, member: j)
             guard secret.publicKey == key else {
-                faults.append(SealedFault(.badSecret, member: j, "the secret does not derive the member's key"))
+                faults[j] = SealedFault(.badSecret, member: j, "the secret does not derive the member's key")
                 members.append(nil)
                 continue
-            }
-            if j == me {
-                members.append(secret)
-                continue
-            }
-            if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret) }) {
-                faults.append(
-                    SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's"))
-            } else if let (deal, p) = falseShare(deals, member: j, secret: secret) {
-                faults.append(SealedFault(.badShare, member: j, "deal \(deal): its share for position \(p) was false"))
             }
             members.append(secret)
         }
         let all = members.compactMap { $0 }
-        let orders = deals.map { all.count == first.members ? open($0, with: all) : nil }
-        return Outcome(faults: faults, orders: orders)
+        // Every key checked against its member's public key: their sum's `·G` is the joint key every deal used.
+        let jointSecret = all.count == first.members ? all.map(\.key).reduce(RistrettoScalar.zero, +) : nil
+        if let y = jointSecret {
+            let chains = deals.compactMap { chain($0, secrets: all, jointSecret: y, trusting: me) }
+            if chains.count == deals.count {
+                for (j, secret) in all.enumerated() where j != me {
+                    guard let (deal, p) = falseShare(deals, chains: chains, member: j, secret: secret) else { continue }
+                    faults[j] = SealedFault(.badShare, member: j, "deal \(deal): its share for position \(p) was false")
+                }
+                return Outcome(faults: faults.sorted { $0.key < $1.key }.map(\.value), orders: chains.map(\.cards))
+            }
+        }
+        for (j, secret) in members.enumerated() where j != me {
+            guard let secret else { continue }
+            if let deal = deals.first(where: { !reproduces($0, member: j, secret: secret, jointSecret: jointSecret) }) {
+                faults[j] = SealedFault(.badShuffle, member: j, "deal \(deal.number): the shuffle is not the secret's")
+            } else if let (deal, p) = falseShare(deals, member: j, secret: secret) {
+                faults[j] = SealedFault(.badShare, member: j, "deal \(deal): its share for position \(p) was false")
+            }
+        }
+        let orders = deals.map { deal in jointSecret.flatMap { open(deal, withJointSecret: $0) } }
+        return Outcome(faults: faults.sorted { $0.key < $1.key }.map(\.value), orders: orders)
     }
 
-    static func reproduces(_ deal: SealedDeal, member j: Int, secret: SealedMemberSecret) -> Bool {
+    /// Whether member `j`'s step of `deal` is the one its secret makes; with the joint secret known (every member's
+    /// secret revealed and true), replayed with fixed-base multiplications only.
+    static func reproduces(
+        _ deal: SealedDeal, member j: Int, secret: SealedMemberSecret, jointSecret: RistrettoScalar? = nil
+    ) -> Bool {
         guard j < deal.steps.count else { return false }
         let input = j == 0 ? SealedDeck.initial(deal.cards) : deal.steps[j - 1]
-        return SealedShuffle.step(input, secret: secret, deal: deal.number, jointKey: deal.jointKey) == deal.steps[j]
+        let output =
+            jointSecret.map { SealedShuffle.step(input, secret: secret, deal: deal.number, jointSecret: $0) }
+            ?? SealedShuffle.step(input, secret: secret, deal: deal.number, jointKey: deal.jointKey)
+        return output == deal.steps[j]
     }
 
     /// The first share member `j` sent that is not `x_j·a`: kept unchecked live (§14.6), it is checked here; one whose
@@ -70,9 +89,8 @@ public enum SealedAudit {
     }
 
     /// Every position of the deal with the joint secret; nil unless each card of the deck comes out exactly once.
-    static func open(_ deal: SealedDeal, with secrets: [SealedMemberSecret]) -> [Int]? {
+    static func open(_ deal: SealedDeal, withJointSecret joint: RistrettoScalar) -> [Int]? {
         guard let deck = deal.finalDeck else { return nil }
-        let joint = secrets.map(\.key).reduce(RistrettoScalar.zero, +)
         let order = deck.compactMap { deal.cards.card(of: $0.b - $0.a.times(joint)) }
         return order.count == deck.count && Set(order).count == deck.count ? order : nil
     }

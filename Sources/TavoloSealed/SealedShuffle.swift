@@ -20,4 +20,15 @@ public enum SealedShuffle {
             input[p].rerandomised(by: secret.rerandomiser(deal: deal, position: q), jointKey: jointKey)
         }
     }
+
+    /// The same output, computed from the joint secret (the sum of every member's key, whose `·G` is the joint key):
+    /// how the audit replays a member's shuffle once every secret is revealed, at about 60% of the cost.
+    public static func step(
+        _ input: [SealedCiphertext], secret: SealedMemberSecret, deal: Int, jointSecret: RistrettoScalar
+    ) -> [SealedCiphertext] {
+        let order = order(secret: secret, deal: deal, count: input.count)
+        return order.enumerated().map { q, p in
+            input[p].rerandomised(by: secret.rerandomiser(deal: deal, position: q), jointSecret: jointSecret)
+        }
+    }
 }

@@ -177,6 +177,25 @@ final class SealedDealFlowTests: XCTestCase {
         XCTAssertNil(audit.orders[0] ?? nil, "three cards are now twice in the deck")
     }
 
+    /// A middle member swaps two cards after its shuffle. The audit's fast path (every card followed through every
+    /// step) sees a difference and gives up; each step is then replayed on its own input, so only the liar is named,
+    /// not the honest member after it whose input was the false deck. Its own audit, trusting itself, names it too.
+    func testAFalseShuffleInTheMiddleNamesOnlyItsMember() throws {
+        var t = makeTable(members: 3)
+        try shuffleAll(&t) { j, deck in j == 1 ? [deck[1], deck[0]] + deck.dropFirst(2) : deck }
+        for me in [nil, 0, 2] {
+            let audit = SealedAudit.run(secrets: t.secrets.map(\.seed), deals: t.nodes, trusting: me)
+            XCTAssertEqual(audit.faults.map(\.code), [.badShuffle], "auditing as \(String(describing: me))")
+            XCTAssertEqual(audit.cheaters, [1])
+            XCTAssertEqual(audit.orders[0]?.count, 40, "a swap keeps every card once")
+        }
+        var honest = makeTable(members: 3)
+        try shuffleAll(&honest)
+        let orders = SealedAudit.run(secrets: honest.secrets.map(\.seed), deals: honest.nodes).orders
+        XCTAssertEqual(
+            SealedAudit.run(secrets: honest.secrets.map(\.seed), deals: honest.nodes, trusting: 1).orders, orders)
+    }
+
     func testAFalseOrMissingSecretIsNamedAtTheAudit() throws {
         var t = makeTable(members: 3)
         try shuffleAll(&t)

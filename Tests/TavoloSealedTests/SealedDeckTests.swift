@@ -69,6 +69,20 @@ final class SealedDeckTests: XCTestCase {
         XCTAssertNotEqual(SealedDeck.hash(forged), SealedDeck.hash(d.steps[2]))
     }
 
+    /// The audit replays shuffles from the joint secret (fixed-base multiplications only): it must give the very
+    /// encodings the members computed from the joint key, or an honest member would be named.
+    func testAShuffleReplayedFromTheJointSecretIsTheMembersOwnBitForBit() {
+        let d = deal(members: 4, cards: SealedCardPoints(count: 54))
+        let joint = d.members.map(\.key).reduce(RistrettoScalar.zero, +)
+        XCTAssertEqual(RistrettoPoint.base(times: joint), d.jointKey)
+        for (j, m) in d.members.enumerated() {
+            XCTAssertEqual(SealedShuffle.step(d.steps[j], secret: m, deal: 1, jointSecret: joint), d.steps[j + 1])
+        }
+        // A wrong joint secret (one member's key left out) gives another deck: the replay does use it.
+        let short = d.members.dropFirst().map(\.key).reduce(RistrettoScalar.zero, +)
+        XCTAssertNotEqual(SealedShuffle.step(d.steps[1], secret: d.members[1], deal: 1, jointSecret: short), d.steps[2])
+    }
+
     func testEachDealShufflesDifferently() {
         let m = SealedMemberSecret(seed: [UInt8](repeating: 9, count: 32), context: table, member: 0)
         XCTAssertEqual(SealedShuffle.order(secret: m, deal: 1, count: 54).sorted(), Array(0..<54))

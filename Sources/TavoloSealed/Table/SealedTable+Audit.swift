@@ -61,7 +61,8 @@ extension SealedTable {
     public var trueOrders: [[Int]]? {
         guard let seeds = everySecret, !deals.isEmpty else { return nil }
         let secrets = seeds.enumerated().map { SealedMemberSecret(seed: $1, context: context, member: $0) }
-        let orders = deals.compactMap { SealedAudit.open($0.deal, with: secrets) }
+        let joint = secrets.map(\.key).reduce(RistrettoScalar.zero, +)
+        let orders = deals.compactMap { SealedAudit.open($0.deal, withJointSecret: joint) }
         return orders.count == deals.count ? orders : nil
     }
 
