@@ -15,10 +15,7 @@ public enum SealedShuffle {
     public static func step(
         _ input: [SealedCiphertext], secret: SealedMemberSecret, deal: Int, jointKey: RistrettoPoint
     ) -> [SealedCiphertext] {
-        let order = order(secret: secret, deal: deal, count: input.count)
-        return order.enumerated().map { q, p in
-            input[p].rerandomised(by: secret.rerandomiser(deal: deal, position: q), jointKey: jointKey)
-        }
+        step(input, secret: secret, deal: deal) { $0.rerandomised(by: $1, jointKey: jointKey) }
     }
 
     /// The same output, computed from the joint secret (the sum of every member's key, whose `·G` is the joint key):
@@ -26,9 +23,14 @@ public enum SealedShuffle {
     public static func step(
         _ input: [SealedCiphertext], secret: SealedMemberSecret, deal: Int, jointSecret: RistrettoScalar
     ) -> [SealedCiphertext] {
+        step(input, secret: secret, deal: deal) { $0.rerandomised(by: $1, jointSecret: jointSecret) }
+    }
+
+    private static func step(
+        _ input: [SealedCiphertext], secret: SealedMemberSecret, deal: Int,
+        rerandomise: (SealedCiphertext, RistrettoScalar) -> SealedCiphertext
+    ) -> [SealedCiphertext] {
         let order = order(secret: secret, deal: deal, count: input.count)
-        return order.enumerated().map { q, p in
-            input[p].rerandomised(by: secret.rerandomiser(deal: deal, position: q), jointSecret: jointSecret)
-        }
+        return order.enumerated().map { q, p in rerandomise(input[p], secret.rerandomiser(deal: deal, position: q)) }
     }
 }
