@@ -17,6 +17,9 @@ struct CardSearchMatch: ParsableCommand {
     @Option(help: "Seed of the first deal.")
     var seed: UInt64 = 1
 
+    @Option(help: "Games played at once, each on its own thread; the figures do not depend on it.")
+    var jobs = 1
+
     @Option(help: "Which matches: spirits, briscola or both.")
     var game = "both"
 
@@ -74,15 +77,14 @@ struct CardSearchMatch: ParsableCommand {
         let opponent = try factory("heuristic", in: all)
         let label = "spirits 6p: \(bot.kind) vs 5 heuristic"
         say("\(label): \(games) games from seed \(seed), the bot in seat g mod 6 of game g, deal seed + g / 6")
-        var tally = MatchTally()
-        for g in 0..<games {
+        let (first, measured) = (seed, bot)
+        let results = try playGames(games, jobs: jobs) { g in
             let seat = g % 6
-            let gameSeed = seed &+ UInt64(g / 6)
-            let seats = (0..<6).map { $0 == seat ? bot : opponent }
-            let outcome = try play(SpiritsState(players: 6, seed: gameSeed), seats, gameSeed, measured: seat, &tally)
-            tally.add(outcome: outcome, seat: seat)
+            let gameSeed = first &+ UInt64(g / 6)
+            let seats = (0..<6).map { $0 == seat ? measured : opponent }
+            return try Self.play(SpiritsState(players: 6, seed: gameSeed), seats, gameSeed, measured: seat)
         }
-        tally.report(label, fairShare: 1.0 / 6)
+        MatchTally(results).report(label, fairShare: 1.0 / 6)
     }
 
     func briscola() throws {
@@ -107,15 +109,14 @@ struct CardSearchMatch: ParsableCommand {
         let opponent = try factory(briscolaOpponent, in: all)
         let label = "briscola 2p: \(bot.kind) vs \(opponent.kind)"
         say("\(label): \(games) games from seed \(seed), each deal (seed + g / 2) in both seat orders")
-        var tally = MatchTally()
-        for g in 0..<games {
+        let (first, measured) = (seed, bot)
+        let results = try playGames(games, jobs: jobs) { g in
             let seat = g % 2
-            let gameSeed = seed &+ UInt64(g / 2)
-            let seats = seat == 0 ? [bot, opponent] : [opponent, bot]
-            let outcome = try play(BriscolaState(players: 2, seed: gameSeed), seats, gameSeed, measured: seat, &tally)
-            tally.add(outcome: outcome, seat: seat)
+            let gameSeed = first &+ UInt64(g / 2)
+            let seats = seat == 0 ? [measured, opponent] : [opponent, measured]
+            return try Self.play(BriscolaState(players: 2, seed: gameSeed), seats, gameSeed, measured: seat)
         }
-        tally.report(label, fairShare: 0.5)
+        MatchTally(results).report(label, fairShare: 0.5)
     }
 
     func factory<S>(_ kind: String, in all: [BotFactory<S>]) throws -> BotFactory<S> {
@@ -125,28 +126,43 @@ struct CardSearchMatch: ParsableCommand {
         return f
     }
 
-    /// Plays one game to its end; the CPU time of every move of seat `measured` goes to `tally`.
-    func play<S: GameState>(
-        _ start: S, _ factories: [BotFactory<S>], _ gameSeed: UInt64, measured: Int, _ tally: inout MatchTally
-    ) throws -> GameOutcome {
+    /// Plays one game to its end: its outcome for seat `measured`, and the CPU time of each of that seat's moves.
+    static func play<S: GameState>(
+        _ start: S, _ factories: [BotFactory<S>], _ gameSeed: UInt64, measured: Int
+    ) throws -> MatchTally.Game {
         var state = start
         var bots = factories.enumerated().map { seat, f in f.make(gameSeed, seat) }
+        var moveSeconds: [Double] = []
         while case .seat(let seat) = state.turn {
             let t0 = threadCPUSeconds()
             let move = bots[seat].chooseMove(in: state, seat: seat)
-            if seat == measured { tally.moveSeconds.append(threadCPUSeconds() - t0) }
+            if seat == measured { moveSeconds.append(threadCPUSeconds() - t0) }
             try state.apply(move)
         }
         guard let outcome = state.outcome else { throw ValidationError("a game ended without an outcome") }
-        return outcome
+        return MatchTally.Game(outcome: outcome, seat: measured, moveSeconds: moveSeconds)
     }
 }
 
 /// Results of one match from the measured bot's side: a shared win counts as its share.
 struct MatchTally {
+    /// One game as the measured seat saw it.
+    struct Game: Sendable {
+        var outcome: GameOutcome
+        var seat: Int
+        var moveSeconds: [Double]
+    }
+
     var shares: [Double] = []
     var draws = 0
     var moveSeconds: [Double] = []
+
+    init(_ games: [Game]) {
+        for game in games {
+            add(outcome: game.outcome, seat: game.seat)
+            moveSeconds += game.moveSeconds
+        }
+    }
 
     mutating func add(outcome: GameOutcome, seat: Int) {
         if outcome.winners.isEmpty { draws += 1 }
