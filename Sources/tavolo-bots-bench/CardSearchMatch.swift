@@ -55,6 +55,7 @@ struct CardSearchMatch: ParsableCommand {
 
     func validate() throws {
         guard games > 0 else { throw ValidationError("--games must be positive") }
+        guard jobs > 0 else { throw ValidationError("--jobs must be positive") }
         guard ["spirits", "briscola", "both"].contains(game) else {
             throw ValidationError("--game is spirits, briscola or both")
         }
